@@ -1,0 +1,31 @@
+# Two commands: `make play` and `make test`. Both create .venv on first use.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+VARIANT ?= big-two
+
+.PHONY: play test lint typecheck bench clean
+
+$(BIN)/parlour: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(VENV)/.test-deps: $(BIN)/parlour
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@
+
+play: $(BIN)/parlour
+	$(BIN)/parlour play $(VARIANT)
+
+test: $(VENV)/.test-deps
+	$(BIN)/pytest
+	$(BIN)/ruff check src tests
+	$(BIN)/mypy
+
+bench: $(BIN)/parlour
+	$(BIN)/parlour bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,29 @@
+"""parlour: card games against computer players, bot tournaments and AI research.
+
+>>> import parlour
+>>> game = parlour.new_game("big-two-4card")
+>>> state = game.new_deal(seed=42)
+>>> state.legal_actions()           # the 3D holder must open with the single 3D
+[ClimbingAction('3D')]
+"""
+
+from parlour.cards import Card, CardSet, parse_card, parse_cards
+from parlour.errors import (
+    CardError,
+    DealError,
+    IllegalAction,
+    ParlourError,
+    RecordError,
+    VariantError,
+)
+from parlour.game import TERMINAL, Action, Game, Observation, State
+from parlour.match import Match
+from parlour.registry import Variant, get_variant, new_game, variants
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "TERMINAL", "Action", "Card", "CardError", "CardSet", "DealError", "Game", "IllegalAction",
+    "Match", "Observation", "ParlourError", "RecordError", "State", "Variant", "VariantError",
+    "get_variant", "new_game", "parse_card", "parse_cards", "variants",
+]

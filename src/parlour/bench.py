@@ -1,0 +1,63 @@
+"""``parlour bench``: engine speed measured through the public protocol.
+
+Random play calls ``legal_actions()`` at every step (as an RL environment must) and applies a
+uniformly random choice; greedy play adds an observation per step. Both run in this process, so
+on one core.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator
+
+from parlour.bots import make_bot
+from parlour.game import Game
+
+
+def timed(seconds: float, one: Callable[[int], int]) -> tuple[int, int, float]:
+    """Call ``one(i)`` for i = 0, 1, … until ``seconds`` pass; (calls, summed results, elapsed)."""
+    calls = total = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        total += one(calls)
+        calls += 1
+        if calls % 16 == 0 and time.perf_counter() >= deadline:
+            break
+    return calls, total, time.perf_counter() - start
+
+
+def random_play(game: Game, seed: int) -> int:
+    """One deal of uniformly random play; the number of actions taken."""
+    rng = random.Random(seed)
+    state = game.new_deal(seed=seed)
+    steps = 0
+    while not state.is_over:
+        state.apply(rng.choice(state.legal_actions()))
+        steps += 1
+    return steps
+
+
+def bot_play(game: Game, bot_name: str, seed: int) -> int:
+    rng = random.Random(seed)
+    bots = [make_bot(bot_name) for _ in range(game.players)]
+    state = game.new_deal(seed=seed)
+    steps = 0
+    while not state.is_over:
+        p = state.current_player
+        state.apply(bots[p].choose(state.observation(p), state.legal_actions(), rng))
+        steps += 1
+    return steps
+
+
+def run_bench(game: Game, seconds: float = 3.0) -> Iterator[str]:
+    """Lines of figures for one game."""
+    yield f"{game.name} ({game.players} players)"
+    deals, steps, elapsed = timed(seconds, lambda i: random_play(game, i))
+    yield f"  random play:    {deals / elapsed:10,.0f} deals/s  {steps / elapsed:12,.0f} steps/s" \
+          f"  {steps / deals:6.1f} actions/deal"
+    deals, steps, elapsed = timed(seconds, lambda i: bot_play(game, "greedy", i))
+    yield f"  greedy play:    {deals / elapsed:10,.0f} deals/s  {steps / elapsed:12,.0f} steps/s"
+    for label, value in game.bench_extra(seconds).items():
+        yield f"  {label}: {value}"

@@ -1,0 +1,230 @@
+"""Cards, their text notation, and the 52-bit card-set type.
+
+A :class:`Card` is a small int (its index, ``rank * 4 + suit``) that prints as ``3D``, ``10H``,
+``AS``. Ranks run ``2 3 4 5 6 7 8 9 10 J Q K A`` (index 0 to 12) and suits ``C D H S`` (0 to 3);
+this index order is only a storage order: each game ranks cards in its own way.
+
+>>> parse_card("10h")
+Card('10H')
+>>> parse_cards("3C 4♦ th")
+[Card('3C'), Card('4D'), Card('10H')]
+>>> hand = CardSet.from_cards(parse_cards("AS 3D 10C"))
+>>> str(hand), len(hand), parse_card("3D") in hand
+('3D 10C AS', 3, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import SupportsIndex
+
+from parlour.errors import CardError
+
+RANK_TEXT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUIT_TEXT = ("C", "D", "H", "S")
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
+RANK_NAMES = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+              "jack", "queen", "king", "ace")
+
+CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
+TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(13)
+
+FULL_DECK = (1 << 52) - 1
+
+_RANK_INPUT = {text: i for i, text in enumerate(RANK_TEXT)} | {"T": TEN, "1": -1}
+_SUIT_INPUT = {text: i for i, text in enumerate(SUIT_TEXT)}
+_SUIT_INPUT |= {sym: i for i, sym in enumerate(SUIT_SYMBOLS)}
+_SUIT_INPUT |= {"♧": CLUBS, "♢": DIAMONDS, "♡": HEARTS, "♤": SPADES}
+
+
+class Card(int):
+    """One playing card. ``Card(i)`` returns the shared instance for index ``i``.
+
+    >>> c = Card.parse("qs")
+    >>> c.rank == QUEEN, c.suit == SPADES, str(c), int(c)
+    (True, True, 'QS', 43)
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, index: SupportsIndex) -> Card:
+        i = int(index)
+        if not 0 <= i < 52:
+            raise CardError(f"card index {i} is outside 0..51")
+        return _CARDS[i]
+
+    @classmethod
+    def make(cls, rank: int, suit: int) -> Card:
+        """The card of ``rank`` (0 = two … 12 = ace) and ``suit`` (0 = clubs … 3 = spades)."""
+        return _CARDS[rank * 4 + suit]
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse one card (``10H``, ``th``, ``Q♠``); raises :class:`CardError` naming the token."""
+        return parse_card(text)
+
+    @property
+    def rank(self) -> int:
+        return int(self) >> 2
+
+    @property
+    def suit(self) -> int:
+        return int(self) & 3
+
+    @property
+    def mask(self) -> int:
+        """This card's bit in a :class:`CardSet`."""
+        return 1 << int(self)
+
+    def __str__(self) -> str:
+        return _TEXT[int(self)]
+
+    def __repr__(self) -> str:
+        return f"Card('{_TEXT[int(self)]}')"
+
+    def __format__(self, spec: str) -> str:
+        return format(_TEXT[int(self)], spec)
+
+    def name(self) -> str:
+        """``"queen of spades"``."""
+        return f"{RANK_NAMES[self.rank]} of {SUIT_NAMES[self.suit]}"
+
+
+_TEXT = tuple(RANK_TEXT[i >> 2] + SUIT_TEXT[i & 3] for i in range(52))
+_CARDS: tuple[Card, ...] = tuple(int.__new__(Card, i) for i in range(52))
+CARDS = _CARDS
+_BY_TEXT = {t: c for t, c in zip(_TEXT, _CARDS)}
+
+
+def parse_card(text: str) -> Card:
+    """Parse one card. Accepts ``T`` for ten, lower case, and suit symbols.
+
+    >>> parse_card("t♣")
+    Card('10C')
+    """
+    token = text.strip().upper()
+    card = _BY_TEXT.get(token)
+    if card is not None:
+        return card
+    if len(token) >= 2:
+        rank = _RANK_INPUT.get(token[:-1], -1)
+        suit = _SUIT_INPUT.get(token[-1], -1)
+        if rank >= 0 and suit >= 0:
+            return _CARDS[rank * 4 + suit]
+    raise CardError(
+        f"'{text.strip()}' is not a card: expected a rank (2-10, J, Q, K, A, or T for ten) "
+        "followed by a suit (C, D, H, S or ♣ ♦ ♥ ♠), e.g. 10H or QS"
+    )
+
+
+def parse_cards(cards: str | Iterable[Card | str | int]) -> list[Card]:
+    """Parse a space- or comma-separated list of cards, or convert an iterable of cards/text.
+
+    Raises :class:`CardError` naming the first bad token:
+
+    >>> parse_cards("3C 1H")
+    Traceback (most recent call last):
+    ...
+    parlour.errors.CardError: '1H' is not a card: expected a rank (2-10, J, Q, K, A, or T for ten) followed by a suit (C, D, H, S or ♣ ♦ ♥ ♠), e.g. 10H or QS
+    """
+    if isinstance(cards, str):
+        return [parse_card(tok) for tok in cards.replace(",", " ").split()]
+    out: list[Card] = []
+    for item in cards:
+        if isinstance(item, Card):
+            out.append(item)
+        elif isinstance(item, str):
+            out.append(parse_card(item))
+        elif isinstance(item, int):
+            out.append(Card(item))
+        else:
+            raise CardError(f"{item!r} is not a card")
+    return out
+
+
+def cards_text(cards: Iterable[Card | int]) -> str:
+    """Canonical text of several cards, in the order given."""
+    return " ".join(_TEXT[int(c)] for c in cards)
+
+
+# Bit tricks shared by the engines. ``mask & -mask`` isolates the lowest set bit.
+def bits(mask: int) -> Iterator[int]:
+    """Indices of the set bits of ``mask``, ascending."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def mask_of(cards: Iterable[Card | int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << int(c)
+    return m
+
+
+class CardSet(int):
+    """An immutable set of cards stored as a 52-bit mask (bit ``i`` is ``Card(i)``).
+
+    Iterates in index order; set operators return ``CardSet``s.
+
+    >>> a = CardSet.parse("3D 4D 5D")
+    >>> str(a - CardSet.parse("4D")), len(a | CardSet.parse("AS"))
+    ('3D 5D', 4)
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, mask: SupportsIndex = 0) -> CardSet:
+        m = int(mask)
+        if m & ~FULL_DECK or m < 0:
+            raise CardError(f"{m:#x} is not a 52-bit card mask")
+        return int.__new__(cls, m)
+
+    @classmethod
+    def from_cards(cls, cards: Iterable[Card | int]) -> CardSet:
+        return int.__new__(cls, mask_of(cards))
+
+    @classmethod
+    def parse(cls, text: str) -> CardSet:
+        return cls.from_cards(parse_cards(text))
+
+    def __iter__(self) -> Iterator[Card]:
+        for i in bits(int(self)):
+            yield _CARDS[i]
+
+    def __len__(self) -> int:
+        return int(self).bit_count()
+
+    def __contains__(self, card: object) -> bool:
+        return isinstance(card, int) and 0 <= card < 52 and bool(int(self) >> int(card) & 1)
+
+    def __bool__(self) -> bool:
+        return int(self) != 0
+
+    def __or__(self, other: int) -> CardSet:  # type: ignore[override]
+        return int.__new__(CardSet, int(self) | int(other))
+
+    def __and__(self, other: int) -> CardSet:  # type: ignore[override]
+        return int.__new__(CardSet, int(self) & int(other))
+
+    def __sub__(self, other: int) -> CardSet:  # type: ignore[override]
+        return int.__new__(CardSet, int(self) & ~int(other))
+
+    def __xor__(self, other: int) -> CardSet:  # type: ignore[override]
+        return int.__new__(CardSet, int(self) ^ int(other))
+
+    def cards(self) -> list[Card]:
+        return [_CARDS[i] for i in bits(int(self))]
+
+    def __str__(self) -> str:
+        return " ".join(_TEXT[i] for i in bits(int(self)))
+
+    def __repr__(self) -> str:
+        return f"CardSet('{self}')"
+
+
+def full_deck() -> list[Card]:
+    """The 52 cards in index order."""
+    return list(_CARDS)

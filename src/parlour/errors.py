@@ -1,0 +1,30 @@
+"""The exceptions parlour raises. Every one is a ``ValueError`` so callers may catch broadly."""
+
+from __future__ import annotations
+
+
+class ParlourError(ValueError):
+    """Base class of parlour's errors."""
+
+
+class CardError(ParlourError):
+    """A card or list of cards could not be parsed; the message names the bad token."""
+
+
+class IllegalAction(ParlourError):
+    """An action is not legal in the current state; the message names the rule broken.
+
+    The state is left unchanged.
+    """
+
+
+class DealError(ParlourError):
+    """A supplied deal (hands, deck or setup) is impossible; the message names the problem."""
+
+
+class VariantError(ParlourError):
+    """An unknown variant, option or player count, or a bad option value."""
+
+
+class RecordError(ParlourError):
+    """A game record is malformed or does not replay to the result it claims."""

@@ -1,0 +1,324 @@
+"""The game protocol every variant implements: ``Game``, ``State``, ``Action``, ``Observation``.
+
+A :class:`Game` is an immutable ruleset (a variant, a player count and option values). It makes
+deals: ``game.new_deal(seed=…)``. A :class:`State` is one deal in progress: it knows whose turn it
+is, the legal actions, how to apply one (in place), and what each seat may observe.
+
+>>> import parlour
+>>> game = parlour.new_game("big-two")
+>>> state = game.new_deal(seed=7)
+>>> state.current_player in range(4), state.is_over
+(True, False)
+>>> first = state.legal_actions()[0]
+>>> state.apply(first)
+>>> state.history[0] == (state.history[0][0], first)
+True
+
+Nothing outside ``parlour.games`` knows anything game-specific: bots, the CLI, the arena and the
+RL wrappers only use what is defined here.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from parlour.cards import Card, CardSet, parse_cards
+from parlour.errors import DealError
+
+if TYPE_CHECKING:
+    from parlour.match import Match
+    from parlour.registry import Variant
+
+#: ``state.current_player`` once the deal is over.
+TERMINAL = -1
+
+
+class Action(int):
+    """A move, as a small immutable int that prints in the game's notation.
+
+    Actions are made by the game (``state.legal_actions()``, ``state.parse_action(text)``), not by
+    hand; the int value is the engine's packed encoding. ``str(action)`` is the canonical notation
+    and ``state.parse_action(str(action)) == action``.
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}('{self}')"
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
+class Observation(ABC):
+    """What one seat may see of a deal: its own hand and everything public, nothing more.
+
+    Bots receive an observation, never the state. Each family adds its own public fields
+    (the table, tricks, melds …) in a frozen dataclass subclass, so observations compare equal
+    exactly when they show the same thing.
+    """
+
+    game: Game
+    seat: int
+    current_player: int
+    hand: CardSet
+    hand_sizes: tuple[int, ...]
+
+    @property
+    def is_over(self) -> bool:
+        return self.current_player == TERMINAL
+
+    @abstractmethod
+    def sample_state(self, rng: random.Random) -> State:
+        """A full state consistent with everything this observation shows.
+
+        The hidden cards are dealt at random from those this seat cannot see, so that
+        ``sample.observation(self.seat) == self``. Search bots use it to determinise.
+        """
+
+    @abstractmethod
+    def render(self) -> str:
+        """A plain-text picture of the table from this seat's point of view."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able form, for remote players."""
+        out: dict[str, Any] = {}
+        for f in fields(self):  # type: ignore[arg-type]
+            if f.name == "game":
+                continue
+            out[f.name] = _jsonable(getattr(self, f.name))
+        out["variant"] = self.game.name
+        return out
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, CardSet):
+        return [str(c) for c in value]
+    if isinstance(value, (Card, Action)):
+        return str(value)
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    return value
+
+
+class State(ABC):
+    """One deal in progress. Mutated in place by :meth:`apply`, like python-chess's ``push``.
+
+    Engines keep ``current_player`` as a plain attribute (``TERMINAL`` once over) because it is
+    read on every step of every simulation.
+    """
+
+    game: Game
+    current_player: int
+
+    @property
+    def is_over(self) -> bool:
+        return self.current_player == TERMINAL
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the player to move (empty once the deal is over)."""
+
+    @abstractmethod
+    def apply(self, action: Action | str) -> None:
+        """Play ``action`` (an :class:`Action` or its text) for the player to move.
+
+        Raises :class:`~parlour.errors.IllegalAction` naming the rule broken, and then leaves the
+        state unchanged.
+        """
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """Parse the notation of an action in this state (cards in any order, any case).
+
+        Raises :class:`~parlour.errors.IllegalAction` saying what was expected. Parsing does not
+        check legality; :meth:`apply` does.
+        """
+
+    @abstractmethod
+    def clone(self) -> State:
+        """An independent copy."""
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """Each seat's score for this deal (higher is better); zeros until the deal is over."""
+
+    @abstractmethod
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may see."""
+
+    @property
+    @abstractmethod
+    def history(self) -> list[tuple[int, Action]]:
+        """The actions so far, as ``(seat, action)`` pairs."""
+
+    @abstractmethod
+    def setup(self) -> dict[str, Any]:
+        """JSON-able keyword arguments with which ``game.new_deal(**setup)`` recreates this deal
+        as it was before the first action."""
+
+    def winners(self) -> list[int]:
+        """The seats that won this deal: by default, those with the highest return."""
+        if not self.is_over:
+            return []
+        r = self.returns()
+        best = max(r)
+        return [i for i, v in enumerate(r) if v == best]
+
+    def __str__(self) -> str:
+        return self.observation(self.current_player if self.current_player >= 0 else 0).render()
+
+
+class Game(ABC):
+    """An immutable ruleset: a variant with its player count and option values.
+
+    Make one with :func:`parlour.new_game`. Equal games play identically.
+    """
+
+    #: Each family's options dataclass type; instances are frozen.
+    options_type: ClassVar[type]
+
+    def __init__(self, variant: Variant, players: int, options: Any) -> None:
+        self._variant = variant
+        self._players = players
+        self._options = options
+
+    @property
+    def name(self) -> str:
+        return self._variant.name
+
+    @property
+    def variant(self) -> Variant:
+        return self._variant
+
+    @property
+    def players(self) -> int:
+        return self._players
+
+    @property
+    def options(self) -> Any:
+        return self._options
+
+    def option_values(self) -> dict[str, Any]:
+        return {f.name: getattr(self._options, f.name) for f in fields(self._options)}
+
+    def describe(self) -> dict[str, Any]:
+        """``{"variant", "players", "options"}``: enough for :func:`parlour.new_game` to rebuild it."""
+        return {"variant": self.name, "players": self.players, "options": self.option_values()}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and self.describe() == other.describe()
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.players, tuple(self.option_values().items())))
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.option_values().items())
+        return f"<Game {self.name} players={self.players}{', ' + opts if opts else ''}>"
+
+    def seat_name(self, seat: int) -> str:
+        return f"P{seat}"
+
+    @abstractmethod
+    def new_deal(
+        self,
+        *,
+        seed: int | None = None,
+        deck: Sequence[Card | str] | str | None = None,
+        hands: Sequence[Sequence[Card | str] | str] | None = None,
+        **setup: Any,
+    ) -> State:
+        """A new deal: shuffled from ``seed``, dealt from ``deck`` (52 cards, top first) by the
+        variant's own procedure, or from explicit ``hands``, plus variant-specific setup (who
+        leads, who deals …). A deal that is not a partition of the 52 cards is refused with
+        :class:`~parlour.errors.DealError`."""
+
+    # -- matches: the variant's rule for several deals --------------------------------------
+    def new_match(self, seed: int | None = None) -> Match:
+        from parlour.match import Match
+
+        return Match(self, seed=seed)
+
+    def match_start(self) -> dict[str, Any]:
+        """Public facts carried from deal to deal (who leads next, the pool …), at the start."""
+        return {}
+
+    def match_deal_setup(self, carry: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+        """Extra ``new_deal`` arguments for the next deal of a match."""
+        return {}
+
+    def match_after_deal(self, carry: dict[str, Any], state: State) -> dict[str, Any]:
+        """The carried facts after ``state`` ended."""
+        return carry
+
+    def match_initial_totals(self) -> list[float]:
+        return [0.0] * self.players
+
+    @abstractmethod
+    def match_over(self, totals: Sequence[float], deals: int, carry: dict[str, Any]) -> bool:
+        """Whether a match with these cumulative totals after ``deals`` deals has ended."""
+
+    def match_winners(self, totals: Sequence[float], carry: dict[str, Any]) -> list[int]:
+        """The match winners: by default the highest total (ties share)."""
+        best = max(totals)
+        return [i for i, t in enumerate(totals) if t == best]
+
+    def bench_extra(self, seconds: float) -> dict[str, str]:
+        """Variant-specific figures for ``parlour bench`` (label -> formatted value)."""
+        return {}
+
+    # -- the rule-based policy that ``bots.greedy`` delegates to ------------------------------
+    def greedy_action(
+        self, observation: Observation, legal: Sequence[Action], rng: random.Random
+    ) -> Action:
+        """A sensible rule-based choice for this variant."""
+        raise NotImplementedError(f"{self.name} has no rule-based policy")
+
+
+# -- helpers for the engines -------------------------------------------------------------------
+
+
+def seed_or_random(seed: int | None) -> int:
+    """The seed to use: the one given, or a fresh one (so that every deal can be recorded)."""
+    return seed if seed is not None else random.SystemRandom().randrange(2**63)
+
+
+def check_partition(groups: Sequence[Sequence[Card]], names: Sequence[str], total: int = 52) -> None:
+    """Refuse a deal whose groups hold a card twice or miss some of the 52."""
+    seen: dict[int, str] = {}
+    for group, name in zip(groups, names):
+        for c in group:
+            if int(c) in seen:
+                where = seen[int(c)]
+                raise DealError(
+                    f"{c} is dealt twice ({where} and {name})" if where != name
+                    else f"{c} appears twice in {name}"
+                )
+            seen[int(c)] = name
+    if len(seen) != total:
+        missing = CardSet((1 << 52) - 1) - CardSet.from_cards(Card(i) for i in seen)
+        raise DealError(f"the deal is missing {len(missing)} card(s): {missing}")
+
+
+def parse_deck(deck: Sequence[Card | str] | str) -> list[Card]:
+    """A full 52-card deck, checked."""
+    cards = parse_cards(deck)
+    check_partition([cards], ["the deck"])  # no duplicate and none missing: exactly 52
+    return cards
+
+
+def shuffled_deck(seed: int) -> list[Card]:
+    deck = [Card(i) for i in range(52)]
+    random.Random(seed).shuffle(deck)
+    return deck
+
+
+@dataclass(frozen=True)
+class NoOptions:
+    """For variants without options."""

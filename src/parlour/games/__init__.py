@@ -1,0 +1,3 @@
+"""The game families. Importing this package registers every variant, in the order of RULES.md."""
+
+from parlour.games import climbing  # noqa: F401

@@ -1,0 +1,375 @@
+"""Combinations of the climbing games, packed one int each, with a global strength order.
+
+A play is packed as ``size << 60 | strength << 52 | mask`` where ``mask`` holds the cards in key
+order (see :mod:`.rules`) and ``strength = category * 64 + key``. Two plays of the same size
+compare as plain ints, so a hand's plays sorted once give every legal answer by bisection:
+the answers to ``table`` are the plays above ``table | MASK`` and below the next size.
+
+:class:`ComboTable` knows one variant's combinations: it classifies a card mask (for parsing and
+validation) and lists every combination in a hand (once per deal; the engine then only filters
+them as cards leave).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import combinations, product
+from typing import ClassVar
+
+from parlour.cards import CARDS, SUIT_NAMES, Card
+from parlour.game import Action
+from parlour.games.climbing.rules import (
+    FLUSH,
+    FOUR,
+    FULL_HOUSE,
+    PAIR,
+    QUADS,
+    RANK_WORDS,
+    RANKS,
+    SINGLE,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    TRIPLE,
+    TWO_PAIR,
+    ClimbingRules,
+)
+
+MASK = (1 << 52) - 1
+SIZE_SHIFT = 60
+STRENGTH_SHIFT = 52
+STRENGTH_MASK = 0xFF << STRENGTH_SHIFT
+PASS_VALUE = 0
+SUIT_ROW = sum(1 << 4 * r for r in range(13))  # one suit's bits in key order (suit 0)
+
+
+def _ranks_of_suit(row: int) -> int:
+    """The 13-bit rank set of a suit row shifted down to suit 0."""
+    ranks = 0
+    r = 0
+    while row:
+        if row & 1:
+            ranks |= 1 << r
+        row >>= 4
+        r += 1
+    return ranks
+
+# For each 4-bit rank nibble: its single bits, and its 2- and 3-card subsets.
+_NIBBLE_BITS = [[1 << s for s in range(4) if n >> s & 1] for n in range(16)]
+_NIBBLE_SUB2 = [[a | b for a, b in combinations(bits, 2)] for bits in _NIBBLE_BITS]
+_NIBBLE_SUB3 = [[a | b | c for a, b, c in combinations(bits, 3)] for bits in _NIBBLE_BITS]
+
+
+class ClimbingAction(Action):
+    """A climbing-game play (its cards, lowest first in the variant's order) or ``pass``.
+
+    Each variant has its own subclass, so a play of one variant is never taken for another's.
+    """
+
+    __slots__ = ()
+    table: ClassVar[ComboTable]
+
+    def __str__(self) -> str:
+        if not self:
+            return "pass"
+        return self.table.cards_text(int(self) & MASK)
+
+    @property
+    def cards(self) -> list[Card]:
+        """The cards of the play, lowest first (empty for ``pass``)."""
+        return self.table.cards(int(self) & MASK)
+
+    @property
+    def size(self) -> int:
+        return int(self) >> SIZE_SHIFT
+
+    @property
+    def category(self) -> str:
+        """``single``, ``pair``, ``straight`` … (``pass`` for a pass)."""
+        if not self:
+            return "pass"
+        return self.table.category_name(int(self))
+
+
+class ComboTable:
+    """The combinations of one variant's rules."""
+
+    def __init__(self, rules: ClimbingRules) -> None:
+        self.rules = rules
+        order = [rules.suit_order.index(s) for s in "CDHS"]
+        # global card index (rank 2..A, suit C D H S) <-> key bit (rank 3..2, variant suit order)
+        self.to_key = [((g >> 2) + 12) % 13 * 4 + order[g & 3] for g in range(52)]
+        self.from_key = [0] * 52
+        for g, k in enumerate(self.to_key):
+            self.from_key[k] = g
+        self._text = [str(CARDS[self.from_key[k]]) for k in range(52)]
+        self.categories: dict[int, tuple[str, ...]] = {1: (SINGLE,), 2: (PAIR,)}
+        if rules.triples:
+            self.categories[3] = (TRIPLE,)
+        if rules.four_card_hands:
+            self.categories[4] = (TWO_PAIR, FOUR)
+        self.categories[5] = rules.five_card
+        self._cat = {size: {name: i for i, name in enumerate(names)}
+                     for size, names in self.categories.items()}
+        self._windows = [(ranks, top, sum(1 << r for r in ranks)) for ranks, top in rules.windows]
+        self._straight_ranksets = {rs for _, _, rs in self._windows}
+        self.action_type: type[ClimbingAction] = type(
+            "ClimbingAction", (ClimbingAction,), {"__slots__": (), "table": self}
+        )
+        self._interned: dict[int, ClimbingAction] = {}
+        self._build_rank_tables()
+        self.PASS = self.action(PASS_VALUE)
+
+    # -- actions ---------------------------------------------------------------------------
+    def action(self, packed: int) -> ClimbingAction:
+        """The shared action object of a packed play."""
+        a = self._interned.get(packed)
+        if a is None:
+            a = self._interned[packed] = int.__new__(self.action_type, packed)
+        return a
+
+    def cards(self, mask: int) -> list[Card]:
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(CARDS[self.from_key[low.bit_length() - 1]])
+            mask ^= low
+        return out
+
+    def cards_text(self, mask: int) -> str:
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(self._text[low.bit_length() - 1])
+            mask ^= low
+        return " ".join(out)
+
+    def key_mask(self, cards: list[Card]) -> int:
+        m = 0
+        for c in cards:
+            m |= 1 << self.to_key[c]
+        return m
+
+    def global_mask(self, key_mask: int) -> int:
+        m = 0
+        while key_mask:
+            low = key_mask & -key_mask
+            m |= 1 << self.from_key[low.bit_length() - 1]
+            key_mask ^= low
+        return m
+
+    def category_name(self, packed: int) -> str:
+        size = packed >> SIZE_SHIFT
+        return self.categories[size][(packed >> STRENGTH_SHIFT & 0xFF) >> 6]
+
+    def _pack(self, size: int, category: str, key: int, mask: int) -> int:
+        return size << SIZE_SHIFT | (self._cat[size][category] << 6 | key) << STRENGTH_SHIFT | mask
+
+    # -- classification ----------------------------------------------------------------------
+    def classify(self, mask: int) -> int | None:
+        """The packed play of a key-order card mask, or ``None`` if it is no valid combination."""
+        size = mask.bit_count()
+        if size not in self.categories or size == 0:
+            return None
+        top = mask.bit_length() - 1
+        counts: dict[int, int] = {}
+        m = mask
+        while m:
+            low = m & -m
+            r = (low.bit_length() - 1) >> 2
+            counts[r] = counts.get(r, 0) + 1
+            m ^= low
+        shape = sorted(counts.values(), reverse=True)
+        if size == 1:
+            return self._pack(1, SINGLE, top, mask)
+        if size == 2:
+            return self._pack(2, PAIR, top, mask) if shape == [2] else None
+        if size == 3:
+            return self._pack(3, TRIPLE, top, mask) if shape == [3] else None
+        if size == 4:
+            if shape == [4]:
+                return self._pack(4, FOUR, top, mask)
+            return self._pack(4, TWO_PAIR, top, mask) if shape == [2, 2] else None
+        return self._classify_five(mask, counts, shape)
+
+    def _classify_five(self, mask: int, counts: dict[int, int], shape: list[int]) -> int | None:
+        fives = self.rules.five_card
+        if shape == [3, 2]:
+            triple = next(r for r, n in counts.items() if n == 3)
+            return self._pack(5, FULL_HOUSE, triple * 4 + 3, mask)
+        if shape == [4, 1]:
+            if QUADS not in fives:
+                return None
+            quad = next(r for r, n in counts.items() if n == 4)
+            return self._pack(5, QUADS, quad * 4 + 3, mask)
+        if shape != [1, 1, 1, 1, 1]:
+            return None
+        suits = {i & 3 for i in range(52) if mask >> i & 1}
+        ranks = sum(1 << r for r in counts)
+        flush = len(suits) == 1
+        for _, top, rankset in self._windows:
+            if rankset == ranks:
+                key = 4 * top + (mask >> 4 * top & 15).bit_length() - 1
+                return self._pack(5, STRAIGHT_FLUSH if flush else STRAIGHT, key, mask)
+        if flush:
+            return self._pack(5, FLUSH, self._flush_key(mask), mask)
+        return None
+
+    def _flush_key(self, mask: int) -> int:
+        top = mask.bit_length() - 1
+        if self.rules.flush_suit_first:
+            return (top & 3) * 13 + (top >> 2)
+        return top
+
+    # -- every combination of a hand ------------------------------------------------------------
+    def _build_rank_tables(self) -> None:
+        """Per (rank, 4-bit nibble of that rank in a hand): its packed singles, pairs, triples and
+        4-card quads, so a hand's small plays are 13 list extensions."""
+        s1, s2, s3, s4 = (k << SIZE_SHIFT for k in (1, 2, 3, 4))
+        four = self._cat[4][FOUR] << 6 if 4 in self._cat else 0
+        self._singles: list[list[list[int]]] = []
+        self._pairs: list[list[list[int]]] = []
+        self._triples: list[list[list[int]]] = []
+        self._small: list[list[list[int]]] = []  # every 1-4 card play within the rank
+        self._cardbits: list[list[list[int]]] = []
+        for r in range(13):
+            sh = 4 * r
+            singles, pairs, triples, small, cardbits = [], [], [], [], []
+            for n in range(16):
+                si = [s1 | (sh + b.bit_length() - 1) << STRENGTH_SHIFT | b << sh
+                      for b in _NIBBLE_BITS[n]]
+                pa = [s2 | (sh + b.bit_length() - 1) << STRENGTH_SHIFT | b << sh
+                      for b in _NIBBLE_SUB2[n]]
+                tr = [s3 | (sh + b.bit_length() - 1) << STRENGTH_SHIFT | b << sh
+                      for b in _NIBBLE_SUB3[n]]
+                sm = si + pa + (tr if 3 in self._cat else [])
+                if n == 15 and 4 in self._cat:
+                    sm.append(s4 | (four | sh + 3) << STRENGTH_SHIFT | 15 << sh)
+                singles.append(si)
+                pairs.append(pa)
+                triples.append(tr)
+                small.append(sm)
+                cardbits.append([b << sh for b in _NIBBLE_BITS[n]])
+            self._singles.append(singles)
+            self._pairs.append(pairs)
+            self._triples.append(triples)
+            self._small.append(small)
+            self._cardbits.append(cardbits)
+
+    def hand_combos(self, hand: int) -> list[ClimbingAction]:
+        """Every valid play in ``hand`` (key order), sorted by packed value."""
+        out: list[int] = []
+        ext = out.extend
+        small, pair_t, triple_t = self._small, self._pairs, self._triples
+        nib = [hand >> 4 * r & 15 for r in range(13)]
+        pair_groups: list[tuple[int, list[int]]] = []
+        triple_groups: list[tuple[int, list[int]]] = []
+        present = 0
+        for r in range(13):
+            n = nib[r]
+            if n:
+                present |= 1 << r
+                ext(small[r][n])
+                if n & (n - 1):
+                    pair_groups.append((r, pair_t[r][n]))
+                    if triple_t[r][n]:
+                        triple_groups.append((r, triple_t[r][n]))
+        sm = STRENGTH_MASK
+        if 4 in self._cat:  # two pair: the higher pair's strength, both pairs' cards
+            tp = 4 << SIZE_SHIFT
+            for j in range(1, len(pair_groups)):
+                for hi in pair_groups[j][1]:
+                    part = tp | (hi & (sm | MASK))
+                    for _, lows in pair_groups[:j]:
+                        ext([part | (lo & MASK) for lo in lows])
+        cat = self._cat[5]
+        s5 = 5 << SIZE_SHIFT
+        full = s5 | cat[FULL_HOUSE] << 6 + STRENGTH_SHIFT
+        for tr, trips in triple_groups:
+            others = [p & MASK for pr, ps in pair_groups if pr != tr for p in ps]
+            for t in trips:
+                part = full | (4 * tr + 3) << STRENGTH_SHIFT | (t & MASK)
+                ext([part | p for p in others])
+        if QUADS in cat:
+            qcat = s5 | cat[QUADS] << 6 + STRENGTH_SHIFT
+            for r in range(13):
+                if nib[r] == 15:
+                    qm = 15 << 4 * r
+                    part = qcat | (4 * r + 3) << STRENGTH_SHIFT | qm
+                    rest = hand & ~qm
+                    ext([part | b for b in self._bits(rest)])
+        self._straights(nib, present, ext)
+        self._flushes(hand, ext)
+        out.sort()
+        actions = list(map(self._interned.get, out))
+        if None in actions:  # first sight of some plays: intern them
+            actions = [a if a is not None else self.action(p) for a, p in zip(actions, out)]
+        return actions  # type: ignore[return-value]
+
+    @staticmethod
+    def _bits(mask: int) -> list[int]:
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(low)
+            mask ^= low
+        return out
+
+    def _straights(self, nib: list[int], present: int, ext: Callable[[list[int]], None]) -> None:
+        cat = self._cat[5]
+        straight = 5 << SIZE_SHIFT | cat[STRAIGHT] << 6 + STRENGTH_SHIFT
+        sflush = 5 << SIZE_SHIFT | cat[STRAIGHT_FLUSH] << 6 + STRENGTH_SHIFT
+        cardbits = self._cardbits
+        for ranks, top, rankset in self._windows:
+            if rankset & ~present:
+                continue
+            same_suit = nib[ranks[0]] & nib[ranks[1]] & nib[ranks[2]] & nib[ranks[3]] & nib[ranks[4]]
+            tsh = 4 * top
+            masks = list(map(sum, product(*[cardbits[r][nib[r]] for r in ranks])))
+            ext([(sflush if same_suit and self._one_suit(m) else straight)
+                 | ((m >> tsh & 15).bit_length() - 1 + tsh) << STRENGTH_SHIFT | m for m in masks])
+
+    @staticmethod
+    def _one_suit(mask: int) -> bool:
+        # Five cards share a suit when their bits are all congruent mod 4.
+        low = (mask & -mask).bit_length() - 1
+        return mask & ~(SUIT_ROW << (low & 3)) == 0
+
+    def _flushes(self, hand: int, ext: Callable[[list[int]], None]) -> None:
+        flush = 5 << SIZE_SHIFT | self._cat[5][FLUSH] << 6 + STRENGTH_SHIFT
+        straights = self._straight_ranksets
+        for s in range(4):
+            row = hand & SUIT_ROW << s
+            if row.bit_count() < 5:
+                continue
+            for m in map(sum, combinations(self._bits(row), 5)):
+                if _ranks_of_suit(m >> s) not in straights:  # else a straight flush
+                    ext([flush | self._flush_key(m) << STRENGTH_SHIFT | m])
+
+    # -- explanations ---------------------------------------------------------------------------
+    def why_not_beating(self, play: int, table: int) -> str:
+        """Why ``play`` does not beat ``table`` (both packed, same size, play not stronger)."""
+        new, old = self.cards_text(play & MASK), self.cards_text(table & MASK)
+        cn, co = self.category_name(play), self.category_name(table)
+        head = f"{new} does not beat {old}: "
+        if cn != co:
+            return head + f"a {cn} is below a {co}"
+        kn, ko = play >> STRENGTH_SHIFT & 63, table >> STRENGTH_SHIFT & 63
+        if cn in (TRIPLE, FULL_HOUSE, QUADS, FOUR):
+            return head + f"{RANK_WORDS[kn >> 2]} are below {RANK_WORDS[ko >> 2]}"
+        if cn == FLUSH and self.rules.flush_suit_first:
+            sn, so = kn // 13, ko // 13
+            if sn != so:
+                return head + (f"flushes compare by suit first, and {self._suit_word(sn)} are "
+                               f"below {self._suit_word(so)}")
+            return head + f"its top card is below {self._text[ko % 13 * 4 + so]}"
+        rn, ro = kn >> 2, ko >> 2
+        what = "" if cn == SINGLE else "its top card "
+        if rn != ro:
+            return head + f"{what}{RANKS[rn]} is below {RANKS[ro]}"
+        return head + (f"{what}{self._text[kn]} is below {self._text[ko]}: "
+                       f"{self._suit_word(kn & 3)} are below {self._suit_word(ko & 3)}"
+                       if what else
+                       f"{self._suit_word(kn & 3)} are below {self._suit_word(ko & 3)}")
+
+    def _suit_word(self, key_suit: int) -> str:
+        return SUIT_NAMES["CDHS".index(self.rules.suit_order[key_suit])]

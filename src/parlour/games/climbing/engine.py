@@ -1,0 +1,351 @@
+"""One deal of a climbing game: :class:`ClimbingState` and :class:`ClimbingObservation`.
+
+Each seat's valid plays are generated once per deal (sorted by packed strength) and filtered as
+its cards leave; the answers to a table play are a bisected slice of that list.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from parlour.cards import CardSet, parse_cards
+from parlour.errors import CardError, IllegalAction
+from parlour.game import TERMINAL, Action, Observation, State
+from parlour.games.climbing.combos import MASK, SIZE_SHIFT, STRENGTH_SHIFT, ClimbingAction, ComboTable
+from parlour.games.climbing.rules import penalty
+
+if TYPE_CHECKING:
+    from parlour.games.climbing.game import ClimbingGame
+
+
+class ClimbingState(State):
+    """A deal of ``big-two-4card``, ``big-two`` or ``pusoy-dos``."""
+
+    game: ClimbingGame
+
+    def __init__(self, game: ClimbingGame, hands: list[int], leader: int | None,
+                 out: int) -> None:
+        """``hands`` in key order; ``leader`` leads freely, or ``None`` for the holder of the
+        lowest card under the opening rule; ``out`` holds cards already out of play."""
+        self.game = game
+        table = game.table
+        self._t = table
+        self._A = table.action_type
+        self._n = n = len(hands)
+        self._setup = (tuple(hands), leader, out)
+        self._hands = list(hands)
+        # Each seat's plays, built when first needed, then only filtered as its cards leave.
+        self._combos: list[list[ClimbingAction] | None] = [None] * n
+        self._table_play: int = 0  # packed play to beat; 0 = the player to move leads freely
+        self._table_seat = -1
+        self._passes = 0
+        self._active = sum(1 for h in hands if h)
+        self._finished: list[int] = []
+        self._moves: list[ClimbingAction] = []
+        self._seats: list[int] = []
+        self._returns: list[float] = [0.0] * n
+        if leader is None:
+            self.current_player = next(i for i, h in enumerate(hands) if h & 1)
+            self._opening = True
+        else:
+            self.current_player = leader
+            self._opening = False
+
+    # -- the protocol ----------------------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        p = self.current_player
+        if p < 0:
+            return []
+        combos = self._combos[p]
+        if combos is None:
+            combos = self._combos[p] = self._t.hand_combos(self._hands[p])
+        t = self._table_play
+        if not t:
+            if self._opening:
+                if self._t.rules.opening_single:
+                    return [self._t.action(1 << SIZE_SHIFT | 1)]
+                return [a for a in combos if a & 1]
+            return list(combos)
+        lo = bisect_right(combos, t | MASK)
+        hi = bisect_left(combos, ((t >> SIZE_SHIFT) + 1) << SIZE_SHIFT, lo)
+        if lo == hi or not self._t.rules.pass_only_if_no_legal_play:
+            return [self._t.PASS, *combos[lo:hi]]
+        return combos[lo:hi]  # type: ignore[return-value]
+
+    def apply(self, action: Action | str) -> None:
+        if action.__class__ is not self._A:
+            action = self._coerce(action)
+        p = self.current_player
+        if p < 0:
+            raise IllegalAction("the deal is over")
+        t = self._table_play
+        if not action:
+            if not t:
+                raise IllegalAction(self._must_play_reason())
+            if self._t.rules.pass_only_if_no_legal_play and self._can_beat(p, t):
+                raise IllegalAction("you may pass only when you cannot beat the table "
+                                    f"({self._t.cards_text(t & MASK)})")
+            self._moves.append(action)  # type: ignore[arg-type]
+            self._seats.append(p)
+            self._passes += 1
+            self._after_pass(p)
+            return
+        m = action & MASK
+        hand = self._hands[p]
+        if m & ~hand:
+            raise IllegalAction(f"you do not hold {self._t.cards_text(m & ~hand)}")
+        if t:
+            if action >> SIZE_SHIFT != t >> SIZE_SHIFT:
+                raise IllegalAction(self._size_reason(action, t))
+            if action >> STRENGTH_SHIFT <= t >> STRENGTH_SHIFT:
+                raise IllegalAction(self._t.why_not_beating(action, t))
+        elif self._opening:
+            if self._t.rules.opening_single and m != 1:
+                raise IllegalAction(f"the first play must be {self._t.rules.lowest_card_text} "
+                                    "as a single card")
+            if not m & 1:
+                raise IllegalAction(f"the first play must include {self._t.rules.lowest_card_text}")
+        self._opening = False
+        self._moves.append(action)  # type: ignore[arg-type]
+        self._seats.append(p)
+        hand ^= m
+        self._hands[p] = hand
+        combos = self._combos[p]
+        if combos is not None:
+            self._combos[p] = [a for a in combos if not a & m]
+        self._table_play = action
+        self._table_seat = p
+        self._passes = 0
+        if hand:
+            self.current_player = self._next_active(p)
+        else:
+            self._went_out(p)
+
+    def _after_pass(self, p: int) -> None:
+        ts = self._table_seat
+        still_in = self._hands[ts] != 0
+        if self._passes >= (self._active - 1 if still_in else self._active):
+            self._table_play = 0
+            self._passes = 0
+            self.current_player = ts if still_in else self._next_active(ts)
+        else:
+            self.current_player = self._next_active(p)
+
+    def _went_out(self, p: int) -> None:
+        self._finished.append(p)
+        self._active -= 1
+        rules = self._t.rules
+        if rules.ends_at_first_out or self._active <= 1:
+            if not rules.ends_at_first_out:
+                self._finished.extend(i for i in range(self._n) if self._hands[i])
+            self._score()
+            self.current_player = TERMINAL
+            return
+        self.current_player = self._next_active(p)
+        if rules.control_after_out == "next-player":
+            self._table_play = 0
+
+    def _next_active(self, p: int) -> int:
+        n, hands = self._n, self._hands
+        q = (p + 1) % n
+        while not hands[q]:
+            q = (q + 1) % n
+        return q
+
+    def _score(self) -> None:
+        rules = self._t.rules
+        left = [h.bit_count() for h in self._hands]
+        if rules.scoring == "count":
+            winner = self._finished[0]
+            self._returns = [float(sum(left)) if i == winner else -float(c)
+                             for i, c in enumerate(left)]
+        elif rules.scoring == "penalty":
+            self._returns = [-float(penalty(c)) for c in left]
+        else:
+            points = rules.placement_points
+            self._returns = [0.0] * self._n
+            for place, seat in enumerate(self._finished):
+                self._returns[seat] = float(points[place]) if place < len(points) else 0.0
+
+    def _can_beat(self, p: int, t: int) -> bool:
+        combos = self._combos[p]
+        if combos is None:
+            combos = self._combos[p] = self._t.hand_combos(self._hands[p])
+        lo = bisect_right(combos, t | MASK)
+        return lo < len(combos) and combos[lo] >> SIZE_SHIFT == t >> SIZE_SHIFT
+
+    def _must_play_reason(self) -> str:
+        if self._opening:
+            return (f"the holder of {self._t.rules.lowest_card_text} must open; "
+                    "passing is not allowed")
+        return "you have control and must lead a combination; passing is not allowed"
+
+    def _size_reason(self, action: int, t: int) -> str:
+        cat_new = self._t.category_name(action)
+        cat_old = self._t.category_name(t)
+        table_text = self._t.cards_text(t & MASK)
+        return (f"a {action >> SIZE_SHIFT}-card {cat_new} cannot answer a "
+                f"{t >> SIZE_SHIFT}-card {cat_old} ({table_text}): play "
+                f"{t >> SIZE_SHIFT} cards that beat it, or pass")
+
+    def _coerce(self, action: Action | str) -> ClimbingAction:
+        if isinstance(action, str):
+            return self.parse_action(action)
+        if isinstance(action, ClimbingAction):  # another variant's play: judge it by its cards
+            return self.parse_action(str(action))
+        raise IllegalAction(f"{action!r} is not an action of {self.game.name}")
+
+    def parse_action(self, text: str) -> ClimbingAction:
+        words = text.split()
+        if len(words) == 1 and words[0].lower() == "pass":
+            return self._t.PASS
+        if not words:
+            raise IllegalAction("expected cards to play (e.g. '3D' or '10D 10S') or 'pass'")
+        try:
+            cards = parse_cards(words)
+        except CardError as e:
+            raise IllegalAction(f"{e}; expected cards to play or 'pass'") from None
+        if len(set(cards)) != len(cards):
+            raise IllegalAction(f"a card is named twice in '{text.strip()}'")
+        packed = self._t.classify(self._t.key_mask(cards))
+        if packed is None:
+            sizes = ", ".join(f"{k} ({'/'.join(v)})" for k, v in self._t.categories.items())
+            raise IllegalAction(f"{' '.join(map(str, cards))} is not a valid combination in "
+                                f"{self.game.name}; the plays are {sizes}")
+        return self._t.action(packed)
+
+    def clone(self) -> ClimbingState:
+        c = object.__new__(ClimbingState)
+        c.__dict__.update(self.__dict__)
+        # The combination lists are replaced, never mutated, so they may be shared.
+        c._hands = self._hands[:]
+        c._combos = self._combos[:]
+        c._finished = self._finished[:]
+        c._moves = self._moves[:]
+        c._seats = self._seats[:]
+        c._returns = self._returns[:]
+        return c
+
+    def returns(self) -> list[float]:
+        return self._returns[:]
+
+    @property
+    def history(self) -> list[tuple[int, Action]]:
+        return list(zip(self._seats, self._moves))
+
+    def setup(self) -> dict[str, Any]:
+        hands, leader, out = self._setup
+        t = self._t
+        spec: dict[str, Any] = {"hands": [str(CardSet(t.global_mask(h))) for h in hands]}
+        if leader is not None:
+            spec["leader"] = leader
+        if out:
+            spec["out"] = str(CardSet(t.global_mask(out)))
+        return spec
+
+    def hand(self, seat: int) -> CardSet:
+        """``seat``'s cards (the full state sees every hand)."""
+        return CardSet(self._t.global_mask(self._hands[seat]))
+
+    @property
+    def placements(self) -> list[int]:
+        """Seats in the order they went out."""
+        return self._finished[:]
+
+    def observation(self, seat: int) -> ClimbingObservation:
+        t = self._t
+        _, leader, out = self._setup
+        played = out
+        for a in self._moves:
+            played |= a & MASK
+        table_play: ClimbingAction | None = (
+            t.action(self._table_play) if self._table_play else None
+        )
+        return ClimbingObservation(
+            game=self.game,
+            seat=seat,
+            current_player=self.current_player,
+            hand=CardSet(t.global_mask(self._hands[seat])),
+            hand_sizes=tuple(h.bit_count() for h in self._hands),
+            table=table_play,
+            table_seat=self._table_seat if self._table_play else -1,
+            passes=self._passes,
+            opening=self._opening,
+            history=tuple(zip(self._seats, self._moves)),
+            played=CardSet(t.global_mask(played)),
+            out=CardSet(t.global_mask(out)),
+            first_leader=leader,
+            finished=tuple(self._finished),
+            scores=tuple(self._returns),
+        )
+
+
+@dataclass(frozen=True)
+class ClimbingObservation(Observation):
+    """What one seat sees: its hand, every play so far, the table, card counts and places."""
+
+    game: ClimbingGame
+    seat: int
+    current_player: int
+    hand: CardSet
+    hand_sizes: tuple[int, ...]
+    table: ClimbingAction | None  # the play to beat; None when the player to move leads
+    table_seat: int
+    passes: int
+    opening: bool  # the first play of the deal, under the opening rule
+    history: tuple[tuple[int, ClimbingAction], ...]
+    played: CardSet  # every card played so far (and any out of play from the start)
+    out: CardSet  # cards out of play from the start (a composed position)
+    first_leader: int | None  # who led freely at the start (None: the lowest card opened)
+    finished: tuple[int, ...]
+    scores: tuple[float, ...]
+
+    def sample_state(self, rng: random.Random) -> ClimbingState:
+        """Deal the unseen cards at random to the other seats, then replay the history."""
+        game = self.game
+        t = game.table
+        unseen = CardSet(((1 << 52) - 1) & ~int(self.hand) & ~int(self.played)).cards()
+        rng.shuffle(unseen)
+        start = [0] * len(self.hand_sizes)
+        for seat, action in self.history:
+            start[seat] |= action & MASK
+        hands: list[int] = []
+        for seat, size in enumerate(self.hand_sizes):
+            if seat == self.seat:
+                hands.append(start[seat] | t.key_mask(list(self.hand)))
+            else:
+                dealt, unseen = unseen[:size], unseen[size:]
+                hands.append(start[seat] | t.key_mask(dealt))
+        state = ClimbingState(game, hands, self.first_leader, t.key_mask(list(self.out)))
+        for _, action in self.history:
+            state.apply(action)
+        return state
+
+    def render(self) -> str:
+        t = self.game.table
+        names = [self.game.seat_name(i) for i in range(len(self.hand_sizes))]
+        lines = [f"{self.game.name} — you are {names[self.seat]}"]
+        counts = "  ".join(
+            f"{names[i]}{'*' if i == self.current_player else ''}: {n} card{'s' * (n != 1)}"
+            + (f" (out, place {self.finished.index(i) + 1})" if i in self.finished else "")
+            for i, n in enumerate(self.hand_sizes)
+        )
+        lines.append(counts)
+        if self.table is None:
+            lead = "" if self.is_over else f" — {names[self.current_player]} leads"
+            if self.opening:
+                lead += f" (the first play must include {t.rules.lowest_card_text})"
+            lines.append(f"Table: empty{lead}")
+        else:
+            plural = "es" if self.passes != 1 else ""
+            lines.append(f"Table: {self.table} ({self.table.category}) by "
+                         f"{names[self.table_seat]}, {self.passes} pass{plural} since")
+        mine = t.cards(t.key_mask(list(self.hand)))
+        lines.append(f"Your hand: {' '.join(map(str, mine)) or '(empty)'}")
+        if self.is_over:
+            lines.append("Deal over. Scores: " + "  ".join(
+                f"{names[i]} {s:+g}" for i, s in enumerate(self.scores)))
+        return "\n".join(lines)

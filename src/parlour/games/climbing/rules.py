@@ -1,0 +1,152 @@
+"""The climbing games as data: one :class:`ClimbingRules` per variant, built from its options.
+
+Everything the engine does differently between ``big-two-4card``, ``big-two`` and ``pusoy-dos``
+is a field here (RULES.md sections 1, 2 and 4), so the engine has no per-variant branches.
+
+Cards inside the engine live in *key order*: bit ``4 * r + s`` where ``r`` is the climbing rank
+(3 = 0 … A = 11, 2 = 12) and ``s`` the suit's place in the variant's suit order. The lowest card
+of the deck (3D or 3C) is bit 0 and a card's bit index is its single-card strength.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from parlour.cards import SUIT_TEXT
+from parlour.registry import option
+
+#: Climbing ranks, low to high.
+RANKS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
+RANK_WORDS = ("3s", "4s", "5s", "6s", "7s", "8s", "9s", "10s", "jacks", "queens", "kings",
+              "aces", "2s")
+
+SINGLE, PAIR, TRIPLE, TWO_PAIR, FOUR, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = (
+    "single", "pair", "three of a kind", "two pair", "four of a kind", "straight", "flush",
+    "full house", "four of a kind with a kicker", "straight flush",
+)
+
+#: A straight window: its five ranks and the rank whose card decides its strength.
+Window = tuple[tuple[int, ...], int]
+
+
+def _runs(lows: range) -> tuple[Window, ...]:
+    return tuple((tuple(range(lo, lo + 5)), lo + 4) for lo in lows)
+
+
+A, TWO = 11, 12
+# 3-4-5-6-7 … J-Q-K-A-2: nine windows, no wrap (RULES.md 1.2, 2.2).
+STANDARD_WINDOWS = _runs(range(0, 9))
+# Hong Kong: A-2-3-4-5 and 2-3-4-5-6 are the lowest, topped by their 5 and 6; no J-Q-K-A-2.
+HONG_KONG_WINDOWS = (((A, TWO, 0, 1, 2), 2), ((TWO, 0, 1, 2, 3), 3), *_runs(range(0, 8)))
+# Pusoy Dos seed (D1): the two named wraps count, and like J-Q-K-A-2 they are "2-high".
+PUSOY_WINDOWS = (*STANDARD_WINDOWS, ((A, TWO, 0, 1, 2), TWO), ((TWO, 0, 1, 2, 3), TWO))
+ALL_WRAP_WINDOWS = (*PUSOY_WINDOWS, ((10, A, TWO, 0, 1), TWO), ((9, 10, A, TWO, 0), TWO))
+
+WINDOWS = {
+    "standard": STANDARD_WINDOWS,
+    "hong-kong": HONG_KONG_WINDOWS,
+    "seed": PUSOY_WINDOWS,
+    "all-wraps": ALL_WRAP_WINDOWS,
+}
+
+
+@dataclass(frozen=True)
+class ClimbingRules:
+    """Everything that varies between the climbing variants."""
+
+    suit_order: str  # suit letters, low to high
+    triples: bool
+    four_card_hands: bool  # two pair and four of a kind as 4-card plays (big-two-4card)
+    five_card: tuple[str, ...]  # 5-card categories, low to high
+    windows: tuple[Window, ...]
+    flush_suit_first: bool
+    opening_single: bool  # the lowest card must be played alone (big-two-4card)
+    scoring: str  # "count" (zero-sum), "penalty" (1/2/3 per card) or "placement"
+    ends_at_first_out: bool
+    control_after_out: str  # "next-player" (seed) or "standard"
+    pass_only_if_no_legal_play: bool = False
+    placement_points: tuple[int, ...] = (3, 2, 1, 0)
+
+    def suit_index(self, suit: int) -> int:
+        """The place of a global suit (0 = C … 3 = S) in this variant's order."""
+        return self.suit_order.index(SUIT_TEXT[suit])
+
+    @property
+    def lowest_card_text(self) -> str:
+        return "3" + self.suit_order[0]
+
+
+# -- options -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BigTwo4CardOptions:
+    deals: int = option(10, "number of deals in a match", min=1, max=1000)
+
+
+@dataclass(frozen=True)
+class BigTwoOptions:
+    allow_triples: bool = option(False, "allow three of a kind as a 3-card play (B2)")
+    straights: str = option("standard", "straight windows: 'standard' (3-7 … J-2, no wrap) or "
+                            "'hong-kong' (A-5 and 2-6 lowest, no J-2) (B5)",
+                            choices=("standard", "hong-kong"))
+    flush_order: str = option("suit-first", "compare flushes by suit first, or by top card (B6)",
+                              choices=("suit-first", "top-card"))
+    pass_only_if_no_legal_play: bool = option(False, "a player may pass only when unable to beat (B8)")
+    match_end: str = option("penalty-limit", "end a match when someone's penalties reach the "
+                            "limit, or after a fixed number of deals",
+                            choices=("penalty-limit", "deals"))
+    penalty_limit: int = option(50, "penalty total that ends the match", min=1, max=10000)
+    deals: int = option(10, "number of deals when match_end is 'deals'", min=1, max=1000)
+
+
+@dataclass(frozen=True)
+class PusoyDosOptions:
+    straights: str = option("seed", "straight windows: 'seed' (A-5 and 2-6 wrap, ranked by the 2), "
+                            "'all-wraps' (also K-4 and Q-3) or 'hong-kong' (A-5, 2-6 lowest) (D1)",
+                            choices=("seed", "all-wraps", "hong-kong"))
+    control_after_out: str = option("next-player", "when a player goes out: the next player "
+                                    "leads at once (seed), or the others may still beat the last "
+                                    "play (standard) (D4)", choices=("next-player", "standard"))
+    next_leader: str = option("3C", "who opens later deals of a match: the 3C holder, or the "
+                              "previous first place leading freely", choices=("3C", "winner"))
+    scoring: str = option("placement", "deal score: placement points 3/2/1/0, or Big Two card "
+                          "penalties when the first player goes out", choices=("placement", "penalty"))
+    deals: int = option(10, "number of deals in a match", min=1, max=1000)
+
+
+BIG_TWO_FIVES = (STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH)
+
+
+def big_two_4card_rules(o: BigTwo4CardOptions) -> ClimbingRules:
+    return ClimbingRules(
+        suit_order="DCHS", triples=True, four_card_hands=True,
+        five_card=(STRAIGHT, FLUSH, FULL_HOUSE, STRAIGHT_FLUSH), windows=STANDARD_WINDOWS,
+        flush_suit_first=False, opening_single=True, scoring="count", ends_at_first_out=True,
+        control_after_out="next-player",
+    )
+
+
+def big_two_rules(o: BigTwoOptions) -> ClimbingRules:
+    return ClimbingRules(
+        suit_order="DCHS", triples=o.allow_triples, four_card_hands=False,
+        five_card=BIG_TWO_FIVES, windows=WINDOWS[o.straights],
+        flush_suit_first=o.flush_order == "suit-first", opening_single=False, scoring="penalty",
+        ends_at_first_out=True, control_after_out="next-player",
+        pass_only_if_no_legal_play=o.pass_only_if_no_legal_play,
+    )
+
+
+def pusoy_dos_rules(o: PusoyDosOptions) -> ClimbingRules:
+    return ClimbingRules(
+        suit_order="CSHD", triples=True, four_card_hands=False, five_card=BIG_TWO_FIVES,
+        windows=WINDOWS[o.straights], flush_suit_first=True, opening_single=False,
+        scoring=o.scoring, ends_at_first_out=o.scoring == "penalty",
+        control_after_out=o.control_after_out,
+    )
+
+
+def penalty(cards_left: int) -> int:
+    """Big Two penalty for cards left: 1 each up to 9, 2 each for 10-12, 3 each for 13."""
+    if cards_left == 13:
+        return 39
+    return cards_left * (2 if cards_left >= 10 else 1)

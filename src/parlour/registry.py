@@ -1,0 +1,173 @@
+"""The variant registry: :func:`variants` lists them, :func:`new_game` makes a :class:`Game`.
+
+>>> import parlour
+>>> [v.name for v in parlour.variants()][:3]
+['big-two-4card', 'big-two', 'pusoy-dos']
+>>> parlour.new_game("big-two", allow_triples=True).options.allow_triples
+True
+>>> parlour.new_game("big-two", triples=True)
+Traceback (most recent call last):
+...
+parlour.errors.VariantError: big-two has no option 'triples'; its options are: allow_triples, straights, flush_order, pass_only_if_no_legal_play, match_end, penalty_limit, deals
+
+Options are declared as frozen dataclasses whose fields carry ``help`` text and, where the
+values are limited, ``choices`` or ``min``/``max`` in their metadata; the checks below are generic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import MISSING, Field, dataclass, fields
+from typing import Any
+
+from parlour.errors import VariantError
+from parlour.game import Game
+
+
+def option(default: Any, help: str, *, choices: tuple[Any, ...] | None = None,
+           min: int | None = None, max: int | None = None) -> Any:
+    """Declare one variant option (a dataclass field with its help text and allowed values)."""
+    from dataclasses import field
+
+    meta: dict[str, Any] = {"help": help}
+    if choices is not None:
+        meta["choices"] = choices
+    if min is not None:
+        meta["min"] = min
+    if max is not None:
+        meta["max"] = max
+    return field(default=default, metadata=meta)
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+    min: int | None = None
+    max: int | None = None
+
+    def allowed(self) -> str:
+        if self.choices is not None:
+            return ", ".join(repr(c) for c in self.choices)
+        if isinstance(self.default, bool):
+            return "True, False"
+        if isinstance(self.default, int):
+            lo = "" if self.min is None else str(self.min)
+            hi = "" if self.max is None else str(self.max)
+            return f"an integer {lo}..{hi}" if (lo or hi) else "an integer"
+        return type(self.default).__name__
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named variant: its description, allowed player counts, options and factory."""
+
+    name: str
+    description: str
+    players: tuple[int, ...]
+    default_players: int
+    options_type: type
+    factory: Callable[[Variant, int, Any], Game]
+    family: str = ""
+
+    def option_info(self) -> list[OptionInfo]:
+        return [_info(f) for f in fields(self.options_type)]
+
+    def make(self, players: int | None = None, **values: Any) -> Game:
+        n = self.default_players if players is None else players
+        if not isinstance(n, int) or isinstance(n, bool) or n not in self.players:
+            raise VariantError(
+                f"{self.name} is played by {_counts(self.players)} players, not {players!r}"
+            )
+        infos = {i.name: i for i in self.option_info()}
+        for key, value in values.items():
+            if key not in infos:
+                raise VariantError(
+                    f"{self.name} has no option '{key}'; its options are: "
+                    + (", ".join(infos) or "none")
+                )
+            _check(self.name, infos[key], value)
+        return self.factory(self, n, self.options_type(**values))
+
+
+def _info(f: Field[Any]) -> OptionInfo:
+    default = f.default if f.default is not MISSING else None
+    m = f.metadata
+    return OptionInfo(f.name, default, m.get("help", ""), m.get("choices"), m.get("min"), m.get("max"))
+
+
+def _counts(counts: tuple[int, ...]) -> str:
+    if len(counts) == 1:
+        return str(counts[0])
+    if list(counts) == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]} to {counts[-1]}"
+    return ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
+
+
+def _check(variant: str, info: OptionInfo, value: Any) -> None:
+    bad = False
+    if info.choices is not None:
+        bad = value not in info.choices
+    elif isinstance(info.default, bool):
+        bad = not isinstance(value, bool)
+    elif isinstance(info.default, int):
+        bad = (
+            not isinstance(value, int) or isinstance(value, bool)
+            or (info.min is not None and value < info.min)
+            or (info.max is not None and value > info.max)
+        )
+    elif info.default is not None:
+        bad = not isinstance(value, type(info.default))
+    if bad:
+        raise VariantError(
+            f"{variant} option {info.name}={value!r} is not allowed; expected {info.allowed()}"
+        )
+
+
+_REGISTRY: dict[str, Variant] = {}
+
+
+def register(variant: Variant) -> Variant:
+    if variant.name in _REGISTRY:
+        raise VariantError(f"variant {variant.name} is registered twice")
+    _REGISTRY[variant.name] = variant
+    return variant
+
+
+def _load() -> None:
+    import parlour.games  # noqa: F401  (registers every family)
+
+
+def variants() -> list[Variant]:
+    """Every variant, in the order of the rules document."""
+    _load()
+    return list(_REGISTRY.values())
+
+
+def get_variant(name: str) -> Variant:
+    _load()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise VariantError(
+            f"unknown variant '{name}'; the variants are: " + ", ".join(_REGISTRY)
+        ) from None
+
+
+def new_game(name: str, *, players: int | None = None, **options: Any) -> Game:
+    """The :class:`Game` of variant ``name`` with ``players`` seats and option values.
+
+    >>> new_game("pusoy-dos").players
+    4
+    """
+    return get_variant(name).make(players, **options)
+
+
+def game_from_description(desc: dict[str, Any]) -> Game:
+    """Rebuild a game from :meth:`Game.describe`."""
+    try:
+        return new_game(desc["variant"], players=desc.get("players"), **desc.get("options", {}))
+    except (KeyError, TypeError) as e:
+        raise VariantError(f"bad game description {desc!r}: {e}") from None
