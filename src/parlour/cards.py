@@ -94,7 +94,7 @@ class Card(int):
 _TEXT = tuple(RANK_TEXT[i >> 2] + SUIT_TEXT[i & 3] for i in range(52))
 _CARDS: tuple[Card, ...] = tuple(int.__new__(Card, i) for i in range(52))
 CARDS = _CARDS
-_BY_TEXT = {t: c for t, c in zip(_TEXT, _CARDS)}
+_BY_TEXT = {t: c for t, c in zip(_TEXT, _CARDS, strict=False)}
 
 
 def parse_card(text: str) -> Card:

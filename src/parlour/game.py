@@ -163,6 +163,16 @@ class State(ABC):
         """JSON-able keyword arguments with which ``game.new_deal(**setup)`` recreates this deal
         as it was before the first action."""
 
+    def zones(self) -> dict[str, CardSet]:
+        """Where every card is: disjoint named sets (``"P0"`` … for hands, then the variant's
+        own: ``"played"``, ``"stock"``, ``"discards"``, ``"melds"`` …) covering the 52 cards."""
+        raise NotImplementedError(f"{type(self).__name__} does not list its zones")
+
+    def hidden_from(self, seat: int) -> CardSet:
+        """The cards ``seat`` cannot see or deduce from public play (other hands, the stock …).
+        An observation of ``seat`` never mentions one of them."""
+        raise NotImplementedError(f"{type(self).__name__} does not say what is hidden")
+
     def winners(self) -> list[int]:
         """The seats that won this deal: by default, those with the highest return."""
         if not self.is_over:
@@ -292,7 +302,7 @@ def seed_or_random(seed: int | None) -> int:
 def check_partition(groups: Sequence[Sequence[Card]], names: Sequence[str], total: int = 52) -> None:
     """Refuse a deal whose groups hold a card twice or miss some of the 52."""
     seen: dict[int, str] = {}
-    for group, name in zip(groups, names):
+    for group, name in zip(groups, names, strict=False):
         for c in group:
             if int(c) in seen:
                 where = seen[int(c)]

@@ -1,6 +1,6 @@
 """Combinations of the climbing games, packed one int each, with a global strength order.
 
-A play is packed as ``size << 60 | strength << 52 | mask`` where ``mask`` holds the cards in key
+A play is packed as ``size << 61 | strength << 52 | mask`` where ``mask`` holds the cards in key
 order (see :mod:`.rules`) and ``strength = category * 64 + key``. Two plays of the same size
 compare as plain ints, so a hand's plays sorted once give every legal answer by bisection:
 the answers to ``table`` are the plays above ``table | MASK`` and below the next size.
@@ -35,9 +35,10 @@ from parlour.games.climbing.rules import (
 )
 
 MASK = (1 << 52) - 1
-SIZE_SHIFT = 60
+SIZE_SHIFT = 61
 STRENGTH_SHIFT = 52
-STRENGTH_MASK = 0xFF << STRENGTH_SHIFT
+STRENGTH_BITS = 0x1FF  # category (up to 4) * 64 + key (up to 51) needs nine bits
+STRENGTH_MASK = STRENGTH_BITS << STRENGTH_SHIFT
 PASS_VALUE = 0
 SUIT_ROW = sum(1 << 4 * r for r in range(13))  # one suit's bits in key order (suit 0)
 
@@ -159,7 +160,7 @@ class ComboTable:
 
     def category_name(self, packed: int) -> str:
         size = packed >> SIZE_SHIFT
-        return self.categories[size][(packed >> STRENGTH_SHIFT & 0xFF) >> 6]
+        return self.categories[size][(packed >> STRENGTH_SHIFT & STRENGTH_BITS) >> 6]
 
     def _pack(self, size: int, category: str, key: int, mask: int) -> int:
         return size << SIZE_SHIFT | (self._cat[size][category] << 6 | key) << STRENGTH_SHIFT | mask
@@ -302,7 +303,7 @@ class ComboTable:
         out.sort()
         actions = list(map(self._interned.get, out))
         if None in actions:  # first sight of some plays: intern them
-            actions = [a if a is not None else self.action(p) for a, p in zip(actions, out)]
+            actions = [a if a is not None else self.action(p) for a, p in zip(actions, out, strict=False)]
         return actions  # type: ignore[return-value]
 
     @staticmethod

@@ -14,7 +14,12 @@ from typing import TYPE_CHECKING, Any
 from parlour.cards import CardSet, parse_cards
 from parlour.errors import CardError, IllegalAction
 from parlour.game import TERMINAL, Action, Observation, State
-from parlour.games.climbing.combos import MASK, SIZE_SHIFT, STRENGTH_SHIFT, ClimbingAction, ComboTable
+from parlour.games.climbing.combos import (
+    MASK,
+    SIZE_SHIFT,
+    STRENGTH_SHIFT,
+    ClimbingAction,
+)
 from parlour.games.climbing.rules import penalty
 
 if TYPE_CHECKING:
@@ -234,7 +239,7 @@ class ClimbingState(State):
 
     @property
     def history(self) -> list[tuple[int, Action]]:
-        return list(zip(self._seats, self._moves))
+        return list(zip(self._seats, self._moves, strict=False))
 
     def setup(self) -> dict[str, Any]:
         hands, leader, out = self._setup
@@ -245,6 +250,23 @@ class ClimbingState(State):
         if out:
             spec["out"] = str(CardSet(t.global_mask(out)))
         return spec
+
+    def zones(self) -> dict[str, CardSet]:
+        g = self._t.global_mask
+        zones = {f"P{i}": CardSet(g(h)) for i, h in enumerate(self._hands)}
+        played = 0
+        for a in self._moves:
+            played |= a & MASK
+        zones["played"] = CardSet(g(played))
+        zones["out"] = CardSet(g(self._setup[2]))
+        return zones
+
+    def hidden_from(self, seat: int) -> CardSet:
+        others = 0
+        for i, h in enumerate(self._hands):
+            if i != seat:
+                others |= h
+        return CardSet(self._t.global_mask(others))
 
     def hand(self, seat: int) -> CardSet:
         """``seat``'s cards (the full state sees every hand)."""
@@ -274,7 +296,7 @@ class ClimbingState(State):
             table_seat=self._table_seat if self._table_play else -1,
             passes=self._passes,
             opening=self._opening,
-            history=tuple(zip(self._seats, self._moves)),
+            history=tuple(zip(self._seats, self._moves, strict=False)),
             played=CardSet(t.global_mask(played)),
             out=CardSet(t.global_mask(out)),
             first_leader=leader,

@@ -8,7 +8,15 @@ from typing import Any
 
 from parlour.cards import Card, parse_cards
 from parlour.errors import DealError
-from parlour.game import Action, Game, Observation, check_partition, parse_deck, seed_or_random, shuffled_deck
+from parlour.game import (
+    Action,
+    Game,
+    Observation,
+    check_partition,
+    parse_deck,
+    seed_or_random,
+    shuffled_deck,
+)
 from parlour.games.climbing.combos import ComboTable
 from parlour.games.climbing.engine import ClimbingState
 from parlour.games.climbing.rules import ClimbingRules
@@ -108,7 +116,7 @@ class ClimbingGame(Game):
 
     def match_over(self, totals: Sequence[float], deals: int, carry: dict[str, Any]) -> bool:
         if getattr(self.options, "match_end", "deals") == "penalty-limit":
-            return -min(totals) >= self.options.penalty_limit
+            return bool(-min(totals) >= self.options.penalty_limit)
         return bool(deals >= self.options.deals)
 
     def bench_extra(self, seconds: float) -> dict[str, str]:
