@@ -43,17 +43,6 @@ PASS_VALUE = 0
 SUIT_ROW = sum(1 << 4 * r for r in range(13))  # one suit's bits in key order (suit 0)
 
 
-def _ranks_of_suit(row: int) -> int:
-    """The 13-bit rank set of a suit row shifted down to suit 0."""
-    ranks = 0
-    r = 0
-    while row:
-        if row & 1:
-            ranks |= 1 << r
-        row >>= 4
-        r += 1
-    return ranks
-
 # For each 4-bit rank nibble: its single bits, and its 2- and 3-card subsets.
 _NIBBLE_BITS = [[1 << s for s in range(4) if n >> s & 1] for n in range(16)]
 _NIBBLE_SUB2 = [[a | b for a, b in combinations(bits, 2)] for bits in _NIBBLE_BITS]
@@ -111,13 +100,22 @@ class ComboTable:
         self.categories[5] = rules.five_card
         self._cat = {size: {name: i for i, name in enumerate(names)}
                      for size, names in self.categories.items()}
+        five = self._cat[5]
+        self._straight_base = 5 << SIZE_SHIFT | five[STRAIGHT] << 6 + STRENGTH_SHIFT
+        self._sflush_base = 5 << SIZE_SHIFT | five[STRAIGHT_FLUSH] << 6 + STRENGTH_SHIFT
+        self._flush_base = 5 << SIZE_SHIFT | five[FLUSH] << 6 + STRENGTH_SHIFT
         self._windows = [(ranks, top, sum(1 << r for r in ranks)) for ranks, top in rules.windows]
-        self._straight_ranksets = {rs for _, _, rs in self._windows}
+        self._window_masks = [(ranks, top, rankset, sum(15 << 4 * r for r in ranks))
+                              for ranks, top, rankset in self._windows]
+        self._straight_flush_masks = {sum(1 << (4 * r + s) for r in ranks)
+                                      for ranks, _, _ in self._windows for s in range(4)}
         self.action_type: type[ClimbingAction] = type(
             "ClimbingAction", (ClimbingAction,), {"__slots__": (), "table": self}
         )
         self._interned: dict[int, ClimbingAction] = {}
         self._build_rank_tables()
+        # Intern every possible play once (~25,000), so listing a hand's plays never allocates.
+        self.hand_combos(MASK)
         self.PASS = self.action(PASS_VALUE)
 
     # -- actions ---------------------------------------------------------------------------
@@ -277,11 +275,13 @@ class ComboTable:
         sm = STRENGTH_MASK
         if 4 in self._cat:  # two pair: the higher pair's strength, both pairs' cards
             tp = 4 << SIZE_SHIFT
-            for j in range(1, len(pair_groups)):
-                for hi in pair_groups[j][1]:
-                    part = tp | (hi & (sm | MASK))
-                    for _, lows in pair_groups[:j]:
-                        ext([part | (lo & MASK) for lo in lows])
+            lower: list[int] = []  # cards of the pairs of lower ranks
+            for _, group in pair_groups:
+                if lower:
+                    for hi in group:
+                        part = tp | (hi & (sm | MASK))
+                        ext([part | lo for lo in lower])
+                lower.extend([p & MASK for p in group])
         cat = self._cat[5]
         s5 = 5 << SIZE_SHIFT
         full = s5 | cat[FULL_HOUSE] << 6 + STRENGTH_SHIFT
@@ -298,7 +298,7 @@ class ComboTable:
                     part = qcat | (4 * r + 3) << STRENGTH_SHIFT | qm
                     rest = hand & ~qm
                     ext([part | b for b in self._bits(rest)])
-        self._straights(nib, present, ext)
+        self._straights(nib, present, hand, ext)
         self._flushes(hand, ext)
         out.sort()
         actions = list(map(self._interned.get, out))
@@ -315,18 +315,21 @@ class ComboTable:
             mask ^= low
         return out
 
-    def _straights(self, nib: list[int], present: int, ext: Callable[[list[int]], None]) -> None:
-        cat = self._cat[5]
-        straight = 5 << SIZE_SHIFT | cat[STRAIGHT] << 6 + STRENGTH_SHIFT
-        sflush = 5 << SIZE_SHIFT | cat[STRAIGHT_FLUSH] << 6 + STRENGTH_SHIFT
+    def _straights(self, nib: list[int], present: int, hand: int,
+                   ext: Callable[[list[int]], None]) -> None:
+        straight = self._straight_base
+        sflush = self._sflush_base
         cardbits = self._cardbits
-        for ranks, top, rankset in self._windows:
+        for ranks, top, rankset, cards_of_window in self._window_masks:
             if rankset & ~present:
                 continue
-            same_suit = nib[ranks[0]] & nib[ranks[1]] & nib[ranks[2]] & nib[ranks[3]] & nib[ranks[4]]
             tsh = 4 * top
-            masks = list(map(sum, product(*[cardbits[r][nib[r]] for r in ranks])))
-            ext([(sflush if same_suit and self._one_suit(m) else straight)
+            cards = hand & cards_of_window
+            if cards.bit_count() == 5:  # one card of each rank: a single straight
+                masks = [cards]
+            else:
+                masks = list(map(sum, product(*[cardbits[r][nib[r]] for r in ranks])))
+            ext([(sflush if self._one_suit(m) else straight)
                  | ((m >> tsh & 15).bit_length() - 1 + tsh) << STRENGTH_SHIFT | m for m in masks])
 
     @staticmethod
@@ -336,15 +339,19 @@ class ComboTable:
         return mask & ~(SUIT_ROW << (low & 3)) == 0
 
     def _flushes(self, hand: int, ext: Callable[[list[int]], None]) -> None:
-        flush = 5 << SIZE_SHIFT | self._cat[5][FLUSH] << 6 + STRENGTH_SHIFT
-        straights = self._straight_ranksets
+        flush = self._flush_base
+        suit_first = self.rules.flush_suit_first
+        straight_flushes = self._straight_flush_masks
         for s in range(4):
             row = hand & SUIT_ROW << s
             if row.bit_count() < 5:
                 continue
             for m in map(sum, combinations(self._bits(row), 5)):
-                if _ranks_of_suit(m >> s) not in straights:  # else a straight flush
-                    ext([flush | self._flush_key(m) << STRENGTH_SHIFT | m])
+                if m in straight_flushes:
+                    continue  # listed with the straights
+                top = m.bit_length() - 1
+                key = (top & 3) * 13 + (top >> 2) if suit_first else top
+                ext([flush | key << STRENGTH_SHIFT | m])
 
     # -- explanations ---------------------------------------------------------------------------
     def why_not_beating(self, play: int, table: int) -> str:
