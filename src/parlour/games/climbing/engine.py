@@ -11,7 +11,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from parlour.cards import CardSet, parse_cards
+from parlour.cards import CARDS, CardSet, parse_cards
 from parlour.errors import CardError, IllegalAction
 from parlour.game import TERMINAL, Action, Observation, State
 from parlour.games.climbing.combos import (
@@ -334,8 +334,15 @@ class ClimbingObservation(Observation):
         start = [0] * len(self.hand_sizes)
         for seat, action in self.history:
             start[seat] |= action & MASK
+        sizes = list(self.hand_sizes)
+        if self.opening and self.first_leader is None and self.current_player != self.seat:
+            # Public knowledge: whoever opens holds the lowest card.
+            lowest = CARDS[t.from_key[0]]
+            unseen.remove(lowest)
+            start[self.current_player] |= 1
+            sizes[self.current_player] -= 1
         hands: list[int] = []
-        for seat, size in enumerate(self.hand_sizes):
+        for seat, size in enumerate(sizes):
             if seat == self.seat:
                 hands.append(start[seat] | t.key_mask(list(self.hand)))
             else:
