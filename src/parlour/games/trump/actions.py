@@ -1,0 +1,95 @@
+"""The moves of Spoil Five and Forty-Five, interned, and their notation.
+
+Encoding: ``0..51`` plays that card; ``ROB_BASE + c`` robs, discarding card ``c``; then
+``keep``, ``silent`` (the holder of the ace of trumps neither robs nor announces, or a seat
+without it passes its robbing turn), ``jink``, ``stop`` and ``rob`` without a card, the form
+other seats see of somebody's rob (the discard stays hidden).
+
+>>> str(ROB[parse_card("4d")]), str(PLAY[parse_card("th")]), str(KEEP)
+('rob 4D', '10H', 'keep')
+>>> parse_action(" Rob  4♦ ") is ROB[parse_card("4D")]
+True
+"""
+
+from __future__ import annotations
+
+from parlour.cards import CARDS, parse_card
+from parlour.errors import CardError, IllegalAction
+from parlour.game import Action
+
+ROB_BASE = 64
+KEEP_CODE = 128
+SILENT_CODE = 129
+JINK_CODE = 130
+STOP_CODE = 131
+HIDDEN_ROB_CODE = 132
+
+
+class TrumpAction(Action):
+    """A Spoil Five / Forty-Five move; get them from the state, never build them by hand.
+
+    >>> PLAY[0], ROB[0], int(SILENT)
+    (TrumpAction('2C'), TrumpAction('rob 2C'), 129)
+    """
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return _TEXT[int(self)]
+
+    @property
+    def card(self) -> int:
+        """The card played or discarded, or -1."""
+        v = int(self)
+        if v < 52:
+            return v
+        if ROB_BASE <= v < ROB_BASE + 52:
+            return v - ROB_BASE
+        return -1
+
+
+_TEXT: dict[int, str] = {}
+
+
+def _make(code: int, text: str) -> TrumpAction:
+    _TEXT[code] = text
+    return int.__new__(TrumpAction, code)
+
+
+PLAY: tuple[TrumpAction, ...] = tuple(_make(i, str(CARDS[i])) for i in range(52))
+ROB: tuple[TrumpAction, ...] = tuple(
+    _make(ROB_BASE + i, f"rob {CARDS[i]}") for i in range(52)
+)
+KEEP = _make(KEEP_CODE, "keep")
+SILENT = _make(SILENT_CODE, "silent")
+JINK = _make(JINK_CODE, "jink")
+STOP = _make(STOP_CODE, "stop")
+HIDDEN_ROB = _make(HIDDEN_ROB_CODE, "rob")
+
+_WORDS = {"keep": KEEP, "silent": SILENT, "jink": JINK, "stop": STOP, "rob": HIDDEN_ROB}
+
+EXPECTED = (
+    "expected a card to play (e.g. 5S), 'rob' and the card to discard (e.g. rob 4D), 'keep', "
+    "'silent', 'jink' or 'stop'"
+)
+
+
+def parse_action(text: str) -> TrumpAction:
+    """The action written ``text`` (any case, extra spaces, T for ten, suit symbols)."""
+    words = text.lower().split()
+    if not words:
+        raise IllegalAction(f"empty action: {EXPECTED}")
+    if len(words) == 1:
+        word = _WORDS.get(words[0])
+        if word is not None:
+            return word
+        try:
+            return PLAY[parse_card(words[0])]
+        except CardError:
+            pass
+    elif len(words) == 2 and words[0] == "rob":
+        try:
+            return ROB[parse_card(words[1])]
+        except CardError as e:
+            raise IllegalAction(f"{e}; rob names the card to discard, e.g. rob 4D") from None
+    raise IllegalAction(f"'{text.strip()}' is not an action: {EXPECTED}")

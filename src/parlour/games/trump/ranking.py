@@ -1,0 +1,103 @@
+"""Card order of Spoil Five and Forty-Five, precomputed per trump suit.
+
+Every card gets a *power* for each trump suit: trumps (the trump suit plus the ace of hearts)
+count 101 and up, plain cards 1..13 within their suit. Only powers of trumps, or of cards of the
+suit led, are ever compared, so one integer table per trump suit decides every trick.
+
+>>> from parlour.cards import SPADES, parse_card
+>>> order = trump_order(SPADES)
+>>> " ".join(map(str, order[:4])), len(order)
+('5S JS AH AS', 14)
+>>> POWER[SPADES][parse_card("2S")] > POWER[SPADES][parse_card("10S")]
+True
+"""
+
+from __future__ import annotations
+
+from parlour.cards import ACE, CLUBS, DIAMONDS, FIVE, HEARTS, JACK, SPADES, Card, parse_cards
+
+#: Powers at or above this mark are trumps; a demoted (silent) ace gets exactly this value,
+#: below every other trump.
+TRUMP_BASE = 100
+
+AH = int(Card.make(ACE, HEARTS))
+AH_BIT = 1 << AH
+
+# Highest first, as RULES.md 3.2 lists them.
+_TRUMP_TEXT = {
+    SPADES: "5S JS AH AS KS QS 2S 3S 4S 6S 7S 8S 9S 10S",
+    CLUBS: "5C JC AH AC KC QC 2C 3C 4C 6C 7C 8C 9C 10C",
+    DIAMONDS: "5D JD AH AD KD QD 10D 9D 8D 7D 6D 4D 3D 2D",
+    HEARTS: "5H JH AH KH QH 10H 9H 8H 7H 6H 4H 3H 2H",
+}
+# Plain ranks, highest first ("high in red, low in black"); the ace of hearts is never plain.
+_PLAIN_TEXT = {
+    SPADES: "KS QS JS AS 2S 3S 4S 5S 6S 7S 8S 9S 10S",
+    CLUBS: "KC QC JC AC 2C 3C 4C 5C 6C 7C 8C 9C 10C",
+    DIAMONDS: "KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D AD",
+    HEARTS: "KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H",
+}
+
+SUIT_MASK: tuple[int, ...] = tuple(
+    sum(1 << (r * 4 + s) for r in range(13)) for s in range(4)
+)
+
+
+def _trump_order(trump: int) -> tuple[Card, ...]:
+    return tuple(parse_cards(_TRUMP_TEXT[trump]))
+
+
+def _plain_order(suit: int) -> tuple[Card, ...]:
+    return tuple(parse_cards(_PLAIN_TEXT[suit]))
+
+
+def _powers(trump: int) -> tuple[int, ...]:
+    power = [0] * 52
+    for suit in range(4):
+        order = _plain_order(suit)
+        for i, card in enumerate(order):
+            power[card] = len(order) - i
+    order = _trump_order(trump)
+    for i, card in enumerate(order):
+        power[card] = TRUMP_BASE + len(order) - i
+    return tuple(power)
+
+
+#: ``POWER[trump][card]``: the card's strength when ``trump`` is the trump suit.
+POWER: tuple[tuple[int, ...], ...] = tuple(_powers(t) for t in range(4))
+
+#: ``TRUMP_MASK[trump]``: the bits of every trump (the trump suit and the ace of hearts).
+TRUMP_MASK: tuple[int, ...] = tuple(SUIT_MASK[t] | AH_BIT for t in range(4))
+
+#: ``PLAIN_MASK[trump][suit]``: the cards that follow a plain lead of ``suit``.
+PLAIN_MASK: tuple[tuple[int, ...], ...] = tuple(
+    tuple(SUIT_MASK[s] & ~TRUMP_MASK[t] for s in range(4)) for t in range(4)
+)
+
+#: ``ACE_OF_TRUMPS[trump]``: the card whose holder may rob (the ace of hearts for hearts).
+ACE_OF_TRUMPS: tuple[int, ...] = tuple(int(Card.make(ACE, t)) for t in range(4))
+
+#: ``RENEGERS[trump]``: the cards with the reneging privilege (five and jack of trumps, AH).
+RENEGERS: tuple[tuple[int, ...], ...] = tuple(
+    (int(Card.make(FIVE, t)), int(Card.make(JACK, t)), AH) for t in range(4)
+)
+
+
+def trump_order(trump: int) -> tuple[Card, ...]:
+    """The trumps, highest first (14, or 13 when hearts are trumps)."""
+    return _trump_order(trump)
+
+
+def plain_order(suit: int) -> tuple[Card, ...]:
+    """The plain cards of ``suit``, highest first (the ace of hearts is never among them)."""
+    return _plain_order(suit)
+
+
+def demoted_powers(trump: int) -> tuple[int, ...]:
+    """The power table after the holder of the ace of trumps stayed silent."""
+    power = list(POWER[trump])
+    power[ACE_OF_TRUMPS[trump]] = TRUMP_BASE
+    return tuple(power)
+
+
+DEMOTED_POWER: tuple[tuple[int, ...], ...] = tuple(demoted_powers(t) for t in range(4))

@@ -1,0 +1,315 @@
+"""The two variants of RULES.md section 3: ``forty-five`` and ``spoil-five``.
+
+Both deal the same way and play the same tricks (see :mod:`.engine`); they differ in sides,
+when a deal stops, scoring and what a match carries from deal to deal.
+
+>>> import parlour
+>>> game = parlour.new_game("forty-five", scoring="alternative")
+>>> game.players, game.options.target
+(4, 45)
+>>> state = game.new_deal(seed=1, dealer=2)
+>>> state.observation(0).leader
+3
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from parlour.cards import Card, mask_of, parse_card, parse_cards
+from parlour.errors import CardError, DealError
+from parlour.game import (
+    Action,
+    Game,
+    Observation,
+    check_partition,
+    parse_deck,
+    seed_or_random,
+)
+from parlour.games.trump.engine import HAND_SIZE, DealRules, TrumpState
+from parlour.games.trump.policy import greedy_action
+from parlour.registry import Variant, option
+
+IMMEDIATE = "immediate"
+AFTER_FIRST_TRICK = "after_first_trick"
+PRIMARY = "primary"
+ALTERNATIVE = "alternative"
+
+
+@dataclass(frozen=True)
+class FortyFiveOptions:
+    """Options of ``forty-five`` (RULES.md 3.2)."""
+
+    scoring: str = option(
+        PRIMARY,
+        "primary: 3 or 4 tricks score 5, all five 10; alternative: 5 points a trick, the "
+        "minority's deducted (3 tricks 5, 4 tricks 15, 5 tricks 25)",
+        choices=(PRIMARY, ALTERNATIVE),
+    )
+    target: int = option(45, "points a side needs to win the match", min=5, max=1000)
+    silent_ace: bool = option(
+        False,
+        "the holder of the ace of trumps may stay 'silent' instead of robbing or announcing; "
+        "that ace then ranks as the lowest trump (every seat then takes a robbing turn)",
+    )
+    ace_pickup: str = option(
+        AFTER_FIRST_TRICK,
+        "when a dealer who robs a turned ace takes it: after trick 1 (seed) or immediately",
+        choices=(AFTER_FIRST_TRICK, IMMEDIATE),
+    )
+
+
+@dataclass(frozen=True)
+class SpoilFiveOptions:
+    """Options of ``spoil-five`` (RULES.md "Variants" and 3.2, secondary mode)."""
+
+    jinking: bool = option(
+        False,
+        "a player who takes the first three tricks may 'jink' (play for all five: each other "
+        "player pays an extra ante, but losing a trick spoils the pool) or 'stop'",
+    )
+    ante: int = option(1, "chips each player puts in the pool every deal", min=1, max=100)
+    starting_chips: int = option(20, "chips each player starts the match with", min=1,
+                                 max=100000)
+    deals: int = option(20, "deals in a match (it ends sooner if someone cannot ante)",
+                        min=1, max=10000)
+    silent_ace: bool = option(
+        False,
+        "the holder of the ace of trumps may stay 'silent' instead of robbing or announcing; "
+        "that ace then ranks as the lowest trump (every seat then takes a robbing turn)",
+    )
+    ace_pickup: str = option(
+        AFTER_FIRST_TRICK,
+        "when a dealer who robs a turned ace takes it: after trick 1 (seed) or immediately",
+        choices=(AFTER_FIRST_TRICK, IMMEDIATE),
+    )
+
+
+class TrumpGame(Game):
+    """What both variants share: dealing and the rule-based policy."""
+
+    rules: DealRules
+
+    def _deal_args(self, setup: dict[str, Any]) -> tuple[tuple[int, ...], int]:
+        """Checked ``(scores, pool)`` from the setup arguments."""
+        raise NotImplementedError
+
+    def new_deal(
+        self,
+        *,
+        seed: int | None = None,
+        deck: Sequence[Card | str] | str | None = None,
+        hands: Sequence[Sequence[Card | str] | str] | None = None,
+        **setup: Any,
+    ) -> TrumpState:
+        n = self.players
+        dealer = setup.pop("dealer", n - 1)
+        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
+            raise DealError(f"dealer must be a seat 0..{n - 1}, not {dealer!r}")
+        turn_up_text = setup.pop("turn_up", None)
+        scores, pool = self._deal_args(setup)
+        if setup:
+            raise DealError(f"{self.name} has no deal setting {', '.join(map(repr, setup))}")
+        if hands is not None:
+            if deck is not None or seed is not None:
+                raise DealError("give either hands, a deck or a seed, not several")
+            if turn_up_text is None:
+                raise DealError("a deal from explicit hands needs the turn_up card")
+            cards, up = _checked_hands(hands, turn_up_text, n)
+            masks, turn_up = tuple(mask_of(h) for h in cards), int(up)
+        else:
+            if turn_up_text is not None:
+                raise DealError("the turn_up comes from the deck; give it only with hands")
+            if deck is None:
+                # The same order as ``shuffled_deck(seed)``, without making 52 Card objects.
+                order = list(range(52))
+                random.Random(seed_or_random(seed)).shuffle(order)
+            else:
+                order = [int(c) for c in parse_deck(deck)]
+            masks, turn_up = _deal(order, n, dealer)
+        return TrumpState(self, self.rules, masks, int(turn_up), dealer, scores, pool)
+
+    def greedy_action(
+        self, observation: Observation, legal: Sequence[Action], rng: random.Random
+    ) -> Action:
+        return greedy_action(observation, legal, rng)
+
+
+class FortyFiveGame(TrumpGame):
+    """Forty-Five: two sides (partners alternate), 5 or 10 a deal, first side to 45 wins.
+
+    >>> import parlour
+    >>> game = parlour.new_game("forty-five", players=6)
+    >>> game.rules.sides
+    (0, 1, 0, 1, 0, 1)
+    """
+
+    options_type = FortyFiveOptions
+
+    def __init__(self, variant: Variant, players: int, options: FortyFiveOptions) -> None:
+        super().__init__(variant, players, options)
+        self._table = _ALTERNATIVE if options.scoring == ALTERNATIVE else _PRIMARY
+        self.rules = DealRules(
+            sides=tuple(s % 2 for s in range(players)),
+            silent_ace=options.silent_ace,
+            immediate_pickup=options.ace_pickup == IMMEDIATE,
+            stop_at_three=False,
+            jinking=False,
+            score=self._score,
+        )
+
+    def _score(self, state: TrumpState) -> list[float]:
+        sides = self.rules.sides
+        won = [0, 0]
+        for seat, tricks in enumerate(state.tricks_won):
+            won[sides[seat]] += tricks
+        points = [self._table[w] for w in won]
+        return [float(points[sides[s]]) for s in range(self.players)]
+
+    def _deal_args(self, setup: dict[str, Any]) -> tuple[tuple[int, ...], int]:
+        scores = setup.pop("scores", [0, 0])
+        if setup.pop("pool", 0) != 0:
+            raise DealError("forty-five is played for points: it has no pool")
+        if not (isinstance(scores, (list, tuple)) and len(scores) == 2
+                and all(isinstance(v, int) for v in scores)):
+            raise DealError(f"scores must be the two sides' points, not {scores!r}")
+        return tuple(scores), 0
+
+    # -- matches ----------------------------------------------------------------------------
+    def match_start(self) -> dict[str, Any]:
+        return {"dealer": None, "scores": [0, 0]}
+
+    def match_deal_setup(self, carry: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+        dealer = carry["dealer"]
+        if dealer is None:
+            dealer = rng.randrange(self.players)
+        return {"dealer": dealer, "scores": list(carry["scores"])}
+
+    def match_after_deal(self, carry: dict[str, Any], state: Any) -> dict[str, Any]:
+        returns = state.returns()
+        scores = list(carry["scores"])
+        for side in (0, 1):
+            scores[side] += int(returns[side])  # seat 0 plays for side 0, seat 1 for side 1
+        return {"dealer": (state.dealer + 1) % self.players, "scores": scores}
+
+    def match_over(self, totals: Sequence[float], deals: int, carry: dict[str, Any]) -> bool:
+        return bool(max(totals) >= self.options.target)
+
+    def match_winners(self, totals: Sequence[float], carry: dict[str, Any]) -> list[int]:
+        target = self.options.target
+        return [s for s, t in enumerate(totals) if t >= target]
+
+
+class SpoilFiveGame(TrumpGame):
+    """Spoil Five: individual play for a pool; three tricks take it, otherwise it is spoiled.
+
+    >>> import parlour
+    >>> game = parlour.new_game("spoil-five", players=3)
+    >>> game.match_initial_totals()
+    [20.0, 20.0, 20.0]
+    """
+
+    options_type = SpoilFiveOptions
+
+    def __init__(self, variant: Variant, players: int, options: SpoilFiveOptions) -> None:
+        super().__init__(variant, players, options)
+        self.rules = DealRules(
+            sides=tuple(range(players)),
+            silent_ace=options.silent_ace,
+            immediate_pickup=options.ace_pickup == IMMEDIATE,
+            stop_at_three=True,
+            jinking=options.jinking,
+            score=self._score,
+        )
+
+    def _score(self, state: TrumpState) -> list[float]:
+        ante = self.options.ante
+        out = [float(-ante)] * self.players
+        taker = state.taker
+        if taker >= 0:
+            out[taker] += state.pool
+            if state.jinker == taker:
+                for s in range(self.players):
+                    if s != taker:
+                        out[s] -= ante
+                        out[taker] += ante
+        return out
+
+    def _deal_args(self, setup: dict[str, Any]) -> tuple[tuple[int, ...], int]:
+        n = self.players
+        ante = self.options.ante
+        chips = setup.pop("scores", [self.options.starting_chips] * n)
+        pool = setup.pop("pool", n * ante)
+        if not (isinstance(chips, (list, tuple)) and len(chips) == n
+                and all(isinstance(v, int) for v in chips)):
+            raise DealError(f"scores must be the {n} players' chips, not {chips!r}")
+        if not isinstance(pool, int) or pool < n * ante:
+            raise DealError(f"the pool holds at least this deal's antes ({n * ante}), not {pool!r}")
+        return tuple(chips), pool
+
+    # -- matches ----------------------------------------------------------------------------
+    def match_start(self) -> dict[str, Any]:
+        return {"dealer": None, "carried": 0, "scores": self.match_initial_totals()}
+
+    def match_initial_totals(self) -> list[float]:
+        return [float(self.options.starting_chips)] * self.players
+
+    def match_deal_setup(self, carry: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+        dealer = carry["dealer"]
+        if dealer is None:
+            dealer = rng.randrange(self.players)
+        return {
+            "dealer": dealer,
+            "pool": carry["carried"] + self.players * self.options.ante,
+            "scores": [int(v) for v in carry["scores"]],
+        }
+
+    def match_after_deal(self, carry: dict[str, Any], state: Any) -> dict[str, Any]:
+        returns = state.returns()
+        scores = [int(a + b) for a, b in zip(carry["scores"], returns, strict=True)]
+        carried = 0 if state.taker >= 0 else state.pool
+        return {"dealer": (state.dealer + 1) % self.players, "carried": carried, "scores": scores}
+
+    def match_over(self, totals: Sequence[float], deals: int, carry: dict[str, Any]) -> bool:
+        return bool(deals >= self.options.deals or min(totals) < self.options.ante)
+
+
+# -- dealing --------------------------------------------------------------------------------
+_PRIMARY = (0, 0, 0, 5, 5, 10)
+_ALTERNATIVE = (0, 0, 0, 5, 15, 25)
+
+
+def _deal(deck: Sequence[int], n: int, dealer: int) -> tuple[tuple[int, ...], int]:
+    """Packets of three then two from the dealer's left, ending with the dealer; then the
+    next card is turned up. Returns the hands as masks and the turn-up."""
+    hands = [0] * n
+    pos = 0
+    for packet in (3, 2):
+        for i in range(1, n + 1):
+            seat = (dealer + i) % n
+            for c in deck[pos:pos + packet]:
+                hands[seat] |= 1 << c
+            pos += packet
+    return tuple(hands), deck[pos]
+
+
+def _checked_hands(
+    hands: Sequence[Sequence[Card | str] | str], turn_up: Any, n: int
+) -> tuple[list[list[Card]], Card]:
+    if len(hands) != n:
+        raise DealError(f"the deal has {len(hands)} hands for {n} players")
+    try:
+        cards = [parse_cards(h) for h in hands]
+        up = turn_up if isinstance(turn_up, Card) else parse_card(str(turn_up))
+    except CardError as e:
+        raise DealError(str(e)) from None
+    for seat, hand in enumerate(cards):
+        if len(hand) != HAND_SIZE:
+            raise DealError(f"P{seat} has {len(hand)} cards; each player is dealt {HAND_SIZE}")
+    groups = [*cards, [up]]
+    names = [f"P{s}'s hand" for s in range(n)] + ["the turn-up"]
+    check_partition(groups, names, total=n * HAND_SIZE + 1)
+    return cards, up
