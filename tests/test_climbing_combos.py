@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from itertools import combinations
 
 import pytest
@@ -55,7 +56,7 @@ def test_five_card_categories_rank_in_the_declared_order(name: str,
     for a in fives:
         by_category.setdefault(a.category, []).append(a)
     assert list(by_category) == list(order)  # sorted plays meet the categories low to high
-    for low, high in zip(order, order[1:]):
+    for low, high in itertools.pairwise(order):
         assert max(by_category[low]) < min(by_category[high])
 
 
