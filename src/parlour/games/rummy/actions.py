@@ -1,0 +1,133 @@
+"""Rummy moves, interned, and their notation.
+
+Encoding: bits 0-2 the kind (draw stock, draw discard, meld, lay-off, discard), bits 3-54 the
+cards as a rummy-layout mask, bits 55 and up the 0-based table meld of a lay-off. Every distinct
+action is made once and kept in a dict keyed by that int, so the engine allocates nothing per move.
+
+>>> str(parse_action(" MELD 6c 4♣ 5C")), str(parse_action("lay off qd kd on 1"))
+('meld 4C 5C 6C', 'layoff QD KD on 1')
+>>> parse_action("discard th") is action(DISCARD, 1 << 35)
+True
+"""
+
+from __future__ import annotations
+
+from parlour.cards import parse_card
+from parlour.errors import CardError, IllegalAction
+from parlour.game import Action
+from parlour.games.rummy.melds import FULL, TO_RUMMY, text_of
+
+DRAW_STOCK, DRAW_DISCARD, MELD, LAYOFF, DISCARD = range(5)
+KIND_BITS = 3
+TARGET_SHIFT = 55
+
+
+class RummyAction(Action):
+    """A rummy move; get them from the state or :func:`parse_action`, never build them by hand.
+
+    >>> a = parse_action("layoff 7C 8C on 2")
+    >>> a.kind == LAYOFF, a.target, a.cards == parse_action("meld 7c 8c").cards
+    (True, 1, True)
+    """
+
+    __slots__ = ()
+
+    @property
+    def kind(self) -> int:
+        return int(self) & 7
+
+    @property
+    def cards(self) -> int:
+        """The cards moved, as a rummy-layout mask (0 for a draw)."""
+        return int(self) >> KIND_BITS & FULL
+
+    @property
+    def target(self) -> int:
+        """The 0-based table meld of a lay-off."""
+        return int(self) >> TARGET_SHIFT
+
+    def __str__(self) -> str:
+        v = int(self)
+        kind = v & 7
+        if kind == DRAW_STOCK:
+            return "draw stock"
+        if kind == DRAW_DISCARD:
+            return "draw discard"
+        cards = text_of(v >> KIND_BITS & FULL)
+        if kind == MELD:
+            return f"meld {cards}"
+        if kind == LAYOFF:
+            return f"layoff {cards} on {(v >> TARGET_SHIFT) + 1}"
+        return f"discard {cards}"
+
+
+_INTERNED: dict[int, RummyAction] = {}
+
+
+def action(kind: int, cards: int = 0, target: int = 0) -> RummyAction:
+    """The one action of this kind, cards (rummy-layout mask) and 0-based lay-off target."""
+    key = kind | cards << KIND_BITS | target << TARGET_SHIFT
+    a = _INTERNED.get(key)
+    if a is None:
+        a = _INTERNED[key] = int.__new__(RummyAction, key)
+    return a
+
+
+def action_by_key(key: int) -> RummyAction:
+    a = _INTERNED.get(key)
+    if a is None:
+        a = _INTERNED[key] = int.__new__(RummyAction, key)
+    return a
+
+
+DRAW_STOCK_ACTION = action(DRAW_STOCK)
+DRAW_DISCARD_ACTION = action(DRAW_DISCARD)
+#: ``discard`` of each rummy-layout card.
+DISCARD_ACTIONS: tuple[RummyAction, ...] = tuple(action(DISCARD, 1 << i) for i in range(52))
+
+EXPECTED = (
+    "expected 'draw stock', 'draw discard', 'meld' and its cards (meld 4C 5C 6C), "
+    "'layoff' and its cards 'on' a meld number (layoff 7C 8C on 2), or 'discard' and one card "
+    "(discard KH)"
+)
+
+
+def _cards(words: list[str]) -> int:
+    if not words:
+        raise IllegalAction(f"no cards given: {EXPECTED}")
+    m = 0
+    for w in words:
+        try:
+            bit = 1 << TO_RUMMY[int(parse_card(w))]
+        except CardError as e:
+            raise IllegalAction(str(e)) from None
+        if m & bit:
+            raise IllegalAction(f"{w.upper()} is named twice")
+        m |= bit
+    return m
+
+
+def parse_action(text: str) -> RummyAction:
+    """The action written ``text`` (any case, extra spaces, T for ten, suit symbols, any order)."""
+    words = text.lower().split()
+    if not words:
+        raise IllegalAction(f"empty action: {EXPECTED}")
+    head, rest = words[0], words[1:]
+    if head == "lay" and rest[:1] == ["off"]:
+        head, rest = "layoff", rest[1:]
+    if head == "draw" and len(rest) == 1 and rest[0] in ("stock", "discard"):
+        return DRAW_STOCK_ACTION if rest[0] == "stock" else DRAW_DISCARD_ACTION
+    if head == "meld":
+        return action(MELD, _cards(rest))
+    if head == "discard":
+        if len(rest) != 1:
+            raise IllegalAction(f"discard takes exactly one card: {EXPECTED}")
+        return action(DISCARD, _cards(rest))
+    if head in ("layoff", "lay-off"):
+        if len(rest) < 3 or rest[-2] != "on" or not rest[-1].isdigit():
+            raise IllegalAction(f"a lay-off ends with 'on' and a meld number: {EXPECTED}")
+        number = int(rest[-1])
+        if number < 1:
+            raise IllegalAction("melds are numbered from 1")
+        return action(LAYOFF, _cards(rest[:-2]), number - 1)
+    raise IllegalAction(f"'{text.strip()}' is not a rummy action: {EXPECTED}")

@@ -1,0 +1,384 @@
+"""The rummy deal in progress: draw, meld and lay off, discard; stock rebuilds; scoring.
+
+>>> import parlour
+>>> state = parlour.new_game("rummy").new_deal(seed=5)
+>>> [str(a) for a in state.legal_actions()]
+['draw stock', 'draw discard']
+>>> state.apply("draw stock")
+>>> str(state.legal_actions()[-1]).startswith("discard")
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from parlour.cards import CardSet
+from parlour.errors import IllegalAction
+from parlour.game import TERMINAL, Action, State
+from parlour.games.rummy.actions import (
+    DISCARD,
+    DISCARD_ACTIONS,
+    DRAW_DISCARD,
+    DRAW_DISCARD_ACTION,
+    DRAW_STOCK,
+    DRAW_STOCK_ACTION,
+    KIND_BITS,
+    LAYOFF,
+    MELD,
+    TARGET_SHIFT,
+    RummyAction,
+    action,
+    action_by_key,
+    parse_action,
+)
+from parlour.games.rummy.melds import (
+    FULL,
+    GROUP_SUBSETS,
+    ROW,
+    RUN_SEGMENTS,
+    TO_CARD,
+    card_set,
+    extensions,
+    group_mask,
+    is_group,
+    is_meld,
+    mask_value,
+    suits_of_rank,
+    text_of,
+    triple_ranks,
+    why_not_meld,
+)
+
+if TYPE_CHECKING:
+    from parlour.games.rummy.game import RummyGame
+    from parlour.games.rummy.observation import RummyObservation
+
+_DRAW_BOTH = (DRAW_STOCK_ACTION, DRAW_DISCARD_ACTION)
+_SEED_STEP = 0x9E3779B97F4A7C15
+
+# The run melds of each suit row, built on first use (most of the 4 * 8192 rows never occur).
+_RUN_ACTIONS: list[tuple[RummyAction, ...] | None] = [None] * (4 << 13)
+# The group melds of each rank and set of suits.
+_GROUP_ACTIONS: tuple[tuple[RummyAction, ...], ...] = tuple(
+    tuple(action(MELD, group_mask(rank, sub)) for sub in GROUP_SUBSETS[suits])
+    for rank in range(13)
+    for suits in range(16)
+)
+
+
+def _run_actions(suit: int, row: int) -> tuple[RummyAction, ...]:
+    index = suit << 13 | row
+    found = _RUN_ACTIONS[index]
+    if found is None:
+        found = tuple(action(MELD, seg << (13 * suit)) for seg in RUN_SEGMENTS[row])
+        _RUN_ACTIONS[index] = found
+    return found
+
+
+class RummyState(State):
+    """One rummy deal. Cards are rummy-layout masks (see :mod:`.melds`); the stock's top is its
+    last element and the discard pile's top its last element.
+
+    >>> import parlour
+    >>> s = parlour.new_game("rummy").new_deal(hands=["5H 6H 7H", "2C 3D 4S"], stock="9C KD ...",
+    ...                                          discard="9D KC")
+    >>> s.apply("draw stock"); s.apply("meld 5h 6h 7h"); s.apply("discard 9c")
+    >>> s.is_over, s.returns()
+    (True, [15.0, -15.0])
+    """
+
+    game: RummyGame
+
+    def __init__(self, game: RummyGame) -> None:
+        self.game = game
+        n = game.players
+        self.current_player = 0
+        self.hands: list[int] = [0] * n
+        self.stock: list[int] = []
+        self.discard: list[int] = []
+        self.melds: list[int] = []
+        self.placed: list[int] = [0] * n
+        self.scores: list[int] = [0] * n
+        self.taken: list[int] = [0] * n
+        self.drawing = True
+        self.drawn = -1
+        self.turn = 0
+        self.went_out = -1
+        self.reshuffles = 0
+        self.seed = 0
+        self._history: list[tuple[int, Action]] = []
+        self._setup: dict[str, Any] = {}
+        self._final: list[float] | None = None
+
+    # -- the protocol --------------------------------------------------------------------------
+    @property
+    def history(self) -> list[tuple[int, Action]]:
+        return self._history
+
+    def setup(self) -> dict[str, Any]:
+        return dict(self._setup)
+
+    def parse_action(self, text: str) -> RummyAction:
+        return parse_action(text)
+
+    def clone(self) -> RummyState:
+        c = RummyState.__new__(RummyState)
+        c.__dict__.update(self.__dict__)
+        c.hands = self.hands[:]
+        c.stock = self.stock[:]
+        c.discard = self.discard[:]
+        c.melds = self.melds[:]
+        c.placed = self.placed[:]
+        c.scores = self.scores[:]
+        c.taken = self.taken[:]
+        c._history = self._history[:]
+        return c
+
+    def returns(self) -> list[float]:
+        if self._final is None:
+            return [0.0] * len(self.hands)
+        return list(self._final)
+
+    def winners(self) -> list[int]:
+        if self._final is None:
+            return []
+        best = max(self._final)
+        tied = [i for i, v in enumerate(self._final) if v == best]
+        if len(tied) > 1 and self.game.options.tie_break == "went-out" and self.went_out in tied:
+            return [self.went_out]
+        return tied
+
+    def observation(self, seat: int) -> RummyObservation:
+        from parlour.games.rummy.observation import observe
+
+        return observe(self, seat)
+
+    def zones(self) -> dict[str, CardSet]:
+        out = {f"P{i}": card_set(h) for i, h in enumerate(self.hands)}
+        table = 0
+        for m in self.melds:
+            table |= m
+        out["stock"] = card_set(sum(1 << c for c in self.stock))
+        out["discards"] = card_set(sum(1 << c for c in self.discard))
+        out["melds"] = card_set(table)
+        return out
+
+    def hidden_from(self, seat: int) -> CardSet:
+        # Cards taken from the discard pile were seen by everyone, so they are not hidden.
+        hidden = sum(1 << c for c in self.stock)
+        for i, h in enumerate(self.hands):
+            if i != seat:
+                hidden |= h & ~self.taken[i]
+        return card_set(hidden)
+
+    @property
+    def blocked(self) -> bool:
+        """Whether the deal ended at the turn limit with nobody out."""
+        return self.current_player == TERMINAL and self.went_out < 0
+
+    # -- legal actions -------------------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        p = self.current_player
+        if p < 0:
+            return []
+        if self.drawing:
+            if self.stock:
+                return list(_DRAW_BOTH) if self.discard else [DRAW_STOCK_ACTION]
+            return [DRAW_DISCARD_ACTION]
+        hand = self.hands[p]
+        out: list[Action] = []
+        for suit in range(4):
+            row = hand >> (13 * suit) & ROW
+            if row & row >> 1 & row >> 2:
+                out.extend(_run_actions(suit, row))
+        triples = triple_ranks(hand)
+        while triples:
+            low = triples & -triples
+            rank = low.bit_length() - 1
+            out.extend(_GROUP_ACTIONS[rank << 4 | suits_of_rank(hand, rank)])
+            triples ^= low
+        for target, meld in enumerate(self.melds):
+            for ext in extensions(meld, hand):
+                out.append(action_by_key(LAYOFF | ext << KIND_BITS | target << TARGET_SHIFT))
+        if self.drawn >= 0 and self.game.options.forbid_discard_of_drawn_discard:
+            return self._forbid_filter(out, hand)
+        rest = hand
+        while rest:
+            low = rest & -rest
+            out.append(DISCARD_ACTIONS[low.bit_length() - 1])
+            rest ^= low
+        return out
+
+    def _forbid_filter(self, melds: list[Action], hand: int) -> list[Action]:
+        # A meld or lay-off that leaves only the card just taken would leave no legal discard.
+        only = 1 << self.drawn
+        out = [a for a in melds if hand & ~(int(a) >> KIND_BITS & FULL) != only]
+        out.extend(DISCARD_ACTIONS[i] for i in range(52) if (hand & ~only) >> i & 1)
+        return out
+
+    # -- applying ------------------------------------------------------------------------------
+    def apply(self, action: Action | str) -> None:
+        if isinstance(action, str):
+            action = parse_action(action)
+        p = self.current_player
+        if p < 0:
+            raise IllegalAction(f"{action} is not allowed: the deal is over")
+        a = int(action)
+        kind = a & 7
+        if self.drawing:
+            self._draw(p, kind, action)
+        elif kind == DISCARD:
+            self._discard(p, a >> KIND_BITS & FULL, action)
+        elif kind in (MELD, LAYOFF):
+            self._put_down(p, kind, a >> KIND_BITS & FULL, a >> TARGET_SHIFT, action)
+        else:
+            raise IllegalAction(f"{action} is not allowed: you have already drawn this turn")
+        self._history.append((p, action))
+
+    def _draw(self, p: int, kind: int, act: Action) -> None:
+        if kind == DRAW_STOCK:
+            if not self.stock:
+                raise IllegalAction(
+                    "draw stock is not allowed: the stock is empty and cannot be rebuilt "
+                    "(the discard pile holds only its top card); draw discard"
+                )
+            self.hands[p] |= 1 << self.stock.pop()
+            self.drawn = -1
+        elif kind == DRAW_DISCARD:
+            if not self.discard:
+                raise IllegalAction("draw discard is not allowed: the discard pile is empty")
+            card = self.discard.pop()
+            self.hands[p] |= 1 << card
+            self.taken[p] |= 1 << card
+            self.drawn = card
+        else:
+            raise IllegalAction(
+                f"{act} is not allowed: a turn starts with a draw (draw stock or draw discard)"
+            )
+        self.drawing = False
+
+    def _check_held(self, p: int, cards: int, act: Action) -> None:
+        missing = cards & ~self.hands[p]
+        if missing:
+            raise IllegalAction(f"{act} is not allowed: you do not hold {text_of(missing)}")
+
+    def _check_drawn_kept(self, p: int, cards: int, act: Action) -> None:
+        # With the option on, the card taken from the discard pile must stay in hand to the
+        # end of the turn, so nothing may leave it as the only card.
+        if self.drawn >= 0 and self.game.options.forbid_discard_of_drawn_discard:
+            if cards >> self.drawn & 1:
+                raise IllegalAction(
+                    f"{act} is not allowed: the card taken from the discard pile "
+                    f"({TO_CARD[self.drawn]}) may not be discarded this turn"
+                )
+            if self.hands[p] & ~cards == 1 << self.drawn:
+                raise IllegalAction(
+                    f"{act} is not allowed: it would leave only {TO_CARD[self.drawn]}, the card "
+                    "taken from the discard pile, which may not be discarded this turn"
+                )
+
+    def _put_down(self, p: int, kind: int, cards: int, target: int, act: Action) -> None:
+        self._check_held(p, cards, act)
+        if kind == MELD:
+            if not is_meld(cards):
+                raise IllegalAction(f"{act} is not allowed: {why_not_meld(cards)}")
+        else:
+            if target >= len(self.melds):
+                count = len(self.melds)
+                raise IllegalAction(
+                    f"{act} is not allowed: there is no meld {target + 1} on the table "
+                    + (f"(melds are numbered 1 to {count})" if count else "(no melds yet)")
+                )
+            meld = self.melds[target]
+            if not is_meld(meld | cards) or is_group(meld) != is_group(meld | cards):
+                raise IllegalAction(
+                    f"{act} is not allowed: {text_of(meld | cards)} would not be a valid meld "
+                    "(melds are not rearranged)"
+                )
+        self._check_drawn_kept(p, cards, act)
+        hand = self.hands[p] ^ cards
+        self.hands[p] = hand
+        self.taken[p] &= hand
+        self.placed[p] |= cards
+        if self.drawn >= 0 and cards >> self.drawn & 1:
+            self.drawn = -1
+        if kind == MELD:
+            self.melds.append(cards)
+            if self.game.options.score_melds:
+                self.scores[p] += mask_value(cards)
+        else:
+            self.melds[target] |= cards
+            self.scores[p] += mask_value(cards)
+        if not hand:
+            self._end(p)
+
+    def _discard(self, p: int, card_mask: int, act: Action) -> None:
+        self._check_held(p, card_mask, act)
+        self._check_drawn_kept(p, card_mask, act)
+        hand = self.hands[p] ^ card_mask
+        self.hands[p] = hand
+        self.taken[p] &= hand
+        self.discard.append(card_mask.bit_length() - 1)
+        if not hand:
+            self._end(p)
+            return
+        self.turn += 1
+        if self.turn >= self.game.options.turn_limit:
+            self._end(-1)
+            return
+        self.current_player = (p + 1) % len(self.hands)
+        self.drawing = True
+        self.drawn = -1
+        if not self.stock:
+            self.rebuild_stock()
+
+    def rebuild_stock(self) -> None:
+        """At the start of a turn with an empty stock: the discards but the top one, shuffled."""
+        if len(self.discard) < 2:
+            return
+        cards = self.discard[:-1]
+        del self.discard[:-1]
+        random.Random(self.seed + self.reshuffles * _SEED_STEP).shuffle(cards)
+        self.reshuffles += 1
+        self.stock = cards
+
+    def _end(self, went_out: int) -> None:
+        self.went_out = went_out
+        self.current_player = TERMINAL
+        self.drawn = -1
+        self._final = [
+            float(s - mask_value(h)) for s, h in zip(self.scores, self.hands, strict=True)
+        ]
+
+    # -- description ---------------------------------------------------------------------------
+    def position(self) -> dict[str, Any]:
+        """The ``new_deal`` arguments that recreate this exact position (for sampled states)."""
+        out: dict[str, Any] = {
+            "seed": self.seed,
+            "hands": [text_of(h) for h in self.hands],
+            "stock": [str(TO_CARD[c]) for c in reversed(self.stock)],
+            "discard": [str(TO_CARD[c]) for c in self.discard],
+        }
+        if self.melds:
+            out["melds"] = [text_of(m) for m in self.melds]
+        if any(self.placed):
+            out["placed"] = [text_of(m) for m in self.placed]
+        if any(self.scores):
+            out["scores"] = list(self.scores)
+        if any(self.taken):
+            out["taken"] = [text_of(m) for m in self.taken]
+        if self.current_player:
+            out["player"] = self.current_player
+        if not self.drawing:
+            out["phase"] = "play"
+        if self.drawn >= 0:
+            out["drawn"] = str(TO_CARD[self.drawn])
+        if self.turn:
+            out["turn"] = self.turn
+        return out
+
+    def hand_value(self, seat: int) -> int:
+        """The points of the cards ``seat`` holds."""
+        return mask_value(self.hands[seat])
