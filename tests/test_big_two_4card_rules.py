@@ -16,81 +16,26 @@ import random
 import pytest
 
 import parlour
-from parlour import CardSet, DealError, IllegalAction, parse_cards
+from climbing_positions import (
+    DECK,
+    PASS,
+    after_lead,
+    assert_refusals_change_nothing,
+    beats,
+    full_hands,
+    legal,
+    position,
+    refusal,
+)
+from parlour import DealError, IllegalAction, State
 from parlour.bots import make_bot
 
 GAME = parlour.new_game("big-two-4card")
-DECK = [str(c) for c in CardSet((1 << 52) - 1)]
-PASS = "pass"
 
 
-def names(text: str) -> list[str]:
-    return [str(c) for c in parse_cards(text)]
-
-
-def position(hands: list[str], leader: int = 0, game=GAME):
-    """A composed position: seat i holds ``hands[i]``; every other card is already out of play."""
-    held = {c for h in hands for c in names(h)}
-    return game.new_deal(hands=hands, out=[c for c in DECK if c not in held], leader=leader)
-
-
-def full_deal(fixed: dict[int, str], game=GAME):
+def full_deal(fixed: dict[int, str]) -> State:
     """A fresh deal of 13 cards each: seat i holds ``fixed[i]``, topped up from the rest."""
-    used = {c for h in fixed.values() for c in names(h)}
-    rest = [c for c in DECK if c not in used]
-    hands = []
-    for seat in range(4):
-        mine = names(fixed.get(seat, ""))
-        need = 13 - len(mine)
-        mine, rest = mine + rest[:need], rest[need:]
-        hands.append(" ".join(mine))
-    return game.new_deal(hands=hands)
-
-
-def after_lead(table: str, answer: str, game=GAME):
-    """Seat 0 has led ``table``; seat 1, holding ``answer``, is to move."""
-    used = set(names(table)) | set(names(answer))
-    spare = [c for c in DECK if c not in used]
-    state = position([f"{table} {spare[0]}", f"{answer} {spare[1]}", spare[2], spare[3]])
-    state.apply(table)
-    assert state.current_player == 1
-    assert state.observation(1).table == state.parse_action(table)
-    return state
-
-
-def beats(table: str, answer: str, game=GAME) -> bool:
-    """Whether ``answer`` may be played on ``table``; legal_actions and apply must agree."""
-    state = after_lead(table, answer, game)
-    play = state.parse_action(answer)
-    listed = play in state.legal_actions()
-    try:
-        state.apply(play)
-    except IllegalAction:
-        assert not listed
-        assert state.current_player == 1
-        assert state.observation(1).table == state.parse_action(table)
-        return False
-    assert listed
-    seen = state.observation(2)
-    assert seen.table == play and seen.table_seat == 1 and state.current_player == 2
-    return True
-
-
-def refusal(table: str, answer: str) -> str:
-    """The IllegalAction message when seat 1 plays ``answer`` on ``table``."""
-    state = after_lead(table, answer)
-    with pytest.raises(IllegalAction) as err:
-        state.apply(answer)
-    return str(err.value)
-
-
-def legal(state) -> set[str]:
-    return {str(a) for a in state.legal_actions()}
-
-
-def snapshot(state):
-    return ([state.observation(seat) for seat in range(4)], state.history,
-            state.current_player, state.legal_actions())
+    return GAME.new_deal(hands=full_hands(fixed))
 
 
 # -- RULES.md 1.4 --------------------------------------------------------------------------------
@@ -112,17 +57,17 @@ def test_1_4_01_three_of_diamonds_holder_must_open_with_the_single_3d():
 
 
 def test_1_4_02_ten_of_hearts_beats_ten_of_clubs():
-    assert beats("10C", "10H")
-    assert not beats("10C", "10D")
+    assert beats(GAME, "10C", "10H")
+    assert not beats(GAME, "10C", "10D")
 
 
 def test_1_4_03_two_of_diamonds_beats_ace_of_spades():
-    assert beats("AS", "2D")
-    assert not beats("AS", "KS")
+    assert beats(GAME, "AS", "2D")
+    assert not beats(GAME, "AS", "KS")
 
 
 def test_1_4_04_two_of_spades_leaves_only_passes_then_control():
-    state = position(["2S 4D", "2H AS 3C", "2D 2C KS", "AH AD"], leader=0)
+    state = position(GAME, ["2S 4D", "2H AS 3C", "2D 2C KS", "AH AD"], leader=0)
     state.apply("2S")
     for seat in (1, 2, 3):
         assert state.current_player == seat
@@ -137,34 +82,34 @@ def test_1_4_04_two_of_spades_leaves_only_passes_then_control():
 
 
 def test_1_4_05_pair_with_the_higher_top_suit_beats():
-    assert beats("10C 10H", "10D 10S")
-    assert not beats("10D 10C", "5S 5H")
+    assert beats(GAME, "10C 10H", "10D 10S")
+    assert not beats(GAME, "10D 10C", "5S 5H")
 
 
 def test_1_4_06_three_of_a_kind_by_rank():
-    assert beats("5D 5H 5C", "6D 6C 6H")
-    assert not beats("5D 5H 5C", "4S 4H 4C")
+    assert beats(GAME, "5D 5H 5C", "6D 6C 6H")
+    assert not beats(GAME, "5D 5H 5C", "4S 4H 4C")
 
 
 def test_1_4_07_two_pair_king_pair_beats_queen_pair():
-    assert beats("QD QS JH JS", "KC KH 4D 4C")
+    assert beats(GAME, "QD QS JH JS", "KC KH 4D 4C")
 
 
 def test_1_4_08_two_pair_only_the_top_pair_counts():
-    assert beats("KC KH 4D 4C", "KS KD 3D 3C")
-    assert beats("KC KH 4D 4C", "AD AC 3H 3S")
+    assert beats(GAME, "KC KH 4D 4C", "KS KD 3D 3C")
+    assert beats(GAME, "KC KH 4D 4C", "AD AC 3H 3S")
     # The converse: KH KC with a higher low pair does not beat KS KD over 3s.
-    assert not beats("KS KD 3D 3C", "KC KH 4D 4C")
+    assert not beats(GAME, "KS KD 3D 3C", "KC KH 4D 4C")
 
 
 def test_1_4_09_four_of_a_kind_beats_any_two_pair():
-    assert beats("2S 2H AD AC", "4D 4C 4H 4S")
-    assert beats("4D 4C 4H 4S", "5D 5C 5H 5S")
-    assert not beats("4D 4C 4H 4S", "2S 2H AD AC")
+    assert beats(GAME, "2S 2H AD AC", "4D 4C 4H 4S")
+    assert beats(GAME, "4D 4C 4H 4S", "5D 5C 5H 5S")
+    assert not beats(GAME, "4D 4C 4H 4S", "2S 2H AD AC")
 
 
 def test_1_4_10_four_fives_are_four_of_a_kind_not_two_pair():
-    state = position(["5D 5C 5H 5S", "3D", "", ""], leader=0)
+    state = position(GAME, ["5D 5C 5H 5S", "3D", "", ""], leader=0)
     action = state.parse_action("5D 5C 5H 5S")
     assert action.category == "four of a kind"
     assert action.size == 4
@@ -173,7 +118,7 @@ def test_1_4_10_four_fives_are_four_of_a_kind_not_two_pair():
 
 
 def test_1_4_11_size_mismatch_against_two_pair_is_illegal():
-    state = after_lead("3D 3H KH KS", "3C 4D 5H 6S 7C")
+    state = after_lead(GAME, "3D 3H KH KS", "3C 4D 5H 6S 7C")
     for play in ("3C 4D 5H 6S 7C", "7C"):
         action = state.parse_action(play)
         assert action not in state.legal_actions()
@@ -184,7 +129,7 @@ def test_1_4_11_size_mismatch_against_two_pair_is_illegal():
 
 @pytest.mark.parametrize("cards", ["3D 4C 5H 6S 7D", "JD QC KH AS 2D"])
 def test_1_4_12_valid_straights(cards):
-    state = position([cards, "", "", ""], leader=0)
+    state = position(GAME, [cards, "", "", ""], leader=0)
     action = state.parse_action(cards)
     assert action.category == "straight"
     assert action in state.legal_actions()
@@ -192,54 +137,54 @@ def test_1_4_12_valid_straights(cards):
 
 @pytest.mark.parametrize("cards", ["2D 3C 4H 5S 6D", "AD 2C 3H 4S 5D", "QD KC AH 2S 3D"])
 def test_1_4_12_wrapping_runs_are_not_straights(cards):
-    state = position([cards, "", "", ""], leader=0)
+    state = position(GAME, [cards, "", "", ""], leader=0)
     with pytest.raises(IllegalAction, match="not a valid combination"):
         state.parse_action(cards)
     assert not [a for a in state.legal_actions() if a.size == 5]
 
 
 def test_1_4_13_straights_compare_top_card_rank_then_suit():
-    assert beats("9D 10C JH QS KD", "10D JC QH KS AD")
-    assert beats("3D 4C 5H 6S 7D", "3C 4D 5D 6D 7S")
-    assert not beats("3C 4D 5D 6D 7S", "3D 4C 5H 6S 7D")
+    assert beats(GAME, "9D 10C JH QS KD", "10D JC QH KS AD")
+    assert beats(GAME, "3D 4C 5H 6S 7D", "3C 4D 5D 6D 7S")
+    assert not beats(GAME, "3C 4D 5D 6D 7S", "3D 4C 5H 6S 7D")
 
 
 def test_1_4_14_any_flush_beats_any_straight():
-    assert beats("JD QC KH AS 2S", "3C 5C 7C 9C JC")
+    assert beats(GAME, "JD QC KH AS 2S", "3C 5C 7C 9C JC")
 
 
 def test_1_4_15_flushes_compare_the_top_card_only():
     table = "4H 6H 8H 10H KH"
-    assert beats(table, "3S 5S 7S 9S KS")
-    assert beats(table, "AC JC 9C 7C 5C")
-    assert beats(table, "2D 9D 7D 5D 3D")
+    assert beats(GAME, table, "3S 5S 7S 9S KS")
+    assert beats(GAME, table, "AC JC 9C 7C 5C")
+    assert beats(GAME, table, "2D 9D 7D 5D 3D")
     # Top-card rule (A3): KC beats KD although the diamond flush is higher card by card.
-    assert beats("KD QD JD 9D 7D", "KC 6C 5C 4C 3C")
-    assert not beats("KC 6C 5C 4C 3C", "KD QD JD 9D 7D")
+    assert beats(GAME, "KD QD JD 9D 7D", "KC 6C 5C 4C 3C")
+    assert not beats(GAME, "KC 6C 5C 4C 3C", "KD QD JD 9D 7D")
 
 
 def test_1_4_16_suited_two_to_six_is_a_two_high_flush():
-    state = position(["2D 3D 4D 5D 6D", "", "", ""], leader=0)
+    state = position(GAME, ["2D 3D 4D 5D 6D", "", "", ""], leader=0)
     action = state.parse_action("2D 3D 4D 5D 6D")
     assert action.category == "flush"
-    assert beats("AC KC QC JC 9C", "2D 3D 4D 5D 6D")
+    assert beats(GAME, "AC KC QC JC 9C", "2D 3D 4D 5D 6D")
 
 
 def test_1_4_17_full_house_by_rank_of_the_triple():
-    assert beats("2S 2H 4C 4H 4S", "3S 3H 10H 10S 10C")
-    assert not beats("3S 3H 10H 10S 10C", "2S 2H 4C 4H 4S")
+    assert beats(GAME, "2S 2H 4C 4H 4S", "3S 3H 10H 10S 10C")
+    assert not beats(GAME, "3S 3H 10H 10S 10C", "2S 2H 4C 4H 4S")
 
 
 def test_1_4_18_straight_flush_beats_full_house_and_no_quads_with_kicker():
-    assert beats("2S 2H 2C AS AH", "3D 4D 5D 6D 7D")
-    state = position(["9D 9C 9H 9S 3C", "", "", ""], leader=0)
+    assert beats(GAME, "2S 2H 2C AS AH", "3D 4D 5D 6D 7D")
+    state = position(GAME, ["9D 9C 9H 9S 3C", "", "", ""], leader=0)
     with pytest.raises(IllegalAction, match="not a valid combination"):
         state.parse_action("9D 9C 9H 9S 3C")
     assert not [a for a in state.legal_actions() if a.size == 5]
 
 
 def test_1_4_19_three_passes_give_control_and_control_cannot_pass():
-    state = position(["5D 6D 6C 8H 8S", "7H 9C", "JD QS", "KC 2H"], leader=0)
+    state = position(GAME, ["5D 6D 6C 8H 8S", "7H 9C", "JD QS", "KC 2H"], leader=0)
     state.apply("5D")
     for _ in range(3):
         state.apply(PASS)
@@ -255,7 +200,7 @@ def test_1_4_19_three_passes_give_control_and_control_cannot_pass():
 
 
 def test_1_4_20_an_earlier_pass_does_not_lock_a_player_out():
-    state = position(["5D 3C", "9D 4H", "7C 10S", "JH"], leader=0)
+    state = position(GAME, ["5D 3C", "9D 4H", "7C 10S", "JH"], leader=0)
     state.apply("5D")
     state.apply(PASS)  # P2
     state.apply("7C")  # P3
@@ -273,7 +218,7 @@ def test_1_4_20_an_earlier_pass_does_not_lock_a_player_out():
 
 
 def test_1_4_21_winner_takes_the_others_card_counts():
-    state = position(["4D 5C 6H 7S", "3C 8D 9H 10S JD", "2S", "3H 4S 5H 6C 7D 8S 9C 10H"],
+    state = position(GAME, ["4D 5C 6H 7S", "3C 8D 9H 10S JD", "2S", "3H 4S 5H 6C 7D 8S 9C 10H"],
                      leader=0)
     state.apply("4D")
     state.apply(PASS)
@@ -293,12 +238,12 @@ def test_1_4_21_winner_takes_the_others_card_counts():
 
 
 def test_refusal_names_the_suit_reason():
-    assert refusal("10C", "10D") == "10D does not beat 10C: diamonds are below clubs"
+    assert refusal(GAME, "10C", "10D") == "10D does not beat 10C: diamonds are below clubs"
 
 
 def test_refusal_names_the_rank_and_category_reasons():
-    assert refusal("AS", "KS") == "KS does not beat AS: K is below A"
-    assert refusal("4D 4C 4H 4S", "2S 2H AD AC") == (
+    assert refusal(GAME, "AS", "KS") == "KS does not beat AS: K is below A"
+    assert refusal(GAME, "4D 4C 4H 4S", "2S 2H AD AC") == (
         "AD AC 2H 2S does not beat 4D 4C 4H 4S: a two pair is below a four of a kind")
 
 
@@ -311,19 +256,12 @@ def test_opening_refusal_says_3d_must_be_played_alone():
 
 
 def test_a_refused_action_leaves_the_state_unchanged():
-    state = after_lead("10C", "10D")
-    before = snapshot(state)
-    for bad in ("10D", "10S", "2C 2H", "10D 3D 4D 5D 6D"):
-        with pytest.raises(IllegalAction):
-            state.apply(bad)
-        assert snapshot(state) == before
+    state = after_lead(GAME, "10C", "10D")
+    assert_refusals_change_nothing(state, ("10D", "10S", "2C 2H", "10D 3D 4D 5D 6D"))
     for _ in range(3):
         state.apply(PASS)
     assert state.current_player == 0 and state.observation(0).table is None
-    before = snapshot(state)
-    with pytest.raises(IllegalAction):
-        state.apply(PASS)
-    assert snapshot(state) == before
+    assert_refusals_change_nothing(state, [PASS])
 
 
 def test_card_counts_are_public():
