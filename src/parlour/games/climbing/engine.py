@@ -39,6 +39,8 @@ class ClimbingState(State):
         table = game.table
         self._t = table
         self._A = table.action_type
+        self._PASS = table.PASS
+        self._pass_only = table.rules.pass_only_if_no_legal_play
         self._n = n = len(hands)
         self._setup = (tuple(hands), leader, out)
         self._hands = list(hands)
@@ -76,8 +78,8 @@ class ClimbingState(State):
             return list(combos)
         lo = bisect_right(combos, t | MASK)
         hi = bisect_left(combos, ((t >> SIZE_SHIFT) + 1) << SIZE_SHIFT, lo)
-        if lo == hi or not self._t.rules.pass_only_if_no_legal_play:
-            return [self._t.PASS, *combos[lo:hi]]
+        if lo == hi or not self._pass_only:
+            return [self._PASS, *combos[lo:hi]]
         return combos[lo:hi]  # type: ignore[return-value]
 
     def apply(self, action: Action | str) -> None:
@@ -90,13 +92,20 @@ class ClimbingState(State):
         if not action:
             if not t:
                 raise IllegalAction(self._must_play_reason())
-            if self._t.rules.pass_only_if_no_legal_play and self._can_beat(p, t):
+            if self._pass_only and self._can_beat(p, t):
                 raise IllegalAction("you may pass only when you cannot beat the table "
                                     f"({self._t.cards_text(t & MASK)})")
             self._moves.append(action)  # type: ignore[arg-type]
             self._seats.append(p)
             self._passes += 1
-            self._after_pass(p)
+            ts = self._table_seat
+            still_in = self._hands[ts] != 0
+            if self._passes >= (self._active - 1 if still_in else self._active):
+                self._table_play = 0
+                self._passes = 0
+                self.current_player = ts if still_in else self._next_active(ts)
+            else:
+                self.current_player = self._next_active(p)
             return
         m = action & MASK
         hand = self._hands[p]
@@ -129,16 +138,6 @@ class ClimbingState(State):
         else:
             self._went_out(p)
 
-    def _after_pass(self, p: int) -> None:
-        ts = self._table_seat
-        still_in = self._hands[ts] != 0
-        if self._passes >= (self._active - 1 if still_in else self._active):
-            self._table_play = 0
-            self._passes = 0
-            self.current_player = ts if still_in else self._next_active(ts)
-        else:
-            self.current_player = self._next_active(p)
-
     def _went_out(self, p: int) -> None:
         self._finished.append(p)
         self._active -= 1
@@ -155,9 +154,9 @@ class ClimbingState(State):
 
     def _next_active(self, p: int) -> int:
         n, hands = self._n, self._hands
-        q = (p + 1) % n
+        q = p + 1 if p + 1 < n else 0
         while not hands[q]:
-            q = (q + 1) % n
+            q = q + 1 if q + 1 < n else 0
         return q
 
     def _score(self) -> None:
