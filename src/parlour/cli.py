@@ -196,11 +196,12 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     returns, wins = simulate(game, bots, args.games, seed, progress=out.isatty())
     out.write(f"{game.name}, {args.games} deals, seed {seed}\n")
-    out.write(f"{'seat':<6}{'bot':<10}{'mean score':>12}{'95% CI':>18}{'win rate':>10}\n")
+    w = max(len(game.seat_name(i)) for i in range(game.players)) + 2
+    out.write(f"{'seat':<{w}}{'bot':<10}{'mean score':>12}{'95% CI':>22}{'win rate':>10}\n")
     for i, bot in enumerate(bots):
         mean, half = mean_ci(returns[i])
-        out.write(f"{game.seat_name(i):<6}{bot.name:<10}{mean:>12.3f}"
-                  f"{f'[{mean - half:.3f}, {mean + half:.3f}]':>18}{wins[i]:>10.1%}\n")
+        out.write(f"{game.seat_name(i):<{w}}{bot.name:<10}{mean:>12.3f}"
+                  f"{f'[{mean - half:.3f}, {mean + half:.3f}]':>22}{wins[i]:>10.1%}\n")
     return 0
 
 
