@@ -18,7 +18,7 @@ from parlour.errors import ParlourError
 from parlour.game import Game, State
 from parlour.match import Match
 from parlour.records import deal_record, load, match_record, replay_deal, save
-from parlour.registry import get_variant, new_game, variants
+from parlour.registry import get_variant, new_game, player_counts_text, variants
 
 
 def _option_value(text: str) -> Any:
@@ -55,7 +55,7 @@ def _bots(spec: str, count: int) -> list[Bot]:
 
 def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
     for v in variants():
-        counts = ", ".join(map(str, v.players))
+        counts = player_counts_text(v.players)
         out.write(f"{v.name}  ({counts} players, default {v.default_players})\n")
         out.write(f"    {v.description}\n")
         for o in v.option_info():

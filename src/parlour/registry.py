@@ -79,7 +79,7 @@ class Variant:
         n = self.default_players if players is None else players
         if not isinstance(n, int) or isinstance(n, bool) or n not in self.players:
             raise VariantError(
-                f"{self.name} is played by {_counts(self.players)} players, not {players!r}"
+                f"{self.name} is played by {player_counts_text(self.players)} players, not {players!r}"
             )
         infos = {i.name: i for i in self.option_info()}
         for key, value in values.items():
@@ -98,7 +98,7 @@ def _info(f: Field[Any]) -> OptionInfo:
     return OptionInfo(f.name, default, m.get("help", ""), m.get("choices"), m.get("min"), m.get("max"))
 
 
-def _counts(counts: tuple[int, ...]) -> str:
+def player_counts_text(counts: tuple[int, ...]) -> str:
     if len(counts) == 1:
         return str(counts[0])
     if list(counts) == list(range(counts[0], counts[-1] + 1)):

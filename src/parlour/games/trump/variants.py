@@ -39,6 +39,22 @@ PRIMARY = "primary"
 ALTERNATIVE = "alternative"
 
 
+def _silent_ace_option() -> Any:
+    return option(
+        False,
+        "the holder of the ace of trumps may stay 'silent' instead of robbing or announcing; "
+        "that ace then ranks as the lowest trump (every seat then takes a robbing turn)",
+    )
+
+
+def _ace_pickup_option() -> Any:
+    return option(
+        AFTER_FIRST_TRICK,
+        "when a dealer who robs a turned ace takes it: after trick 1 (seed) or immediately",
+        choices=(AFTER_FIRST_TRICK, IMMEDIATE),
+    )
+
+
 @dataclass(frozen=True)
 class FortyFiveOptions:
     """Options of ``forty-five`` (RULES.md 3.2)."""
@@ -50,16 +66,8 @@ class FortyFiveOptions:
         choices=(PRIMARY, ALTERNATIVE),
     )
     target: int = option(45, "points a side needs to win the match", min=5, max=1000)
-    silent_ace: bool = option(
-        False,
-        "the holder of the ace of trumps may stay 'silent' instead of robbing or announcing; "
-        "that ace then ranks as the lowest trump (every seat then takes a robbing turn)",
-    )
-    ace_pickup: str = option(
-        AFTER_FIRST_TRICK,
-        "when a dealer who robs a turned ace takes it: after trick 1 (seed) or immediately",
-        choices=(AFTER_FIRST_TRICK, IMMEDIATE),
-    )
+    silent_ace: bool = _silent_ace_option()
+    ace_pickup: str = _ace_pickup_option()
 
 
 @dataclass(frozen=True)
@@ -76,16 +84,8 @@ class SpoilFiveOptions:
                                  max=100000)
     deals: int = option(20, "deals in a match (it ends sooner if someone cannot ante)",
                         min=1, max=10000)
-    silent_ace: bool = option(
-        False,
-        "the holder of the ace of trumps may stay 'silent' instead of robbing or announcing; "
-        "that ace then ranks as the lowest trump (every seat then takes a robbing turn)",
-    )
-    ace_pickup: str = option(
-        AFTER_FIRST_TRICK,
-        "when a dealer who robs a turned ace takes it: after trick 1 (seed) or immediately",
-        choices=(AFTER_FIRST_TRICK, IMMEDIATE),
-    )
+    silent_ace: bool = _silent_ace_option()
+    ace_pickup: str = _ace_pickup_option()
 
 
 class TrumpGame(Game):
