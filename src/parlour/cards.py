@@ -223,8 +223,3 @@ class CardSet(int):
 
     def __repr__(self) -> str:
         return f"CardSet('{self}')"
-
-
-def full_deck() -> list[Card]:
-    """The 52 cards in index order."""
-    return list(_CARDS)

@@ -16,8 +16,15 @@ from typing import Any, TextIO
 from parlour.bots import Bot, bot_names, make_bot
 from parlour.errors import ParlourError
 from parlour.game import Game, State
-from parlour.match import Match
-from parlour.records import deal_record, load, match_record, replay_deal, save
+from parlour.records import (
+    MATCH_FORMAT,
+    deal_record,
+    load,
+    match_record,
+    replay_deal,
+    replay_match,
+    save,
+)
 from parlour.registry import get_variant, new_game, player_counts_text, variants
 
 
@@ -86,7 +93,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             bot = bots[p]
             if bot is None:
                 if not _human_turn(state, seat, out, inp):
-                    _finish_early(match, state, args, out)
+                    _finish_early(state, args, out)
                     return 0
             else:
                 action = bot.choose(state.observation(p), state.legal_actions(), rng)
@@ -131,7 +138,7 @@ def _human_turn(state: State, seat: int, out: TextIO, inp: TextIO) -> bool:
             out.write(f"not allowed: {e}\n")
 
 
-def _finish_early(match: Match, state: State, args: argparse.Namespace, out: TextIO) -> None:
+def _finish_early(state: State, args: argparse.Namespace, out: TextIO) -> None:
     out.write("\nStopped.\n")
     if args.save:
         save(deal_record(state), args.save)
@@ -209,9 +216,9 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     record = load(args.file)
-    deals = record.get("deals") if record.get("format", "").startswith("parlour-match") else [record]
-    for n, deal in enumerate(deals or [], 1):
-        state = replay_deal(deal)
+    is_match = record.get("format") == MATCH_FORMAT
+    states = replay_match(record) if is_match else [replay_deal(record)]
+    for n, state in enumerate(states, 1):
         game = state.game
         out.write(f"=== {game.name}, deal {n} ===\n")
         for seat, action in state.history:
@@ -220,9 +227,8 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
             out.write("Result: " + _totals(game, state.returns()) + "\n")
         else:
             out.write("(unfinished)\n")
-    if deals is not record and "totals" in record:
-        out.write("Match totals: " + "  ".join(f"P{i} {t:g}" for i, t in enumerate(record["totals"]))
-                  + "\n")
+    if is_match and states and "totals" in record:
+        out.write("Match totals: " + _totals(states[0].game, record["totals"]) + "\n")
     return 0
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from parlour.cards import Card, CardSet, parse_cards
@@ -327,8 +327,3 @@ def shuffled_deck(seed: int) -> list[Card]:
     deck = [Card(i) for i in range(52)]
     random.Random(seed).shuffle(deck)
     return deck
-
-
-@dataclass(frozen=True)
-class NoOptions:
-    """For variants without options."""

@@ -340,7 +340,6 @@ class ComboTable:
 
     def _flushes(self, hand: int, ext: Callable[[list[int]], None]) -> None:
         flush = self._flush_base
-        suit_first = self.rules.flush_suit_first
         straight_flushes = self._straight_flush_masks
         for s in range(4):
             row = hand & SUIT_ROW << s
@@ -349,9 +348,7 @@ class ComboTable:
             for m in map(sum, combinations(self._bits(row), 5)):
                 if m in straight_flushes:
                     continue  # listed with the straights
-                top = m.bit_length() - 1
-                key = (top & 3) * 13 + (top >> 2) if suit_first else top
-                ext([flush | key << STRENGTH_SHIFT | m])
+                ext([flush | self._flush_key(m) << STRENGTH_SHIFT | m])
 
     # -- explanations ---------------------------------------------------------------------------
     def why_not_beating(self, play: int, table: int) -> str:
