@@ -16,7 +16,8 @@ from typing import cast
 import pytest
 
 from parlour import Action, CardSet, Game, IllegalAction, parse_cards
-from parlour.games.climbing.engine import ClimbingObservation, ClimbingState
+from parlour.games.climbing.engine import ClimbingState
+from parlour.games.climbing.observation import ClimbingObservation
 
 DECK: list[str] = [str(c) for c in CardSet((1 << 52) - 1)]
 PASS = "pass"

@@ -14,6 +14,7 @@ from parlour.errors import (
     IllegalAction,
     ParlourError,
     RecordError,
+    SeatError,
     VariantError,
 )
 from parlour.game import TERMINAL, Action, Game, Observation, State
@@ -24,6 +25,6 @@ __version__ = "0.1.0"
 
 __all__ = [
     "TERMINAL", "Action", "Card", "CardError", "CardSet", "DealError", "Game", "IllegalAction",
-    "Match", "Observation", "ParlourError", "RecordError", "State", "Variant", "VariantError",
+    "Match", "Observation", "ParlourError", "RecordError", "SeatError", "State", "Variant", "VariantError",
     "get_variant", "new_game", "parse_card", "parse_cards", "variants",
 ]

@@ -22,6 +22,10 @@ class DealError(ParlourError):
     """A supplied deal (hands, deck or setup) is impossible; the message names the problem."""
 
 
+class SeatError(ParlourError):
+    """A seat number that is not one of the game's seats (``0..players-1``)."""
+
+
 class VariantError(ParlourError):
     """An unknown variant, option or player count, or a bad option value."""
 

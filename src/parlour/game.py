@@ -27,7 +27,7 @@ from dataclasses import fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from parlour.cards import Card, CardSet, parse_cards
-from parlour.errors import DealError
+from parlour.errors import DealError, SeatError
 
 if TYPE_CHECKING:
     from parlour.match import Match
@@ -46,6 +46,11 @@ class Action(int):
     """
 
     __slots__ = ()
+
+    def __bool__(self) -> bool:
+        # Every action is truthy, whatever its packed value: ``if action:`` must never mistake a
+        # real move (a pass, the 2 of clubs, a draw from the stock) for "no action".
+        return True
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}('{self}')"
@@ -67,10 +72,20 @@ class Observation(ABC):
     current_player: int
     hand: CardSet
     hand_sizes: tuple[int, ...]
+    #: The actions so far as this seat saw them (another seat's face-down card is hidden).
+    history: tuple[tuple[int, Action], ...]
 
     @property
     def is_over(self) -> bool:
         return self.current_player == TERMINAL
+
+    def log_lines(self, start: int = 0) -> list[str]:
+        """The deal's public history from action ``start`` on, told for this seat: a line per
+        action, plus what follows from it (who won a trick, the end of the deal). Never names a
+        card hidden from this seat; tables and the plain-text player print exactly this.
+        """
+        name = self.game.seat_name
+        return [f"{name(seat)}: {action}" for seat, action in self.history[start:]]
 
     @abstractmethod
     def sample_state(self, rng: random.Random) -> State:
@@ -151,7 +166,15 @@ class State(ABC):
 
     @abstractmethod
     def observation(self, seat: int) -> Observation:
-        """What ``seat`` may see."""
+        """What ``seat`` may see. Raises :class:`~parlour.errors.SeatError` for a seat outside
+        ``0..players-1``."""
+
+    def check_seat(self, seat: object) -> int:
+        """``seat`` if it is a seat of this game; otherwise :class:`~parlour.errors.SeatError`."""
+        n = self.game.players
+        if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < n:
+            return int(seat)
+        raise SeatError(f"{seat!r} is not a seat of {self.game.name}: seats are 0 to {n - 1}")
 
     @property
     @abstractmethod

@@ -14,7 +14,7 @@ from parlour.game import Action, Observation
 from parlour.games.climbing.combos import MASK, SIZE_SHIFT, STRENGTH_SHIFT
 
 if TYPE_CHECKING:
-    from parlour.games.climbing.engine import ClimbingObservation
+    from parlour.games.climbing.observation import ClimbingObservation
     from parlour.games.climbing.game import ClimbingGame
 
 TWO_RANK = 12
