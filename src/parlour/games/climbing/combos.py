@@ -59,7 +59,7 @@ class ClimbingAction(Action):
     table: ClassVar[ComboTable]
 
     def __str__(self) -> str:
-        if not self:
+        if self == PASS_VALUE:
             return "pass"
         return self.table.cards_text(int(self) & MASK)
 
@@ -75,7 +75,7 @@ class ClimbingAction(Action):
     @property
     def category(self) -> str:
         """``single``, ``pair``, ``straight`` … (``pass`` for a pass)."""
-        if not self:
+        if self == PASS_VALUE:
             return "pass"
         return self.table.category_name(int(self))
 

@@ -14,6 +14,7 @@ from parlour.errors import CardError, IllegalAction
 from parlour.game import TERMINAL, Action, State
 from parlour.games.climbing.combos import (
     MASK,
+    PASS_VALUE,
     SIZE_SHIFT,
     STRENGTH_SHIFT,
     ClimbingAction,
@@ -88,7 +89,7 @@ class ClimbingState(State):
         if p < 0:
             raise IllegalAction("the deal is over")
         t = self._table_play
-        if not action:
+        if action == PASS_VALUE:
             if not t:
                 raise IllegalAction(self._must_play_reason())
             if self._pass_only and self._can_beat(p, t):

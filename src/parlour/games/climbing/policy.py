@@ -11,11 +11,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from parlour.game import Action, Observation
-from parlour.games.climbing.combos import MASK, SIZE_SHIFT, STRENGTH_SHIFT
+from parlour.games.climbing.combos import MASK, PASS_VALUE, SIZE_SHIFT, STRENGTH_SHIFT
 
 if TYPE_CHECKING:
-    from parlour.games.climbing.observation import ClimbingObservation
     from parlour.games.climbing.game import ClimbingGame
+    from parlour.games.climbing.observation import ClimbingObservation
 
 TWO_RANK = 12
 
@@ -42,7 +42,7 @@ def _five_card_cards(game: ClimbingGame, hand: int) -> int:
 def greedy_play(game: ClimbingGame, observation: Observation, legal: Sequence[Action]) -> Action:
     obs: ClimbingObservation = observation  # type: ignore[assignment]
     hand = game.table.key_mask(list(obs.hand))
-    plays = [a for a in legal if a]
+    plays = [a for a in legal if a != PASS_VALUE]
     if not plays:
         return legal[0]
     for a in plays:
