@@ -15,8 +15,8 @@ Card('10H')
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import SupportsIndex
+from collections.abc import Iterable, Iterator, Sequence
+from typing import ClassVar, SupportsIndex
 
 from parlour.errors import CardError
 
@@ -167,14 +167,41 @@ def mask_of(cards: Iterable[Card | int]) -> int:
 class CardSet(int):
     """An immutable set of cards stored as a 52-bit mask (bit ``i`` is ``Card(i)``).
 
-    Iterates in index order; set operators return ``CardSet``s.
+    A plain ``CardSet`` lists its cards in index order (twos first, aces last); the type
+    ``CardSet.ordered(order)`` lists them in a game's own order, and that is what games hand out,
+    so a hand prints as the player sorts it. Set operators keep the type of the left operand;
+    sets compare equal by their cards alone.
 
     >>> a = CardSet.parse("3D 4D 5D")
     >>> str(a - CardSet.parse("4D")), len(a | CardSet.parse("AS"))
     ('3D 5D', 4)
+    >>> twos_high = CardSet.ordered([*range(4, 52), *range(4)])
+    >>> hand = twos_high(CardSet.parse("2H 3C AS"))
+    >>> str(hand), hand == CardSet.parse("AS 3C 2H")
+    ('3C AS 2H', True)
     """
 
     __slots__ = ()
+    #: The card indices lowest first, for listing; ``None`` for index order.
+    order: ClassVar[tuple[int, ...] | None] = None
+
+    @classmethod
+    def ordered(cls, order: Sequence[int]) -> type[CardSet]:
+        """The ``CardSet`` type that lists cards in ``order`` (the 52 card indices, lowest first).
+
+        One type per order, made once, so ordered sets cost nothing extra to create.
+        """
+        key = tuple(int(i) for i in order)
+        made = _ORDERED.get(key)
+        if made is None:
+            if sorted(key) != list(range(52)):
+                raise CardError("a card order must list each of the 52 card indices once")
+            made = _ORDERED[key] = type("CardSet", (CardSet,), {"__slots__": (), "order": key})
+        return made
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # Ordered types are made at run time; pickle them by their order (for worker processes).
+        return (_unpickle_card_set, (self.order, int(self)))
 
     def __new__(cls, mask: SupportsIndex = 0) -> CardSet:
         m = int(mask)
@@ -191,8 +218,14 @@ class CardSet(int):
         return cls.from_cards(parse_cards(text))
 
     def __iter__(self) -> Iterator[Card]:
-        for i in bits(int(self)):
-            yield _CARDS[i]
+        m = int(self)
+        if self.order is None:
+            for i in bits(m):
+                yield _CARDS[i]
+        else:
+            for i in self.order:
+                if m >> i & 1:
+                    yield _CARDS[i]
 
     def __len__(self) -> int:
         return int(self).bit_count()
@@ -204,22 +237,29 @@ class CardSet(int):
         return int(self) != 0
 
     def __or__(self, other: int) -> CardSet:  # type: ignore[override]
-        return int.__new__(CardSet, int(self) | int(other))
+        return int.__new__(self.__class__, int(self) | int(other))
 
     def __and__(self, other: int) -> CardSet:  # type: ignore[override]
-        return int.__new__(CardSet, int(self) & int(other))
+        return int.__new__(self.__class__, int(self) & int(other))
 
     def __sub__(self, other: int) -> CardSet:  # type: ignore[override]
-        return int.__new__(CardSet, int(self) & ~int(other))
+        return int.__new__(self.__class__, int(self) & ~int(other))
 
     def __xor__(self, other: int) -> CardSet:  # type: ignore[override]
-        return int.__new__(CardSet, int(self) ^ int(other))
+        return int.__new__(self.__class__, int(self) ^ int(other))
 
     def cards(self) -> list[Card]:
-        return [_CARDS[i] for i in bits(int(self))]
+        return list(self)
 
     def __str__(self) -> str:
-        return " ".join(_TEXT[i] for i in bits(int(self)))
+        return " ".join(_TEXT[c] for c in self)
 
     def __repr__(self) -> str:
         return f"CardSet('{self}')"
+
+
+_ORDERED: dict[tuple[int, ...], type[CardSet]] = {}
+
+
+def _unpickle_card_set(order: tuple[int, ...] | None, mask: int) -> CardSet:
+    return (CardSet if order is None else CardSet.ordered(order))(mask)

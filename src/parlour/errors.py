@@ -7,10 +7,6 @@ class ParlourError(ValueError):
     """Base class of parlour's errors."""
 
 
-class CardError(ParlourError):
-    """A card or list of cards could not be parsed; the message names the bad token."""
-
-
 class IllegalAction(ParlourError):
     """An action is not legal in the current state; the message names the rule broken.
 
@@ -20,6 +16,15 @@ class IllegalAction(ParlourError):
 
 class DealError(ParlourError):
     """A supplied deal (hands, deck or setup) is impossible; the message names the problem."""
+
+
+class CardError(IllegalAction, DealError):
+    """A card or list of cards could not be parsed; the message names the bad token.
+
+    One type for a bad card wherever it appears. It is both an :class:`IllegalAction` (a bad card
+    in an action's text) and a :class:`DealError` (a bad card in a deal), so code that catches
+    either for its own kind of input also catches a bad card in it.
+    """
 
 
 class SeatError(ParlourError):

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from parlour.cards import Card, CardSet, parse_cards
-from parlour.errors import DealError, SeatError
+from parlour.errors import DealError, IllegalAction, SeatError
 
 if TYPE_CHECKING:
     from parlour.match import Match
@@ -169,6 +169,20 @@ class State(ABC):
         """What ``seat`` may see. Raises :class:`~parlour.errors.SeatError` for a seat outside
         ``0..players-1``."""
 
+    def coerce_action(self, action: object) -> Action:
+        """What an :meth:`apply` argument that is not already this engine's action type stands
+        for: text is parsed; anything else is refused with :class:`IllegalAction`.
+
+        Engines call it only off their fast path (``if action.__class__ is not MyAction``), so a
+        float, a bool, ``None`` or another game's action can never be taken for a move.
+        """
+        if isinstance(action, str):
+            return self.parse_action(action)
+        raise IllegalAction(
+            f"{action!r} is not an action of {self.game.name}: apply one of "
+            "state.legal_actions() or its text"
+        )
+
     def check_seat(self, seat: object) -> int:
         """``seat`` if it is a seat of this game; otherwise :class:`~parlour.errors.SeatError`."""
         n = self.game.players
@@ -179,7 +193,8 @@ class State(ABC):
     @property
     @abstractmethod
     def history(self) -> list[tuple[int, Action]]:
-        """The actions so far, as ``(seat, action)`` pairs."""
+        """The actions so far, as ``(seat, action)`` pairs: a new list on every call, so a
+        caller that changes it changes nothing in the state."""
 
     @abstractmethod
     def setup(self) -> dict[str, Any]:
@@ -258,6 +273,16 @@ class Game(ABC):
     def seat_name(self, seat: int) -> str:
         return f"P{seat}"
 
+    def card_order(self) -> Sequence[int]:
+        """The card indices from lowest to highest in this game's own ranking, for listing
+        hands; variants whose order depends on the deal (a trump suit) refine it per deal."""
+        return range(52)
+
+    def card_set(self, cards: int | Iterable[Card | int]) -> CardSet:
+        """A :class:`CardSet` (from a mask or cards) that lists its cards in this game's order."""
+        kind = CardSet.ordered(self.card_order())
+        return kind(cards) if isinstance(cards, int) else kind(CardSet.from_cards(cards))
+
     @abstractmethod
     def new_deal(
         self,
@@ -290,6 +315,10 @@ class Game(ABC):
         """The carried facts after ``state`` ended."""
         return carry
 
+    def match_end_text(self) -> str:
+        """One sentence saying what ends a match of this game, for the tables to show."""
+        return "the match is one deal"
+
     def match_initial_totals(self) -> list[float]:
         return [0.0] * self.players
 
@@ -315,6 +344,14 @@ class Game(ABC):
 
 
 # -- helpers for the engines -------------------------------------------------------------------
+
+
+def action_text(text: object) -> str:
+    """``text`` if it is a string; otherwise :class:`IllegalAction` saying text was expected.
+    Every ``parse_action`` starts here."""
+    if not isinstance(text, str):
+        raise IllegalAction(f"expected the text of an action (as str(action) prints it), not {text!r}")
+    return text
 
 
 def seed_or_random(seed: int | None) -> int:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from parlour.cards import CardSet, parse_cards
 from parlour.errors import CardError, IllegalAction
-from parlour.game import TERMINAL, Action, State
+from parlour.game import TERMINAL, Action, State, action_text
 from parlour.games.climbing.combos import (
     MASK,
     PASS_VALUE,
@@ -195,15 +195,13 @@ class ClimbingState(State):
                 f"{t >> SIZE_SHIFT}-card {cat_old} ({table_text}): play "
                 f"{t >> SIZE_SHIFT} cards that beat it, or pass")
 
-    def _coerce(self, action: Action | str) -> ClimbingAction:
-        if isinstance(action, str):
-            return self.parse_action(action)
+    def _coerce(self, action: object) -> ClimbingAction:
         if isinstance(action, ClimbingAction):  # another variant's play: judge it by its cards
             return self.parse_action(str(action))
-        raise IllegalAction(f"{action!r} is not an action of {self.game.name}")
+        return self.coerce_action(action)  # type: ignore[return-value]
 
     def parse_action(self, text: str) -> ClimbingAction:
-        words = text.split()
+        words = action_text(text).split()
         if len(words) == 1 and words[0].lower() == "pass":
             return self._t.PASS
         if not words:
