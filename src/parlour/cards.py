@@ -130,13 +130,15 @@ def parse_cards(cards: str | Iterable[Card | str | int]) -> list[Card]:
     """
     if isinstance(cards, str):
         return [parse_card(tok) for tok in cards.replace(",", " ").split()]
+    if isinstance(cards, (bytes, bytearray)) or not isinstance(cards, Iterable):
+        raise CardError(f"expected cards (a list, or text such as '3D 10H'), not {cards!r}")
     out: list[Card] = []
     for item in cards:
         if isinstance(item, Card):
             out.append(item)
         elif isinstance(item, str):
             out.append(parse_card(item))
-        elif isinstance(item, int):
+        elif isinstance(item, int) and not isinstance(item, bool):
             out.append(Card(item))
         else:
             raise CardError(f"{item!r} is not a card")
