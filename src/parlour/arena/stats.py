@@ -1,0 +1,127 @@
+"""The arena's statistics, with the deal as the unit of independence.
+
+Plays of one deal share its cards (and, in duplicate mode, replay them in every seating), so
+they are not independent samples. Each bot's seat-returns within a deal are first averaged into
+one number per deal; means, confidence intervals and head-to-head differences are then taken
+over deals.
+
+>>> mean, half = mean_ci([1.0, 2.0, 3.0])     # standard error 1/sqrt(3)
+>>> mean, round(half, 4)
+(2.0, 1.1316)
+>>> mean_ci([4.0])
+(4.0, inf)
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from parlour.arena.core import ArenaResult, Play
+
+#: The two-sided 95% quantile of the normal distribution.
+Z95 = 1.959963984540054
+
+
+def mean_ci(values: Sequence[float]) -> tuple[float, float]:
+    """The mean and the half-width of its 95% confidence interval (normal approximation;
+    infinite for fewer than two values). Sums are exact (``math.fsum``), so equal values in any
+    order give an exactly equal mean."""
+    n = len(values)
+    mean = math.fsum(values) / n
+    if n < 2:
+        return mean, math.inf
+    var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, Z95 * math.sqrt(var / n)
+
+
+@dataclass(frozen=True)
+class DealScores:
+    """One deal summed up per entry, or group of entries (``None`` for one that did not sit in
+    it): the mean of its seat-returns over the deal's plays, and its mean share of the wins (a play's win is
+    split between tied winners; partners both count as winners)."""
+
+    deal: int
+    score: tuple[float | None, ...]
+    wins: tuple[float | None, ...]
+    seat_deals: tuple[int, ...]
+
+
+def deal_scores(plays: Sequence[Play], groups: Sequence[int]) -> list[DealScores]:
+    """Per-deal averages of ``plays`` (sorted by deal, as in :class:`ArenaResult`) for each
+    group of entries: entry ``e`` counts towards group ``groups[e]`` (``range(entries)`` for
+    one group per entry; the ratings pool the entries of one bot)."""
+    out = []
+    for deal, same_deal in itertools.groupby(plays, key=lambda p: p.deal):
+        returns: list[list[float]] = [[] for _ in range(max(groups) + 1)]
+        wins: list[list[float]] = [[] for _ in range(max(groups) + 1)]
+        for play in same_deal:
+            for seat, entry in enumerate(play.seating):
+                returns[groups[entry]].append(play.returns[seat])
+                share = 1 / len(play.winners) if seat in play.winners else 0.0
+                wins[groups[entry]].append(share)
+        out.append(DealScores(
+            deal,
+            tuple(math.fsum(r) / len(r) if r else None for r in returns),
+            tuple(math.fsum(w) / len(w) if w else None for w in wins),
+            tuple(len(r) for r in returns),
+        ))
+    return out
+
+
+@dataclass(frozen=True)
+class BotStats:
+    """An entry's results: mean score per seat-deal with its 95% CI half-width over ``deals``
+    deals, and its share of the wins per seat-deal (``1 / players`` is parity)."""
+
+    label: str
+    seat_deals: int
+    deals: int
+    mean: float
+    half: float
+    win_rate: float
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """``first``'s mean score minus ``second``'s, over the ``deals`` deals where both sat."""
+
+    first: str
+    second: str
+    deals: int
+    mean: float
+    half: float
+
+
+def bot_stats(result: ArenaResult) -> list[BotStats]:
+    """Each entry's :class:`BotStats`, in the order the bots were named (an entry that sat in
+    no deal has none)."""
+    per_deal = deal_scores(result.plays, range(len(result.entries)))
+    out = []
+    for i, entry in enumerate(result.entries):
+        scores = [s for d in per_deal if (s := d.score[i]) is not None]
+        wins = [w for d in per_deal if (w := d.wins[i]) is not None]
+        if not scores:  # more bots than seats, and too few deals for the rotation to reach it
+            continue
+        mean, half = mean_ci(scores)
+        out.append(BotStats(entry.label, sum(d.seat_deals[i] for d in per_deal), len(scores),
+                            mean, half, math.fsum(wins) / len(wins)))
+    return out
+
+
+def head_to_head(result: ArenaResult) -> list[HeadToHead]:
+    """For each pair of entries (in the order named), the mean per-deal score difference with
+    its 95% CI, over the deals where they met. Every rotation seats each pair together unless
+    there are more bots than seats."""
+    per_deal = deal_scores(result.plays, range(len(result.entries)))
+    out = []
+    for i, j in itertools.combinations(range(len(result.entries)), 2):
+        diffs = [a - b for d in per_deal
+                 if (a := d.score[i]) is not None and (b := d.score[j]) is not None]
+        if diffs:
+            mean, half = mean_ci(diffs)
+            out.append(HeadToHead(result.entries[i].label, result.entries[j].label, len(diffs),
+                                  mean, half))
+    return out
