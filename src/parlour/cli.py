@@ -1,31 +1,99 @@
 """The ``parlour`` command: play, simulate, replay, list variants, benchmark.
 
-Everything here goes through the generic protocol; nothing is game-specific.
+Everything here goes through the generic protocol; nothing is game-specific. The command never
+shows a traceback: what the user got wrong is refused with one line saying so, and anything
+unexpected becomes one "internal error" line. Exit codes:
+
+====  ======================================================================================
+0     done (also after ``quit`` or the end of input at the ``your play>`` prompt)
+2     refused: bad arguments, a bad option value, a record that does not verify, a --save
+      path that cannot be written
+70    internal error (a bug in parlour)
+130   interrupted by Ctrl-C (a match being played with --save is saved first)
+141   the output was closed early (``parlour bench | head``)
+====  ======================================================================================
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import math
+import os
 import random
+import re
 import sys
-from collections.abc import Sequence
-from typing import Any, TextIO
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, NoReturn, TextIO
 
+from parlour.bench import check_seconds
 from parlour.bots import Bot, bot_names, make_bot
-from parlour.errors import ParlourError
+from parlour.errors import ParlourError, RecordError, SeatError, VariantError
 from parlour.game import Game, State
+from parlour.match import Match
 from parlour.records import (
-    MATCH_FORMAT,
-    deal_record,
+    DEAL_FORMAT,
+    check_save_path,
     load,
     match_record,
     replay_deal,
     replay_match,
+    resume_match,
     save,
 )
 from parlour.registry import get_variant, new_game, player_counts_text, variants
+
+#: The documented exit codes (see the module docstring).
+EXIT_OK, EXIT_REFUSED, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_PIPE = 0, 2, 70, 130, 141
+
+#: What the human's seat is called in a record's ``seats`` list; the other entries are bot names.
+HUMAN = "human"
+
+
+def clip(text: str, word: int = 40, line: int = 300) -> str:
+    """``text`` if it is at most ``line`` characters; otherwise with every run of more than
+    ``word`` non-blank characters cut to ``word`` + "…", and the whole to ``line``. Messages
+    that echo what someone typed stay readable, and an ordinary message (naming a long path,
+    say) is left whole.
+
+    >>> clip("'" + "x" * 400 + "' is not a card") == "'" + "x" * 39 + "… is not a card"
+    True
+    """
+    if len(text) <= line:
+        return text
+    text = re.sub(rf"\S{{{word + 1},}}", lambda m: m.group()[:word] + "…", text)
+    return text if len(text) <= line else text[:line] + "…"
+
+
+def _sentence(text: str) -> str:
+    """``text`` as a sentence: a capital first letter and a closing full stop."""
+    text = text.strip()
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+# -- argument types: bad values are refused by argparse with the reason -----------------------
+
+def positive_int(text: str) -> int:
+    """A whole number of at least 1 (``--games``)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {clip(text)!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {value}")
+    return value
+
+
+def positive_seconds(text: str) -> float:
+    """A finite number of seconds above 0 (``--seconds``)."""
+    try:
+        return check_seconds(float(text))
+    except ValueError as e:  # float()'s own error, or check_seconds' ParlourError
+        reason = str(e) if isinstance(e, ParlourError) else f"not a number: {clip(text)!r}"
+        raise argparse.ArgumentTypeError(reason) from None
 
 
 def _option_value(text: str) -> Any:
@@ -35,7 +103,7 @@ def _option_value(text: str) -> Any:
         return lowered
     try:
         return json.loads(text)
-    except json.JSONDecodeError:
+    except ValueError:  # not JSON, or an integer too long for Python to convert
         return text
 
 
@@ -44,18 +112,29 @@ def _game_from_args(args: argparse.Namespace) -> Game:
     for item in args.option or []:
         key, sep, value = item.partition("=")
         if not sep:
-            raise ParlourError(f"--option takes NAME=VALUE, not '{item}'")
-        options[key.strip().replace("-", "_")] = _option_value(value.strip())
+            raise ParlourError(f"--option takes NAME=VALUE, not {clip(item)!r}")
+        key = key.strip().replace("-", "_")
+        if key == "players":
+            raise VariantError("the number of players is not an option: give it as --players N")
+        options[key] = _option_value(value.strip())
     return new_game(args.variant, players=args.players, **options)
 
 
-def _bots(spec: str, count: int) -> list[Bot]:
+def _bot_names(spec: str, count: int) -> list[str]:
     names = [n.strip() for n in spec.split(",") if n.strip()]
     if len(names) == 1:
         names *= count
     if len(names) != count:
         raise ParlourError(f"give {count} bots (one per seat, comma-separated), not {len(names)}")
-    return [make_bot(n) for n in names]
+    return names
+
+
+def _bots(spec: str, count: int) -> list[Bot]:
+    return [make_bot(n) for n in _bot_names(spec, count)]
+
+
+def _totals(game: Game, totals: Sequence[float]) -> str:
+    return "  ".join(f"{game.seat_name(i)} {t:g}" for i, t in enumerate(totals))
 
 
 # -- parlour variants ----------------------------------------------------------------------------
@@ -68,88 +147,222 @@ def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
         for o in v.option_info():
             setting = f"{o.name}={o.default!r}"
             out.write(f"    -o {setting:<34} {o.help} [{o.allowed()}]\n")
-    return 0
+    return EXIT_OK
 
 
 # -- parlour play -------------------------------------------------------------------------------
 
-def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
-    game = _game_from_args(args)
-    seat = args.seat
-    if not 0 <= seat < game.players:
-        raise ParlourError(f"--seat must be 0..{game.players - 1}")
-    others = _bots(args.bots, game.players - 1)
-    bots: list[Bot | None] = list(others)
-    bots.insert(seat, None)
-    match = game.new_match(seed=args.seed)
-    rng = random.Random(match.seed)
-    out.write(f"{game.name}: you are {game.seat_name(seat)}. Type a play in the game's notation, "
-              "'help' for your legal moves, 'quit' to stop.\n")
-    while not match.is_over:
-        state = match.next_deal()
-        out.write(f"\n=== Deal {len(match.deals) + 1} ===\n")
+class Prompt:
+    """Reads the human's lines. On a terminal it uses ``input()`` with :mod:`readline` (line
+    editing and history); otherwise (a pipe, a file, a test) it writes the prompt to ``out`` and
+    reads ``inp.readline()``, so that a script sees every prompt in the output it reads."""
+
+    def __init__(self, inp: TextIO, out: TextIO) -> None:
+        self.inp = inp
+        self.out = out
+        self.terminal = inp is sys.stdin and out is sys.stdout and _isatty(inp)
+        if self.terminal:
+            with contextlib.suppress(ImportError):  # absent on some platforms; input() still works
+                import readline  # noqa: F401  (importing it is what gives input() editing)
+
+    def ask(self, prompt: str) -> str | None:
+        """The next line without its newline, or None at the end of input."""
+        if self.terminal:
+            try:
+                return input(prompt)
+            except EOFError:
+                return None
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.inp.readline()
+        return line.rstrip("\r\n") if line else None
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (ValueError, OSError):  # a closed or detached stream
+        return False
+
+
+QUIT_WORDS = ("quit", "exit", "q")
+HELP_WORDS = ("help", "?", "moves")
+
+
+class Table:
+    """One human seat against bots for a whole match, printed from the human's observation only.
+
+    Saves the whole match (finished deals and the deal in progress) to ``save_path`` after every
+    deal and when the player stops (``quit``, end of input, Ctrl-C), so that
+    ``parlour play --resume FILE`` can continue it exactly.
+    """
+
+    def __init__(self, match: Match, seats: Sequence[str], prompt: Prompt, out: TextIO,
+                 save_path: Path | None) -> None:
+        self.match = match
+        self.game = match.game
+        #: Who sits where: :data:`HUMAN` once, a bot name at every other seat.
+        self.seats = list(seats)
+        self.seat = self.seats.index(HUMAN)
+        self.bots = [None if name == HUMAN else make_bot(name) for name in self.seats]
+        self.prompt = prompt
+        self.out = out
+        self.save_path = save_path
+
+    def run(self) -> int:
+        game, out = self.game, self.out
+        out.write(f"{game.name}: you are {game.seat_name(self.seat)}. Type a play in the game's "
+                  "notation, 'help' for your legal moves, 'quit' to stop.\n")
+        out.write(_sentence(game.match_end_text()) + "\n")
+        try:
+            while not self.match.is_over:
+                if not self.play_deal(self.match.current or self.match.next_deal()):
+                    self.stop("Stopped.")
+                    return EXIT_OK
+                if not self.match.is_over and not self.pause():
+                    self.stop("Stopped.")
+                    return EXIT_OK
+        except KeyboardInterrupt:
+            self.stop("Interrupted.")
+            return EXIT_INTERRUPTED
+        except Exception:
+            # A bug must not cost the player the match: keep what was played, then report it.
+            with contextlib.suppress(Exception):
+                self.save()
+            raise
+        winners = ", ".join(game.seat_name(w) for w in self.match.winners())
+        out.write(f"\nMatch over after {len(self.match.deals)} deal(s). Winner(s): {winners}\n")
+        if self.save_path is not None:
+            out.write(f"Record saved to {self.save_path}\n")
+        return EXIT_OK
+
+    def play_deal(self, state: State) -> bool:
+        """Play ``state`` to its end and score it; False if the player stops first."""
+        game, out, match = self.game, self.out, self.match
+        number = len(match.deals) + 1
+        done = len(state.history)
+        resumed = f" (resumed after {done} action(s))" if done else ""
+        out.write(f"\n=== Deal {number}{resumed} ===\n")
+        self.log(state, 0)
         while not state.is_over:
             p = state.current_player
-            bot = bots[p]
+            bot = self.bots[p]
             if bot is None:
-                if not _human_turn(state, seat, out, inp):
-                    _finish_early(state, args, out)
-                    return 0
+                if not self.human_turn(state):
+                    return False
             else:
-                action = bot.choose(state.observation(p), state.legal_actions(), rng)
-                state.apply(action)
-                out.write(f"{game.seat_name(p)}: {action}\n")
+                # A generator fixed by the position, so a resumed match plays on identically.
+                state.apply(bot.choose(state.observation(p), state.legal_actions(),
+                                       match.bot_rng()))
+            self.log(state, done)
+            done += 1
         match.finish_deal(state)
-        out.write("\n" + state.observation(seat).render() + "\n")
-        out.write("Match totals: " + _totals(game, match.totals) + "\n")
-    winners = ", ".join(game.seat_name(w) for w in match.winners())
-    out.write(f"\nMatch over. Winner(s): {winners}\n")
-    if args.save:
-        save(match_record(match), args.save)
-        out.write(f"Record saved to {args.save}\n")
-    return 0
+        self.save()
+        out.write("\n" + state.observation(self.seat).render() + "\n")
+        out.write(f"Match standing after deal {number}: {_totals(game, match.totals)}\n")
+        if not match.is_over:
+            out.write(_sentence(game.match_end_text()) + "\n")
+        return True
 
+    def log(self, state: State, start: int) -> None:
+        """Print the deal's log from action ``start`` on, as the human's seat sees it."""
+        for line in state.observation(self.seat).log_lines(start):
+            self.out.write(line + "\n")
 
-def _totals(game: Game, totals: Sequence[float]) -> str:
-    return "  ".join(f"{game.seat_name(i)} {t:g}" for i, t in enumerate(totals))
+    def human_turn(self, state: State) -> bool:
+        """Prompt until a legal action is applied; False when the player quits or input ends."""
+        self.out.write("\n" + state.observation(self.seat).render() + "\n")
+        while True:
+            line = self.prompt.ask("your play> ")
+            if line is None:
+                return False
+            text = line.strip()
+            if text.lower() in QUIT_WORDS:
+                return False
+            if text.lower() in HELP_WORDS:
+                self.out.write("legal: " + " | ".join(str(a) for a in state.legal_actions()) + "\n")
+                continue
+            if not text:
+                continue
+            try:
+                state.apply(text)
+                return True
+            except ParlourError as e:
+                self.out.write(f"not allowed: {clip(str(e))}\n")
 
-
-def _human_turn(state: State, seat: int, out: TextIO, inp: TextIO) -> bool:
-    """Prompt until a legal action is applied; False when the player quits or input ends."""
-    out.write("\n" + state.observation(seat).render() + "\n")
-    while True:
-        out.write("your play> ")
-        out.flush()
-        line = inp.readline()
-        if not line:
-            return False
-        text = line.strip()
-        if text.lower() in ("quit", "exit", "q"):
-            return False
-        if text.lower() in ("help", "?", "moves"):
-            out.write("legal: " + " | ".join(str(a) for a in state.legal_actions()) + "\n")
-            continue
-        if not text:
-            continue
-        try:
-            state.apply(text)
+    def pause(self) -> bool:
+        """Wait for Enter before the next deal (on a terminal only); False if the player stops."""
+        if not self.prompt.terminal:
             return True
-        except ParlourError as e:
-            out.write(f"not allowed: {e}\n")
+        line = self.prompt.ask("\npress Enter for the next deal ('quit' to stop) ")
+        return line is not None and line.strip().lower() not in QUIT_WORDS
+
+    def save(self) -> None:
+        if self.save_path is not None:
+            record = match_record(self.match)
+            record["seats"] = self.seats
+            save(record, self.save_path)
+
+    def stop(self, why: str) -> None:
+        self.out.write(f"\n{why}\n")
+        if self.save_path is not None:
+            self.save()
+            self.out.write(f"The match so far is saved to {self.save_path}; continue it with "
+                           f"'parlour play --resume {self.save_path}'.\n")
+        self.out.flush()
 
 
-def _finish_early(state: State, args: argparse.Namespace, out: TextIO) -> None:
-    out.write("\nStopped.\n")
-    if args.save:
-        save(deal_record(state), args.save)
-        out.write(f"Unfinished deal saved to {args.save}\n")
+def _seats_from_record(record: dict[str, Any], players: int) -> list[str]:
+    """Who sits where, as the record says: :data:`HUMAN` once, a bot name at every other seat."""
+    seats = record.get("seats")
+    if (not isinstance(seats, list) or len(seats) != players
+            or not all(isinstance(s, str) for s in seats) or seats.count(HUMAN) != 1):
+        raise RecordError("the record does not say who sits where (a 'seats' list with one "
+                          f"{HUMAN!r} and a bot name for each other seat), so it cannot be "
+                          "resumed; records saved by 'parlour play --save' can")
+    return seats
+
+
+def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
+    if args.resume is not None:
+        given = [flag for flag, value in [
+            ("VARIANT", args.variant), ("--players", args.players), ("--option", args.option),
+            ("--seed", args.seed), ("--seat", args.seat), ("--bots", args.bots)]
+            if value is not None]
+        if given:
+            raise ParlourError(f"--resume continues the match as recorded (variant, options, seed, "
+                               f"seats and bots); drop {', '.join(given)}")
+        record = load(args.resume)
+        match = resume_match(record)
+        seats = _seats_from_record(record, match.game.players)
+        save_to = args.save if args.save is not None else args.resume
+    else:
+        if not args.variant:
+            raise ParlourError("give the variant to play (see 'parlour variants'), or --resume FILE")
+        game = _game_from_args(args)
+        seat = 0 if args.seat is None else args.seat
+        if not 0 <= seat < game.players:
+            raise SeatError(f"--seat must be 0 to {game.players - 1}, not {seat}")
+        seats = _bot_names(args.bots or "greedy", game.players - 1)
+        seats.insert(seat, HUMAN)
+        match = game.new_match(seed=args.seed)
+        save_to = args.save
+    # Checked before the first card is dealt, so that no match is played only to be lost.
+    save_path = check_save_path(save_to) if save_to is not None else None
+    return Table(match, seats, Prompt(inp, out), out, save_path).run()
 
 
 # -- parlour simulate ---------------------------------------------------------------------------
 
 def mean_ci(values: Sequence[float]) -> tuple[float, float]:
-    """Mean and the half-width of its 95% confidence interval (normal approximation)."""
+    """Mean and the half-width of its 95% confidence interval (normal approximation).
+
+    >>> mean_ci([1.0, 3.0])
+    (2.0, 1.96)
+    """
     n = len(values)
+    if n == 0:
+        raise ParlourError("no values to average")
     mean = sum(values) / n
     if n < 2:
         return mean, math.inf
@@ -160,64 +373,67 @@ def mean_ci(values: Sequence[float]) -> tuple[float, float]:
 def simulate(game: Game, bots: Sequence[Bot], games: int, seed: int,
              progress: bool = False) -> tuple[list[list[float]], list[float]]:
     """Play ``games`` deals; each seat's returns, and its share of wins (ties split)."""
+    if games < 1:
+        raise ParlourError(f"simulate at least 1 deal, not {games}")
     rng = random.Random(seed)
     returns: list[list[float]] = [[] for _ in range(game.players)]
     wins = [0.0] * game.players
-    track = _progress(games, "simulating") if progress else None
-    for _ in range(games):
-        state = game.new_deal(seed=rng.randrange(2**63))
-        while not state.is_over:
-            p = state.current_player
-            state.apply(bots[p].choose(state.observation(p), state.legal_actions(), rng))
-        for i, r in enumerate(state.returns()):
-            returns[i].append(r)
-        winners = state.winners()
-        for w in winners:
-            wins[w] += 1 / len(winners)
-        if track:
-            track()
-    if track:
-        track(done=True)
+    with _progress(games, "simulating", progress) as advance:
+        for _ in range(games):
+            state = game.new_deal(seed=rng.randrange(2**63))
+            while not state.is_over:
+                p = state.current_player
+                state.apply(bots[p].choose(state.observation(p), state.legal_actions(), rng))
+            for i, r in enumerate(state.returns()):
+                returns[i].append(r)
+            winners = state.winners()
+            for w in winners:
+                wins[w] += 1 / len(winners)
+            advance()
     return returns, [w / games for w in wins]
 
 
-def _progress(total: int, label: str) -> Any:
+@contextlib.contextmanager
+def _progress(total: int, label: str, show: bool) -> Iterator[Callable[[], None]]:
+    """A progress bar's step function; the bar is stopped (and the cursor shown again) however
+    the block ends, Ctrl-C included."""
+    if not show:
+        yield lambda: None
+        return
     from rich.progress import Progress
 
-    bar = Progress(transient=True)
-    bar.start()
-    task = bar.add_task(label, total=total)
-
-    def step(done: bool = False) -> None:
-        if done:
-            bar.stop()
-        else:
-            bar.advance(task)
-
-    return step
+    with Progress(transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda: bar.advance(task)
 
 
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     game = _game_from_args(args)
     bots = _bots(args.bots, game.players)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    returns, wins = simulate(game, bots, args.games, seed, progress=out.isatty())
+    returns, wins = simulate(game, bots, args.games, seed, progress=_isatty(out))
     out.write(f"{game.name}, {args.games} deals, seed {seed}\n")
-    w = max(len(game.seat_name(i)) for i in range(game.players)) + 2
-    out.write(f"{'seat':<{w}}{'bot':<10}{'mean score':>12}{'95% CI':>22}{'win rate':>10}\n")
-    for i, bot in enumerate(bots):
+    names = [game.seat_name(i) for i in range(game.players)]
+    seat_w = max(len("seat"), *map(len, names)) + 2
+    bot_w = max(len("bot"), *(len(b.name) for b in bots)) + 2
+    rows = []
+    for i in range(game.players):
         mean, half = mean_ci(returns[i])
-        out.write(f"{game.seat_name(i):<{w}}{bot.name:<10}{mean:>12.3f}"
-                  f"{f'[{mean - half:.3f}, {mean + half:.3f}]':>22}{wins[i]:>10.1%}\n")
-    return 0
+        rows.append((f"{mean:.3f}", f"[{mean - half:.3f}, {mean + half:.3f}]", f"{wins[i]:.1%}"))
+    ci_w = max(len("95% CI"), *(len(r[1]) for r in rows)) + 2
+    out.write(f"{'seat':<{seat_w}}{'bot':<{bot_w}}{'mean score':>12}{'95% CI':>{ci_w}}"
+              f"{'win rate':>10}\n")
+    for name, bot, (mean_text, ci, win) in zip(names, bots, rows, strict=True):
+        out.write(f"{name:<{seat_w}}{bot.name:<{bot_w}}{mean_text:>12}{ci:>{ci_w}}{win:>10}\n")
+    return EXIT_OK
 
 
 # -- parlour replay -----------------------------------------------------------------------------
 
 def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     record = load(args.file)
-    is_match = record.get("format") == MATCH_FORMAT
-    states = replay_match(record) if is_match else [replay_deal(record)]
+    is_deal = record.get("format") == DEAL_FORMAT
+    states = [replay_deal(record)] if is_deal else replay_match(record)
     for n, state in enumerate(states, 1):
         game = state.game
         out.write(f"=== {game.name}, deal {n} ===\n")
@@ -227,9 +443,9 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
             out.write("Result: " + _totals(game, state.returns()) + "\n")
         else:
             out.write("(unfinished)\n")
-    if is_match and states and "totals" in record:
+    if not is_deal and states and "totals" in record:
         out.write("Match totals: " + _totals(states[0].game, record["totals"]) + "\n")
-    return 0
+    return EXIT_OK
 
 
 # -- parlour bench ------------------------------------------------------------------------------
@@ -244,34 +460,58 @@ def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
         for line in run_bench(game, seconds=args.seconds):
             out.write(line + "\n")
             out.flush()
-    return 0
+    return EXIT_OK
 
 
 # -- entry point --------------------------------------------------------------------------------
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, with its error messages cut to a readable length: they quote the
+    offending argument, which may be 10,000 characters long. Subcommands' parsers are of the
+    same class."""
+
+    def error(self, message: str) -> NoReturn:
+        super().error(clip(message))
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="parlour", description="Card games against computer players.")
+    p = _Parser(
+        prog="parlour", description="Card games against computer players.",
+        epilog="exit codes: 0 done, 2 refused (bad arguments or record), 70 internal error, "
+               "130 interrupted, 141 output closed")
     sub = p.add_subparsers(dest="command", required=True)
 
-    def game_args(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("variant", help="variant name (see 'parlour variants')")
+    def game_args(sp: argparse.ArgumentParser, variant_nargs: str | None = None) -> None:
+        sp.add_argument("variant", nargs=variant_nargs, help="variant name (see 'parlour variants')")
         sp.add_argument("--players", type=int, default=None, help="number of players")
         sp.add_argument("--option", "-o", action="append", metavar="NAME=VALUE",
                         help="a variant option, e.g. -o allow_triples=true (repeatable)")
         sp.add_argument("--seed", type=int, default=None, help="seed for the deals and the bots")
 
     sp = sub.add_parser("play", help="play against computer players in the terminal")
-    game_args(sp)
-    sp.add_argument("--seat", type=int, default=0, help="your seat (0 = P0)")
-    sp.add_argument("--bots", default="greedy", help="bots for the other seats, e.g. greedy,random,greedy")
-    sp.add_argument("--save", metavar="FILE", help="save the record of the match as JSON")
+    game_args(sp, variant_nargs="?")
+    sp.add_argument("--seat", type=int, default=None, help="your seat (default 0 = P0)")
+    sp.add_argument("--bots", default=None,
+                    help="bots for the other seats, e.g. greedy,random,greedy (default greedy)")
+    sp.add_argument("--save", metavar="FILE",
+                    help="save the match record as JSON: after every deal, and with the deal in "
+                         "progress when you stop (quit, end of input, Ctrl-C); checked before the "
+                         "first deal")
+    sp.add_argument("--resume", metavar="FILE",
+                    help="continue the match saved in FILE where it stopped (variant, options, "
+                         "seats and bots come from FILE); it is saved back to FILE unless --save "
+                         "names another")
 
     sp = sub.add_parser("simulate", help="bots against bots: mean scores and win rates")
     game_args(sp)
-    sp.add_argument("--games", type=int, default=1000, help="number of deals")
+    sp.add_argument("--games", type=positive_int, default=1000, help="number of deals (at least 1)")
     sp.add_argument("--bots", required=True, help=f"one bot per seat, from: {', '.join(bot_names())}")
 
-    sp = sub.add_parser("replay", help="replay a saved deal or match record")
+    from parlour.arena import cli as arena_cli  # its own module: bots against bots at scale
+
+    arena_cli.add_parser(sub)
+
+    sp = sub.add_parser("replay", help="replay a saved deal or match record, verifying it")
     sp.add_argument("file")
 
     sub.add_parser("variants", help="list the variants and their options")
@@ -279,30 +519,57 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("bench", help="engine speed: random-play games per second and more")
     sp.add_argument("variant", nargs="?", help="one variant (default: all)")
     sp.add_argument("--players", type=int, default=None)
-    sp.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    sp.add_argument("--seconds", type=positive_seconds, default=3.0,
+                    help="time per measurement (a finite number above 0)")
     return p
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None,
          inp: TextIO | None = None) -> int:
-    out = out or sys.stdout
-    inp = inp or sys.stdin
-    args = build_parser().parse_args(argv)
+    """Run the command with ``argv``; everything it prints goes to ``out`` (errors to stderr)
+    and the human's lines come from ``inp``. Returns the exit code."""
+    out = sys.stdout if out is None else out
+    # sys.stdin is None when the process was started with its standard input closed.
+    inp = (sys.stdin or io.StringIO()) if inp is None else inp
+    for stream in (inp, out):
+        if stream in (sys.stdin, sys.stdout) and isinstance(stream, io.TextIOWrapper):
+            # Bytes piped in that are not text become U+FFFD (refused like any bad move), and
+            # a character the terminal's encoding lacks is printed as "?", instead of failing.
+            stream.reconfigure(errors="replace")
+    try:
+        with contextlib.redirect_stdout(out):  # --help and usage go where the rest goes
+            args = build_parser().parse_args(argv)
+    except SystemExit as e:  # argparse has printed the usage and the reason (or the help)
+        return e.code if isinstance(e.code, int) else EXIT_REFUSED
     try:
         if args.command == "play":
             return cmd_play(args, out, inp)
         if args.command == "simulate":
             return cmd_simulate(args, out)
+        if args.command == "arena":
+            from parlour.arena import cli as arena_cli
+
+            return arena_cli.run(args, out)
         if args.command == "replay":
             return cmd_replay(args, out)
         if args.command == "variants":
             return cmd_variants(args, out)
         return cmd_bench(args, out)
     except ParlourError as e:
-        sys.stderr.write(f"parlour: {e}\n")
-        return 2
+        sys.stderr.write(f"parlour: {clip(str(e))}\n")
+        return EXIT_REFUSED
     except KeyboardInterrupt:
-        return 130
+        sys.stderr.write("\nparlour: interrupted\n")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # Whoever read the output has gone (``parlour bench | head``). Point stdout at nothing
+        # so that Python's final flush does not report the broken pipe again.
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_PIPE
+    except Exception as e:  # the last line of defence: a bug, reported in one line
+        sys.stderr.write(f"parlour: internal error: {type(e).__name__}: {clip(str(e))}\n")
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":
