@@ -68,7 +68,7 @@ def test_random_play_keeps_every_invariant(variant, players, options) -> None:
                 state.hidden_from(seat) | obs.hand)
             for other in range(players):
                 seen = state.observation(other)
-                assert int(seen.hand) == state.hands[other]
+                assert int(seen.hand) == state.hand(other)
                 assert not mentioned(seen.to_dict()) & set(state.hidden_from(other))
             legal = state.legal_actions()
             assert legal
@@ -86,7 +86,7 @@ def test_random_play_keeps_every_invariant(variant, players, options) -> None:
             action = rng.choice(legal)
             assert state.parse_action(str(action)) is action
             state.apply(action)
-            in_play = sum(h.bit_count() for h in state.hands)
+            in_play = sum(len(state.hand(s)) for s in range(players))
             played = sum(1 for _, a in state.history if int(a) < 52)
             assert in_play + played + (state.discard >= 0) + (
                 state.robber < 0 or state.pending_ace) == players * 5 + 1
@@ -107,7 +107,7 @@ def test_a_deal_partitions_the_dealt_cards(seed, players, dealer) -> None:
     state = parlour.new_game("forty-five", players=players).new_deal(
         seed=seed, dealer=dealer % players)
     union = 0
-    for hand in state.hands:
+    for hand in map(state.hand, range(players)):
         assert hand.bit_count() == 5
         assert not union & hand
         union |= hand
@@ -119,9 +119,10 @@ def test_deck_is_dealt_three_then_two_from_the_dealers_left() -> None:
     deck = [str(c) for c in CARDS]
     state = parlour.new_game("forty-five", players=2).new_deal(deck=deck, dealer=1)
     obs = state.observation(0)
-    assert str(obs.hand) == "2C 2D 2H 3H 3S"
-    assert str(state.observation(1).hand) == "2S 3C 3D 4C 4D"
     assert str(obs.turn_up) == "4H"
+    # Hearts are trumps: the hands list their trumps first, highest first.
+    assert str(obs.hand) == "3H 2H 2C 2D 3S"
+    assert str(state.observation(1).hand) == "3C 4C 4D 3D 2S"
 
 
 def test_bad_deals_are_refused_with_the_reason() -> None:

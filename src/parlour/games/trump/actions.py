@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from parlour.cards import CARDS, parse_card
 from parlour.errors import CardError, IllegalAction
-from parlour.game import Action
+from parlour.game import Action, action_text
 
 ROB_BASE = 64
 KEEP_CODE = 128
@@ -28,14 +28,33 @@ HIDDEN_ROB_CODE = 132
 class TrumpAction(Action):
     """A Spoil Five / Forty-Five move; get them from the state, never build them by hand.
 
-    >>> PLAY[0], ROB[0], int(SILENT)
-    (TrumpAction('2C'), TrumpAction('rob 2C'), 129)
+    Every move is made once and shared: calling the type with a move's value returns that
+    shared object, and a value that is no move is refused.
+
+    >>> PLAY[0], ROB[0], int(SILENT), TrumpAction(129) is SILENT
+    (TrumpAction('2C'), TrumpAction('rob 2C'), 129, True)
+    >>> TrumpAction(200)
+    Traceback (most recent call last):
+    ...
+    parlour.errors.IllegalAction: 200 is not a move of forty-five or spoil-five: take actions from state.legal_actions() or state.parse_action(text)
     """
 
     __slots__ = ()
 
+    def __new__(cls, value: object) -> TrumpAction:
+        move = None
+        # Only a plain int or a move itself: another game's action is not converted by value.
+        if isinstance(value, int) and value.__class__ in (int, TrumpAction):
+            move = MOVES.get(value)
+        if move is None:
+            raise IllegalAction(f"{value!r} is not a move of forty-five or spoil-five: take "
+                                "actions from state.legal_actions() or state.parse_action(text)")
+        return move
+
     def __str__(self) -> str:
-        return _TEXT[int(self)]
+        v = int(self)
+        # A value made by hand that the game never uses still prints (in an error message).
+        return _TEXT.get(v) or f"<no action {v}>"
 
     @property
     def card(self) -> int:
@@ -49,11 +68,14 @@ class TrumpAction(Action):
 
 
 _TEXT: dict[int, str] = {}
+#: Every move by its value.
+MOVES: dict[int, TrumpAction] = {}
 
 
 def _make(code: int, text: str) -> TrumpAction:
     _TEXT[code] = text
-    return int.__new__(TrumpAction, code)
+    move = MOVES[code] = int.__new__(TrumpAction, code)
+    return move
 
 
 PLAY: tuple[TrumpAction, ...] = tuple(_make(i, str(CARDS[i])) for i in range(52))
@@ -76,7 +98,7 @@ EXPECTED = (
 
 def parse_action(text: str) -> TrumpAction:
     """The action written ``text`` (any case, extra spaces, T for ten, suit symbols)."""
-    words = text.lower().split()
+    words = action_text(text).lower().split()
     if not words:
         raise IllegalAction(f"empty action: {EXPECTED}")
     if len(words) == 1:

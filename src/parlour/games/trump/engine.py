@@ -11,8 +11,8 @@ scoring) comes from the :class:`DealRules` its game supplies.
 >>> state.current_player, [str(a) for a in state.legal_actions()][-2:]
 (3, ['rob AS', 'keep'])
 >>> state.apply("rob 4C")
->>> state.current_player, state.observation(0).hand_sizes
-(0, (5, 5, 5, 5))
+>>> state.current_player, state.observation(0).hand_sizes, str(state.hand(3))
+(0, (5, 5, 5, 5), 'AS 2S KC 6C 8H')
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from parlour.games.trump.actions import (
     JINK_CODE,
     KEEP,
     KEEP_CODE,
+    MOVES,
     PLAY,
     ROB,
     ROB_BASE,
@@ -43,11 +44,12 @@ from parlour.games.trump.actions import (
 from parlour.games.trump.ranking import (
     ACE_OF_TRUMPS,
     DEMOTED_POWER,
+    HAND_SET,
     PLAIN_MASK,
     POWER,
     RENEGERS,
-    TRUMP_BASE,
     TRUMP_MASK,
+    trick_winner,
 )
 
 if TYPE_CHECKING:
@@ -98,7 +100,7 @@ class TrumpState(State):
         self.rules = rules
         self.n = n
         self.initial_hands = hands
-        self.hands = list(hands)
+        self._hands = list(hands)
         self.turn_up = turn_up
         self.trump = turn_up & 3
         self.tmask = TRUMP_MASK[self.trump]
@@ -109,15 +111,18 @@ class TrumpState(State):
         self.scores = scores
         self.pool = pool
         self.leader = (dealer + 1) % n
-        self.trick: list[int] = []
-        self.trick_winners: list[int] = []
-        self.tricks_won = [0] * n
+        # Mutable lists stay private: callers get copies or tuples (hand(), history …).
+        self._trick: list[int] = []
+        self._trick_winners: list[int] = []
+        self._tricks_won = [0] * n
         self._history: list[tuple[int, TrumpAction]] = []
         self.robber = -1
         self.discard = -1
         self.keeper = -1
         self.pending_ace = False
         self.demoted = -1
+        # The card-set type that lists cards in this deal's order (changes if the ace is demoted).
+        self._set_type = HAND_SET[0][self.trump]
         self.jinker = -1
         self.taker = -1  # the seat that takes the pool (Spoil Five); -1 for a spoil
         self._rob_turns = 0
@@ -134,7 +139,7 @@ class TrumpState(State):
             self.current_player = self.dealer
             return
         holder = -1
-        for seat, hand in enumerate(self.hands):
+        for seat, hand in enumerate(self._hands):
             if hand >> ace & 1:
                 holder = seat
         self._ace_holder = holder
@@ -157,15 +162,31 @@ class TrumpState(State):
     # -- protocol ---------------------------------------------------------------------------
     @property
     def history(self) -> list[tuple[int, TrumpAction]]:  # type: ignore[override]
-        return self._history
+        return list(self._history)
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]:
+        """Tricks taken so far by each seat."""
+        return tuple(self._tricks_won)
+
+    def card_set(self, mask: int) -> CardSet:
+        """``mask`` as a card set listed as a player holds it in this deal: trumps first,
+        highest first, then the plain suits (once the ace of trumps is demoted, it comes last
+        of the trumps)."""
+        return self._set_type(mask)
+
+    def hand(self, seat: int) -> CardSet:
+        """The cards ``seat`` holds now (a robbed turned ace waiting for trick 1 is not yet
+        among them)."""
+        return self.card_set(self._hands[self.check_seat(seat)])
 
     def parse_action(self, text: str) -> TrumpAction:
         return parse_action(text)
 
     def play_mask(self) -> int:
         """The cards the player to move may play (phase: play)."""
-        hand = self.hands[self.current_player]
-        trick = self.trick
+        hand = self._hands[self.current_player]
+        trick = self._trick
         if not trick:
             return hand
         led = trick[0]
@@ -206,7 +227,7 @@ class TrumpState(State):
         seat = self.current_player
         if seat != self._ace_holder:
             return [SILENT]
-        out = [ROB[c] for c in _bits(self.hands[seat])]
+        out = [ROB[c] for c in _bits(self._hands[seat])]
         out.append(KEEP)
         # The dealer of a turned ace holds nothing to demote, so silence means nothing there.
         if self.rules.silent_ace and self.turn_up != ACE_OF_TRUMPS[self.trump]:
@@ -214,8 +235,9 @@ class TrumpState(State):
         return out
 
     def apply(self, action: TrumpAction | str) -> None:  # type: ignore[override]
-        a = parse_action(action) if isinstance(action, str) else action
-        v = int(a)
+        # Anything but this game's own action type (text, a float, another game's action) is
+        # parsed or refused off the fast path.
+        v = int(action if action.__class__ is TrumpAction else self.coerce_action(action))
         seat = self.current_player
         phase = self.phase
         if phase == PLAY_PHASE and 0 <= v < 52:
@@ -239,13 +261,14 @@ class TrumpState(State):
     def _rob(self, seat: int, v: int) -> None:
         if v not in self._rob_actions():
             raise IllegalAction(self._why_not_rob(seat, v))
-        self._history.append((seat, _ACTION[v]))
+        self._history.append((seat, MOVES[v]))
         if v == SILENT_CODE:
             self._rob_turns -= 1
             if self._rob_turns <= 0:
                 # Nobody robbed or announced: the ace of trumps ranks lowest for the deal. It is
                 # demoted even when it lies in the pack, so the demotion tells nobody anything.
                 self.demoted = ACE_OF_TRUMPS[self.trump]
+                self._set_type = HAND_SET[1][self.trump]
                 self.power = DEMOTED_POWER[self.trump]
                 self._end_robbing()
             else:
@@ -258,47 +281,37 @@ class TrumpState(State):
         card = v - ROB_BASE
         self.robber = seat
         self.discard = card
-        hand = self.hands[seat] & ~(1 << card)
+        hand = self._hands[seat] & ~(1 << card)
         turned_ace = self.turn_up == ACE_OF_TRUMPS[self.trump]
         if turned_ace and not self.rules.immediate_pickup:
             self.pending_ace = True
         else:
             hand |= 1 << self.turn_up
-        self.hands[seat] = hand
+        self._hands[seat] = hand
         self._end_robbing()
 
     def _play(self, seat: int, card: int, action: TrumpAction) -> None:
-        self.hands[seat] &= ~(1 << card)
+        self._hands[seat] &= ~(1 << card)
         self._history.append((seat, action))
-        trick = self.trick
+        trick = self._trick
         trick.append(card)
         if len(trick) < self.n:
             self.current_player = (seat + 1) % self.n
             return
-        # The trick is complete: highest trump, else highest card of the suit led.
-        power = self.power
-        led_suit = trick[0] & 3
-        best = -1
-        winner = self.leader
-        for i, c in enumerate(trick):
-            p = power[c]
-            if p > best and (p >= TRUMP_BASE or c & 3 == led_suit):
-                best = p
-                winner = i
-        winner = (self.leader + winner) % self.n
-        self.trick = []
-        self.trick_winners.append(winner)
-        self.tricks_won[winner] += 1
+        winner = (self.leader + trick_winner(trick, self.power)) % self.n
+        self._trick = []
+        self._trick_winners.append(winner)
+        self._tricks_won[winner] += 1
         self.leader = winner
         if self.pending_ace:
             self.pending_ace = False
-            self.hands[self.dealer] |= 1 << self.turn_up
+            self._hands[self.dealer] |= 1 << self.turn_up
         self.current_player = winner
         self._after_trick(winner)
 
     def _after_trick(self, winner: int) -> None:
         rules = self.rules
-        played = len(self.trick_winners)
+        played = len(self._trick_winners)
         if rules.stop_at_three:
             if self.jinker >= 0:
                 if winner != self.jinker:
@@ -306,7 +319,7 @@ class TrumpState(State):
                 elif played == TRICKS:
                     self._finish(winner)
                 return
-            if self.tricks_won[winner] == 3:
+            if self._tricks_won[winner] == 3:
                 if rules.jinking and played == 3:
                     self.phase = JINK_PHASE
                 else:
@@ -335,16 +348,16 @@ class TrumpState(State):
     def clone(self) -> TrumpState:
         other = object.__new__(TrumpState)
         other.__dict__.update(self.__dict__)
-        other.hands = list(self.hands)
-        other.trick = list(self.trick)
-        other.trick_winners = list(self.trick_winners)
-        other.tricks_won = list(self.tricks_won)
+        other._hands = list(self._hands)
+        other._trick = list(self._trick)
+        other._trick_winners = list(self._trick_winners)
+        other._tricks_won = list(self._tricks_won)
         other._history = list(self._history)
         return other
 
     def setup(self) -> dict[str, Any]:
         return {
-            "hands": [str(CardSet(h)) for h in self.initial_hands],
+            "hands": [str(self.card_set(h)) for h in self.initial_hands],
             "turn_up": str(CARDS[self.turn_up]),
             "dealer": self.dealer,
             "scores": list(self.scores),
@@ -352,35 +365,39 @@ class TrumpState(State):
         }
 
     def zones(self) -> dict[str, CardSet]:
-        out = {f"P{s}": CardSet(h) for s, h in enumerate(self.hands)}
+        card_set = self.card_set
+        out = {f"P{s}": card_set(h) for s, h in enumerate(self._hands)}
         played = 0
         for _, a in self._history:
             if a < 52:
                 played |= 1 << a
         held = played
-        for h in self.hands:
+        for h in self._hands:
             held |= h
         turn_up = 0 if held >> self.turn_up & 1 else 1 << self.turn_up
         discards = 0 if self.discard < 0 else 1 << self.discard
-        out["played"] = CardSet(played)
-        out["turn_up"] = CardSet(turn_up)
-        out["discards"] = CardSet(discards)
-        out["stock"] = CardSet(FULL_DECK & ~(held | turn_up | discards))
+        out["played"] = card_set(played)
+        out["turn_up"] = card_set(turn_up)
+        out["discards"] = card_set(discards)
+        out["stock"] = card_set(FULL_DECK & ~(held | turn_up | discards))
         return out
 
     def hidden_from(self, seat: int) -> CardSet:
         """Other hands, the pack under the turn-up and other seats' discards; the turn-up is
         public wherever it goes."""
-        known = self.hands[seat] | 1 << self.turn_up
+        known = self._hands[self.check_seat(seat)] | 1 << self.turn_up
         for _, a in self._history:
             if a < 52:
                 known |= 1 << a
         if self.robber == seat:
             known |= 1 << self.discard
-        return CardSet(FULL_DECK & ~known)
+        return self.card_set(FULL_DECK & ~known)
 
     def public_history(self, seat: int) -> tuple[tuple[int, TrumpAction], ...]:
         """The history as ``seat`` sees it: other seats' discards are hidden."""
+        return self._public_history(self.check_seat(seat))
+
+    def _public_history(self, seat: int) -> tuple[tuple[int, TrumpAction], ...]:
         return tuple(
             (s, HIDDEN_ROB) if s != seat and ROB_BASE <= a < ROB_BASE + 52 else (s, a)
             for s, a in self._history
@@ -389,17 +406,19 @@ class TrumpState(State):
     def observation(self, seat: int) -> TrumpObservation:
         from parlour.games.trump.observation import observe
 
+        if seat.__class__ is not int or not 0 <= seat < self.n:  # the check off the bots' path
+            seat = self.check_seat(seat)
         return observe(self, seat)
 
     # -- messages ---------------------------------------------------------------------------
     def _why_not(self, card: int) -> str:
         c = CARDS[card]
-        hand = self.hands[self.current_player]
+        hand = self._hands[self.current_player]
         if not hand >> card & 1:
             if self.pending_ace and card == self.turn_up and self.current_player == self.dealer:
                 return f"{c} is not playable yet: the robbed ace joins your hand after trick 1"
             return f"{c} is not in your hand"
-        led = self.trick[0]
+        led = self._trick[0]
         if self.tmask >> led & 1:
             return (
                 f"{c} is not allowed: a trump ({CARDS[led]}) was led and you hold a trump "
@@ -412,8 +431,15 @@ class TrumpState(State):
             "follow suit or trump"
         )
 
+    def _not_an_action(self, v: int) -> str:
+        # A TrumpAction made by hand from a value the game never uses: no text to show.
+        return (f"TrumpAction value {v} is not an action of {self.game.name}: apply one of "
+                "state.legal_actions() or its text")
+
     def _why_not_rob(self, seat: int, v: int) -> str:
-        text = str(_ACTION[v]) if v in _ACTION else str(v)
+        if v not in MOVES:
+            return self._not_an_action(v)
+        text = str(MOVES[v])
         if v < 52:
             return (f"{text} is not allowed yet: the robbing of the trump comes before the "
                     "opening lead")
@@ -429,16 +455,14 @@ class TrumpState(State):
         return f"{text} is not allowed now: rob the trump ('rob 4D') or 'keep'"
 
     def _wrong_phase(self, v: int) -> str:
-        text = str(_ACTION[v]) if v in _ACTION else str(v)
+        if v not in MOVES:
+            return self._not_an_action(v)
+        text = str(MOVES[v])
         if self.phase == OVER:
             return "the deal is over"
         if self.phase == JINK_PHASE:
             return f"{text} is not allowed: you have won the first three tricks; 'jink' or 'stop'"
         return f"{text} is not allowed: the robbing of the trump is over; play a card"
-
-
-_ACTION: dict[int, TrumpAction] = {int(a): a for a in (*PLAY, *ROB, KEEP, SILENT, JINK, STOP,
-                                                     HIDDEN_ROB)}
 
 
 def _bits(mask: int) -> list[int]:

@@ -1,4 +1,5 @@
-"""What one seat sees of a Spoil Five / Forty-Five deal, and states consistent with it.
+"""What one seat sees of a Spoil Five / Forty-Five deal, how it reads as text, and states
+consistent with it.
 
 >>> import parlour, random
 >>> state = parlour.new_game("forty-five").new_deal(seed=5)
@@ -15,8 +16,16 @@ from typing import TYPE_CHECKING
 
 from parlour.cards import CARDS, FULL_DECK, SUIT_NAMES, Card, CardSet
 from parlour.errors import ParlourError
-from parlour.game import Game, Observation
-from parlour.games.trump.actions import HIDDEN_ROB, ROB, TrumpAction
+from parlour.game import Observation
+from parlour.games.trump.actions import (
+    HIDDEN_ROB,
+    JINK,
+    KEEP,
+    ROB,
+    SILENT,
+    STOP,
+    TrumpAction,
+)
 from parlour.games.trump.engine import JINK_PHASE, OVER, PLAY_PHASE, ROB_PHASE, TrumpState
 from parlour.games.trump.ranking import (
     ACE_OF_TRUMPS,
@@ -24,23 +33,27 @@ from parlour.games.trump.ranking import (
     PLAIN_MASK,
     POWER,
     RENEGERS,
-    TRUMP_BASE,
     TRUMP_MASK,
+    trick_winner,
 )
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from parlour.games.trump.variants import TrumpGame
+
 _PHASES = {ROB_PHASE: "rob", PLAY_PHASE: "play", JINK_PHASE: "jink", OVER: "over"}
+
+#: A finished trick: ``(seat, card)`` in playing order, from its leader on.
+Trick = tuple[tuple[int, Card], ...]
 
 
 @dataclass(frozen=True)
 class TrumpObservation(Observation):
     """One seat's view: its hand, the turn-up, the tricks, who robbed or announced, the scores.
 
-    ``scores`` are the sides' points before this deal (Forty-Five) or each seat's chips before
-    this deal (Spoil Five); ``pool`` is the Spoil Five pool at stake (0 in Forty-Five).
-    ``history`` shows another seat's rob as ``rob`` without the discarded card.
+    ``render()`` draws the table for this seat and ``log_lines()`` tells the deal so far; both
+    name another seat's discard only as "face down".
 
     >>> import parlour
     >>> state = parlour.new_game("spoil-five").new_deal(seed=2)
@@ -49,20 +62,36 @@ class TrumpObservation(Observation):
     (1, 5, 4)
     """
 
-    game: Game
+    #: The ruleset: variant, player count and options.
+    game: TrumpGame
+    #: The seat this view belongs to (0 … players-1).
     seat: int
+    #: The seat to act, or -1 once the deal is over.
     current_player: int
+    #: This seat's cards, listed trumps first (highest first), then each plain suit.
     hand: CardSet
+    #: How many cards each seat holds (a robbed turned ace waiting for trick 1 not counted).
     hand_sizes: tuple[int, ...]
+    #: ``"rob"`` (robbing turns before the opening lead), ``"play"``, ``"jink"`` (Spoil Five:
+    #: the taker of the first three tricks chooses to jink or stop) or ``"over"``.
     phase: str
+    #: The seat that dealt; the seat after it leads the first trick.
     dealer: int
+    #: The card turned up after the deal; its suit is trumps. Public wherever it goes.
     turn_up: Card
+    #: The trump suit: 0 clubs, 1 diamonds, 2 hearts, 3 spades (the ace of hearts is a trump
+    #: too).
     trump: int
+    #: The seat that leads (or led) the trick in progress.
     leader: int
+    #: The cards of the trick in progress, from the leader on.
     trick: tuple[Card, ...]
+    #: The seat that took each finished trick, in order.
     trick_winners: tuple[int, ...]
+    #: Tricks taken so far by each seat.
     tricks_won: tuple[int, ...]
-    #: The seat that kept the ace of trumps and announced it, or -1.
+    #: The seat that kept the ace of trumps and announced it (the dealer, for a turned ace it
+    #: did not rob), or -1.
     announced: int
     #: The seat that robbed the trump, or -1 (the discard is shown only to that seat).
     robber: int
@@ -70,75 +99,308 @@ class TrumpObservation(Observation):
     ace_pending: bool
     #: The ace of trumps ranks lowest trump: nobody robbed or announced (silent option).
     ace_demoted: bool
+    #: The seat that jinked (Spoil Five: plays for all five tricks), or -1.
     jinker: int
+    #: Before this deal: Forty-Five, the two sides' points (side A, the even seats, first);
+    #: Spoil Five, each seat's chips before paying this deal's ante.
     scores: tuple[int, ...]
+    #: Spoil Five: the chips at stake, this deal's antes plus any carried over from spoils;
+    #: 0 in Forty-Five.
     pool: int
+    #: Each seat's score for this deal (``state.returns()``): zeros until the deal is over.
+    returns: tuple[float, ...]
+    #: ``(seat, action)`` so far; another seat's rob shows as ``rob`` without the discard.
     history: tuple[tuple[int, TrumpAction], ...]
 
     def sample_state(self, rng: random.Random) -> TrumpState:
         return _sample(self, rng)
 
+    # -- text ---------------------------------------------------------------------------------
     def render(self) -> str:
+        """The table from this seat: who is who, trumps and robbing, the tricks, the scores.
+
+        >>> import parlour
+        >>> game = parlour.new_game("forty-five")
+        >>> state = game.new_deal(hands=["5S 3S 7D 8C 9H", "KS 2D 3D 4D 5D", "6S 7S 8S 9S 10S",
+        ...                              "AS 4C 6C 8H KC"], turn_up="2S", dealer=3)
+        >>> for action in ["rob 4C", "8C", "5D", "6S", "KC", "10S"]:
+        ...     state.apply(action)
+        >>> print(state.observation(0).render())
+        forty-five · you are P0, partners with P2: side A
+        dealer P3 · turn-up 2S: spades are trumps
+        P3 robbed the trump: took 2S and discarded a card face down
+        your hand: 5S 3S 7D 9H
+        trick 1: P0 8C, P1 5D, P2 6S, P3 KC · won by P2 with 6S
+        trick 2: P2 10S · P2 is winning with 10S
+        cards in hand: P0 4 · P1 4 · P2 3 · P3 4
+        tricks won: side A (P0, P2) 1 · side B (P1, P3) 0 (by seat: P0 0 · P1 0 · P2 1 · P3 0)
+        scores (45 to win): side A (P0, P2) 0 · side B (P1, P3) 0
+        P3 to play
+        """
+        name = self.game.seat_name
         n = len(self.hand_sizes)
-        trump = SUIT_NAMES[self.trump]
         lines = [
-            f"{self.game.name}: you are P{self.seat}; dealer P{self.dealer}; "
-            f"turn-up {self.turn_up}, {trump} are trumps",
-            "your hand: " + " ".join(str(c) for c in sort_hand(self.hand, self.trump)),
+            f"{self.game.name} · you are {name(self.seat)}{self._side_text()}",
+            f"dealer {name(self.dealer)} · turn-up {self.turn_up}: "
+            f"{SUIT_NAMES[self.trump]} are trumps",
+            *self._robbing_lines(),
+            f"your hand: {self.hand or '(empty)'}",
         ]
-        if self.announced >= 0:
-            lines.append(f"P{self.announced} holds the ace of trumps (announced)")
-        if self.robber >= 0:
-            lines.append(f"P{self.robber} robbed the turn-up")
-        if self.ace_demoted:
-            lines.append("the ace of trumps ranks as the lowest trump (its holder stayed silent)")
-        if self.jinker >= 0:
-            lines.append(f"P{self.jinker} jinked: plays for all five tricks")
-        seats = [(self.leader + i) % n for i in range(len(self.trick))]
-        played = zip(seats, self.trick, strict=True)
-        table = ", ".join(f"P{s} {c}" for s, c in played) or "(empty)"
-        lines.append(f"trick {len(self.trick_winners) + 1}: {table}")
-        lines.append(
-            "cards: " + "  ".join(f"P{s} {self.hand_sizes[s]}" for s in range(n))
-            + " | tricks: " + "  ".join(f"P{s} {self.tricks_won[s]}" for s in range(n))
-        )
-        if self.pool:
-            lines.append(f"pool {self.pool}; chips " + " ".join(map(str, self.scores)))
-        else:
-            lines.append("scores: " + " - ".join(map(str, self.scores)))
+        tricks = self.finished_tricks()
+        if tricks:
+            lines.append(self._trick_text(len(tricks), tricks[-1], self.trick_winners[-1]))
+        if self.trick:
+            seats = [(self.leader + i) % n for i in range(len(self.trick))]
+            trick = tuple(zip(seats, self.trick, strict=True))
+            lines.append(self._trick_text(len(tricks) + 1, trick, -1))
+        lines.append("cards in hand: " + " · ".join(
+            f"{name(s)} {self.hand_sizes[s]}" for s in range(n)))
+        lines.append(self._tricks_won_text())
         if self.is_over:
-            lines.append("the deal is over")
-        else:
-            lines.append(f"P{self.current_player} to {self.phase}")
+            lines += self._result_lines()
+        lines.append(self._standing_text())
+        if not self.is_over:
+            you = " (you)" if self.current_player == self.seat else ""
+            lines.append(f"{name(self.current_player)}{you} to {self._turn_text()}")
         return "\n".join(lines)
 
+    def log_lines(self, start: int = 0) -> list[str]:
+        """The deal told from action ``start`` on: a line per action, who took each trick,
+        and how the deal ended. Another seat's discard is told only as "face down".
 
-def sort_hand(hand: int, trump: int) -> list[Card]:
-    """The hand, trumps first, highest first, then plain suits high to low."""
-    power = POWER[trump]
+        >>> import parlour
+        >>> game = parlour.new_game("forty-five")
+        >>> state = game.new_deal(hands=["5S 3S 7D 8C 9H", "KS 2D 3D 4D 5D", "6S 7S 8S 9S 10S",
+        ...                              "AS 4C 6C 8H KC"], turn_up="2S", dealer=3)
+        >>> for action in ["rob 4C", "8C", "5D", "6S", "KC"]:
+        ...     state.apply(action)
+        >>> for line in state.observation(1).log_lines():
+        ...     print(line)
+        P3 robs the trump: takes 2S and discards a card face down
+        trick 1: P0 leads 8C
+        P1 plays 5D
+        P2 plays 6S
+        P3 plays KC
+        trick 1 to P2 (with 6S)
+        >>> state.observation(3).log_lines(0)[0]
+        'P3 robs the trump: takes 2S and discards 4C face down'
+        """
+        out: list[str] = []
+        for i, lines in enumerate(self._story()):
+            if i >= start:
+                out += lines
+        return out
 
-    def key(c: Card) -> tuple[int, int]:
-        return (-power[c], 0) if power[c] >= TRUMP_BASE else (c & 3, -power[c])
+    def finished_tricks(self) -> list[Trick]:
+        """Each finished trick's ``(seat, card)`` plays, from the history."""
+        n = len(self.hand_sizes)
+        plays = [(seat, CARDS[a]) for seat, a in self.history if a < 52]
+        return [tuple(plays[i:i + n]) for i in range(0, len(plays) - n + 1, n)]
 
-    return sorted(CardSet(hand), key=lambda c: (power[c] < TRUMP_BASE, *key(c)))
+    def _story(self) -> list[list[str]]:
+        """The lines each action of the history adds to the log, one list per action."""
+        name = self.game.seat_name
+        n = len(self.hand_sizes)
+        turned_ace = int(self.turn_up) == ACE_OF_TRUMPS[self.trump]
+        ace_waits = turned_ace and not self.game.rules.immediate_pickup
+        story: list[list[str]] = []
+        trick: list[tuple[int, Card]] = []
+        done = silent = 0
+        for seat, action in self.history:
+            who = name(seat)
+            lines: list[str] = []
+            v = int(action)
+            if v < 52:
+                if trick:
+                    lines.append(f"{who} plays {CARDS[v]}")
+                else:
+                    lines.append(f"trick {done + 1}: {who} leads {CARDS[v]}")
+                trick.append((seat, CARDS[v]))
+                if len(trick) == n:
+                    winner = self.trick_winners[done]
+                    done += 1
+                    lines.append(f"trick {done} to {name(winner)} "
+                                 f"(with {_card_of(trick, winner)})")
+                    if done == 1 and ace_waits and self.robber >= 0:
+                        lines.append(f"{name(self.robber)} takes the turned ace {self.turn_up} "
+                                     "into the hand")
+                    trick = []
+            elif action == HIDDEN_ROB or action in ROB:
+                discard = str(CARDS[action.card]) if action in ROB else "a card"
+                lines.append(f"{who} robs the trump: takes {self.turn_up} and discards "
+                             f"{discard} face down")
+                if ace_waits:
+                    lines.append(f"the turned ace {self.turn_up} joins {who}'s hand after "
+                                 "trick 1")
+            elif action == KEEP:
+                lines.append(f"{who} does not rob the turned ace" if turned_ace else
+                             f"{who} holds the ace of trumps and does not rob (announced)")
+            elif action == SILENT:
+                silent += 1
+                lines.append(f"{who} stays silent")
+                if silent == n:
+                    lines.append("nobody robbed or announced: the ace of trumps ranks lowest "
+                                 "of the trumps for this deal")
+            elif action == JINK:
+                lines.append(f"{who} jinks: plays on for all five tricks")
+            elif action == STOP:
+                lines.append(f"{who} stops after three tricks")
+            story.append(lines)
+        if self.is_over and story:
+            story[-1] += self._result_lines()
+        return story
+
+    def _power(self) -> tuple[int, ...]:
+        return DEMOTED_POWER[self.trump] if self.ace_demoted else POWER[self.trump]
+
+    def _side_label(self, side: int) -> str:
+        """``side A (P0, P2)``: Forty-Five's sides are A (even seats) and B (odd seats)."""
+        sides = self.game.rules.sides
+        seats = ", ".join(self.game.seat_name(s) for s in range(len(sides)) if sides[s] == side)
+        return f"side {'AB'[side]} ({seats})"
+
+    def _side_text(self) -> str:
+        """After "you are P0": the partners and the side, in Forty-Five."""
+        if not self.game.partnership:
+            return ""
+        sides = self.game.rules.sides
+        mine = sides[self.seat]
+        partners = [self.game.seat_name(s) for s in range(len(sides))
+                    if sides[s] == mine and s != self.seat]
+        with_text = f", partners with {' and '.join(partners)}" if partners else ""
+        return f"{with_text}: side {'AB'[mine]}"
+
+    def _robbing_lines(self) -> list[str]:
+        name = self.game.seat_name
+        lines = []
+        if self.robber >= 0:
+            mine = [a for s, a in self.history if s == self.seat and a in ROB]
+            discard = str(CARDS[mine[0].card]) if mine else "a card"
+            lines.append(f"{name(self.robber)} robbed the trump: took {self.turn_up} and "
+                         f"discarded {discard} face down")
+        if self.ace_pending:
+            lines.append(f"the turned ace {self.turn_up} joins {name(self.dealer)}'s hand after "
+                         "trick 1")
+        if self.announced >= 0:
+            if int(self.turn_up) == ACE_OF_TRUMPS[self.trump]:
+                lines.append(f"{name(self.announced)} did not rob the turned ace")
+            else:
+                lines.append(f"{name(self.announced)} holds the ace of trumps (announced)")
+        if self.ace_demoted:
+            lines.append("the ace of trumps ranks lowest of the trumps (nobody robbed or "
+                         "announced)")
+        if self.jinker >= 0:
+            lines.append(f"{name(self.jinker)} jinked: plays for all five tricks")
+        return lines
+
+    def _trick_text(self, number: int, trick: Trick, winner: int) -> str:
+        """A trick's plays and who took it (``winner``), or who is winning it (``-1``)."""
+        name = self.game.seat_name
+        plays = ", ".join(f"{name(s)} {c}" for s, c in trick)
+        if winner >= 0:
+            card = _card_of(trick, winner)
+            return f"trick {number}: {plays} · won by {name(winner)} with {card}"
+        best, card = trick[trick_winner([c for _, c in trick], self._power())]
+        return f"trick {number}: {plays} · {name(best)} is winning with {card}"
+
+    def _tricks_won_text(self) -> str:
+        """Tricks taken by each seat, and by each side in Forty-Five."""
+        won = self.tricks_won
+        by_seat = " · ".join(f"{self.game.seat_name(s)} {k}" for s, k in enumerate(won))
+        if not self.game.partnership:
+            return f"tricks won: {by_seat}"
+        sides = self.game.rules.sides
+        per_side = [sum(k for s, k in enumerate(won) if sides[s] == side) for side in (0, 1)]
+        text = "tricks won: " + " · ".join(
+            f"{self._side_label(side)} {per_side[side]}" for side in (0, 1))
+        # With one seat a side the side totals already say it all.
+        return text if len(won) == 2 else f"{text} (by seat: {by_seat})"
+
+    def _standing_text(self) -> str:
+        """The scores now: after this deal once it is over."""
+        ante = 0 if self.game.partnership else int(self.game.options.ante)
+        # A seat's score now: before the deal, less the ante paid in, plus what the deal paid
+        # out (returns count the ante, so they replace it once the deal is over).
+        now = [
+            v + (int(self.returns[s]) if self.is_over else -ante) for s, v in enumerate(self.scores)
+        ]
+        if self.game.partnership:
+            label = "scores after this deal" if self.is_over else "scores"
+            return f"{label} ({self.game.options.target} to win): " + " · ".join(
+                f"{self._side_label(side)} {now[side]}" for side in (0, 1))
+        pool = self.pool
+        if self.is_over and max(self.returns) > 0:
+            pool_text = "pool: empty"  # taken
+        elif self.is_over:
+            pool_text = f"pool: {chips_text(pool)}, carried to the next deal"
+        else:
+            pool_text = f"pool: {chips_text(pool)}"
+        return f"{pool_text} · chips: " + " · ".join(
+            f"{self.game.seat_name(s)} {v}" for s, v in enumerate(now))
+
+    def _result_lines(self) -> list[str]:
+        """How the deal ended, once it is over."""
+        name = self.game.seat_name
+        if self.game.partnership:
+            sides = self.game.rules.sides
+            winner = max(range(len(sides)), key=lambda s: self.returns[s])
+            tricks = sum(k for s, k in enumerate(self.tricks_won) if sides[s] == sides[winner])
+            return [f"the deal is over: {self._side_label(sides[winner])} took {tricks} tricks "
+                    f"and scores {int(self.returns[winner])}"]
+        pool = chips_text(self.pool)
+        if max(self.returns) <= 0:
+            if self.jinker >= 0:
+                return [f"the deal is over: {name(self.jinker)}'s jink failed, so the pool of "
+                        f"{pool} is spoiled and carries over to the next deal"]
+            return [f"the deal is over: nobody took three tricks, so the pool of {pool} is "
+                    "spoiled and carries over to the next deal"]
+        taker = max(range(len(self.returns)), key=lambda s: self.returns[s])
+        if self.jinker == taker:
+            extra = chips_text(int(self.game.options.ante))
+            return [f"the deal is over: {name(taker)} took all five tricks and takes the pool "
+                    f"of {pool} and {extra} from each other player"]
+        return [f"the deal is over: {name(taker)} took three tricks and takes the pool of "
+                f"{pool}"]
+
+    def _turn_text(self) -> str:
+        """What the player to move is to do, after "P1 to"."""
+        if self.phase == "jink":
+            return "jink (play on for all five tricks) or stop (take the pool)"
+        if self.phase == "rob":
+            if int(self.turn_up) == ACE_OF_TRUMPS[self.trump]:
+                return "rob the turned ace or keep the hand"
+            if self.game.rules.silent_ace:
+                return "rob the trump, keep the ace of trumps (announcing it) or stay silent"
+            return "rob the trump or keep the ace of trumps (announcing it)"
+        return "play" if self.trick else "lead"
+
+
+def _card_of(trick: Trick | list[tuple[int, Card]], seat: int) -> Card:
+    """The card ``seat`` played to ``trick``."""
+    return next(card for s, card in trick if s == seat)
+
+
+def chips_text(count: int) -> str:
+    """``1 chip``, ``4 chips``."""
+    return f"{count} chip{'s' * (count != 1)}"
 
 
 def observe(state: TrumpState, seat: int) -> TrumpObservation:
-    hands = state.hands
+    hands = state._hands
     return TrumpObservation(
-        game=state.game,
+        game=state.game,  # type: ignore[arg-type]
         seat=seat,
         current_player=state.current_player,
-        hand=CardSet(hands[seat]),
+        hand=state._set_type(hands[seat]),
         hand_sizes=tuple(h.bit_count() for h in hands),
         phase=_PHASES[state.phase],
         dealer=state.dealer,
         turn_up=CARDS[state.turn_up],
         trump=state.trump,
         leader=state.leader,
-        trick=tuple(CARDS[c] for c in state.trick),
-        trick_winners=tuple(state.trick_winners),
-        tricks_won=tuple(state.tricks_won),
+        trick=tuple(CARDS[c] for c in state._trick),
+        trick_winners=tuple(state._trick_winners),
+        tricks_won=tuple(state._tricks_won),
         announced=state.keeper,
         robber=state.robber,
         ace_pending=state.pending_ace,
@@ -146,7 +408,8 @@ def observe(state: TrumpState, seat: int) -> TrumpObservation:
         jinker=state.jinker,
         scores=state.scores,
         pool=state.pool,
-        history=state.public_history(seat),
+        returns=tuple(state.returns()) if state.phase == OVER else (0.0,) * state.n,
+        history=state._public_history(seat),
     )
 
 

@@ -14,7 +14,20 @@ True
 
 from __future__ import annotations
 
-from parlour.cards import ACE, CLUBS, DIAMONDS, FIVE, HEARTS, JACK, SPADES, Card, parse_cards
+from collections.abc import Sequence
+
+from parlour.cards import (
+    ACE,
+    CLUBS,
+    DIAMONDS,
+    FIVE,
+    HEARTS,
+    JACK,
+    SPADES,
+    Card,
+    CardSet,
+    parse_cards,
+)
 
 #: Powers at or above this mark are trumps; a demoted (silent) ace gets exactly this value,
 #: below every other trump.
@@ -101,3 +114,38 @@ def demoted_powers(trump: int) -> tuple[int, ...]:
 
 
 DEMOTED_POWER: tuple[tuple[int, ...], ...] = tuple(demoted_powers(t) for t in range(4))
+
+
+def trick_winner(trick: Sequence[int], power: Sequence[int]) -> int:
+    """The position in ``trick`` (cards in playing order) of the card that takes it: the
+    highest trump, else the highest card of the suit led.
+
+    >>> from parlour.cards import CLUBS
+    >>> trick_winner(parse_cards("KH QH AH 2C"), POWER[CLUBS])
+    2
+    """
+    led_suit = trick[0] & 3
+    best = -1
+    winner = 0
+    for i, c in enumerate(trick):
+        p = power[c]
+        if p > best and (p >= TRUMP_BASE or c & 3 == led_suit):
+            best = p
+            winner = i
+    return winner
+
+
+def _hand_order(power: Sequence[int]) -> tuple[int, ...]:
+    # Trumps come first, highest first; then each plain suit (clubs, diamonds, hearts, spades)
+    # highest first. Keys are (trump?, suit, -power) with the suit ignored among trumps.
+    return tuple(sorted(range(52), key=lambda c: (
+        power[c] < TRUMP_BASE, 0 if power[c] >= TRUMP_BASE else c & 3, -power[c])))
+
+
+#: ``HAND_SET[demoted][trump]``: the card-set type that lists a hand as a player holds it,
+#: trumps first, highest first, then the plain suits; ``demoted`` when the ace of trumps ranks
+#: lowest trump.
+HAND_SET: tuple[tuple[type[CardSet], ...], ...] = tuple(
+    tuple(CardSet.ordered(_hand_order(table[t])) for t in range(4))
+    for table in (POWER, DEMOTED_POWER)
+)

@@ -15,12 +15,12 @@ when a deal stops, scoring and what a match carries from deal to deal.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from parlour.cards import Card, mask_of, parse_card, parse_cards
-from parlour.errors import CardError, DealError
+from parlour.errors import DealError, VariantError
 from parlour.game import (
     Action,
     Game,
@@ -30,6 +30,7 @@ from parlour.game import (
     seed_or_random,
 )
 from parlour.games.trump.engine import HAND_SIZE, DealRules, TrumpState
+from parlour.games.trump.observation import chips_text
 from parlour.games.trump.policy import greedy_action
 from parlour.registry import Variant, option
 
@@ -92,6 +93,8 @@ class TrumpGame(Game):
     """What both variants share: dealing and the rule-based policy."""
 
     rules: DealRules
+    #: Two sides playing for points (Forty-Five), or each player for the pool (Spoil Five).
+    partnership: ClassVar[bool]
 
     def _deal_args(self, setup: dict[str, Any]) -> tuple[tuple[int, ...], int]:
         """Checked ``(scores, pool)`` from the setup arguments."""
@@ -107,15 +110,18 @@ class TrumpGame(Game):
     ) -> TrumpState:
         n = self.players
         dealer = setup.pop("dealer", n - 1)
-        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
+        if not _is_int(dealer) or not 0 <= dealer < n:
             raise DealError(f"dealer must be a seat 0..{n - 1}, not {dealer!r}")
         turn_up_text = setup.pop("turn_up", None)
         scores, pool = self._deal_args(setup)
         if setup:
-            raise DealError(f"{self.name} has no deal setting {', '.join(map(repr, setup))}")
+            raise DealError(f"{self.name} has no deal setting {', '.join(map(repr, setup))}; "
+                            "its settings are dealer, turn_up (with hands), scores and pool")
+        if seed is not None and not _is_int(seed):
+            raise DealError(f"seed must be an integer, not {seed!r}")
+        if sum(x is not None for x in (seed, deck, hands)) > 1:
+            raise DealError("give either hands, a deck or a seed, not several")
         if hands is not None:
-            if deck is not None or seed is not None:
-                raise DealError("give either hands, a deck or a seed, not several")
             if turn_up_text is None:
                 raise DealError("a deal from explicit hands needs the turn_up card")
             cards, up = _checked_hands(hands, turn_up_text, n)
@@ -128,6 +134,7 @@ class TrumpGame(Game):
                 order = list(range(52))
                 random.Random(seed_or_random(seed)).shuffle(order)
             else:
+                _check_cards(deck, "deck must be the 52 cards, top first,")
                 order = [int(c) for c in parse_deck(deck)]
             masks, turn_up = _deal(order, n, dealer)
         return TrumpState(self, self.rules, masks, int(turn_up), dealer, scores, pool)
@@ -148,6 +155,7 @@ class FortyFiveGame(TrumpGame):
     """
 
     options_type = FortyFiveOptions
+    partnership = True
 
     def __init__(self, variant: Variant, players: int, options: FortyFiveOptions) -> None:
         super().__init__(variant, players, options)
@@ -171,11 +179,13 @@ class FortyFiveGame(TrumpGame):
 
     def _deal_args(self, setup: dict[str, Any]) -> tuple[tuple[int, ...], int]:
         scores = setup.pop("scores", [0, 0])
-        if setup.pop("pool", 0) != 0:
-            raise DealError("forty-five is played for points: it has no pool")
+        pool = setup.pop("pool", 0)
+        if not _is_int(pool) or pool != 0:
+            raise DealError(f"forty-five is played for points: it has no pool (0), not {pool!r}")
         if not (isinstance(scores, (list, tuple)) and len(scores) == 2
-                and all(isinstance(v, int) for v in scores)):
-            raise DealError(f"scores must be the two sides' points, not {scores!r}")
+                and all(_is_int(v) for v in scores)):
+            raise DealError("scores must be the two sides' points before this deal (side A, "
+                            f"the even seats, first), e.g. [15, 10], not {scores!r}")
         return tuple(scores), 0
 
     # -- matches ----------------------------------------------------------------------------
@@ -198,6 +208,14 @@ class FortyFiveGame(TrumpGame):
     def match_over(self, totals: Sequence[float], deals: int, carry: dict[str, Any]) -> bool:
         return bool(max(totals) >= self.options.target)
 
+    def match_end_text(self) -> str:
+        """
+        >>> import parlour
+        >>> parlour.new_game("forty-five", target=25).match_end_text()
+        'the first side to 25 points wins the match'
+        """
+        return f"the first side to {self.options.target} points wins the match"
+
     def match_winners(self, totals: Sequence[float], carry: dict[str, Any]) -> list[int]:
         target = self.options.target
         return [s for s, t in enumerate(totals) if t >= target]
@@ -213,8 +231,15 @@ class SpoilFiveGame(TrumpGame):
     """
 
     options_type = SpoilFiveOptions
+    partnership = False
 
     def __init__(self, variant: Variant, players: int, options: SpoilFiveOptions) -> None:
+        if options.ante > options.starting_chips:
+            # Nobody could pay the first ante: the match would end before its first deal.
+            raise VariantError(
+                f"spoil-five option ante={options.ante} is more than starting_chips="
+                f"{options.starting_chips}; every player must be able to pay the first ante"
+            )
         super().__init__(variant, players, options)
         self.rules = DealRules(
             sides=tuple(range(players)),
@@ -244,9 +269,10 @@ class SpoilFiveGame(TrumpGame):
         chips = setup.pop("scores", [self.options.starting_chips] * n)
         pool = setup.pop("pool", n * ante)
         if not (isinstance(chips, (list, tuple)) and len(chips) == n
-                and all(isinstance(v, int) for v in chips)):
-            raise DealError(f"scores must be the {n} players' chips, not {chips!r}")
-        if not isinstance(pool, int) or pool < n * ante:
+                and all(_is_int(v) for v in chips)):
+            raise DealError(f"scores must be the {n} players' chips before this deal's ante, "
+                            f"not {chips!r}")
+        if not _is_int(pool) or pool < n * ante:
             raise DealError(f"the pool holds at least this deal's antes ({n * ante}), not {pool!r}")
         return tuple(chips), pool
 
@@ -274,7 +300,20 @@ class SpoilFiveGame(TrumpGame):
         return {"dealer": (state.dealer + 1) % self.players, "carried": carried, "scores": scores}
 
     def match_over(self, totals: Sequence[float], deals: int, carry: dict[str, Any]) -> bool:
-        return bool(deals >= self.options.deals or min(totals) < self.options.ante)
+        # A match deals at least once, whatever totals it was given.
+        return deals > 0 and (deals >= self.options.deals or min(totals) < self.options.ante)
+
+    def match_end_text(self) -> str:
+        """
+        >>> import parlour
+        >>> parlour.new_game("spoil-five", deals=10, ante=2).match_end_text()
+        'the match lasts 10 deals, or ends sooner when a player has fewer than 2 chips to ante; everyone starts with 20 chips'
+        """
+        o = self.options
+        deals = f"{o.deals} deal{'s' * (o.deals != 1)}"
+        return (f"the match lasts {deals}, or ends sooner when a player has fewer than "
+                f"{chips_text(o.ante)} to ante; everyone starts with "
+                f"{chips_text(o.starting_chips)}")
 
 
 # -- dealing --------------------------------------------------------------------------------
@@ -296,16 +335,34 @@ def _deal(deck: Sequence[int], n: int, dealer: int) -> tuple[tuple[int, ...], in
     return tuple(hands), deck[pos]
 
 
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_cards(value: object, what: str) -> None:
+    """Refuse ``value`` where cards belong unless it is text or a collection (its items are
+    checked card by card when parsed, a bad one raising :class:`CardError`)."""
+    if isinstance(value, (bytes, bytearray)) or not isinstance(value, (str, Iterable)):
+        raise DealError(f"{what} a list of cards or text such as '3D 10H', not {value!r}")
+
+
 def _checked_hands(
     hands: Sequence[Sequence[Card | str] | str], turn_up: Any, n: int
 ) -> tuple[list[list[Card]], Card]:
+    if isinstance(hands, str) or not isinstance(hands, Sequence):
+        raise DealError(f"hands must be a list of the {n} players' hands (each a list of cards "
+                        f"or text such as '3D 10H'), not {hands!r}")
     if len(hands) != n:
         raise DealError(f"the deal has {len(hands)} hands for {n} players")
-    try:
-        cards = [parse_cards(h) for h in hands]
-        up = turn_up if isinstance(turn_up, Card) else parse_card(str(turn_up))
-    except CardError as e:
-        raise DealError(str(e)) from None
+    for seat, hand in enumerate(hands):
+        _check_cards(hand, f"P{seat}'s hand must be {HAND_SIZE} cards,")
+    cards = [parse_cards(h) for h in hands]
+    if isinstance(turn_up, str):
+        up = parse_card(turn_up)
+    elif _is_int(turn_up):
+        up = Card(turn_up)
+    else:
+        raise DealError(f"turn_up must be one card, e.g. '9S', not {turn_up!r}")
     for seat, hand in enumerate(cards):
         if len(hand) != HAND_SIZE:
             raise DealError(f"P{seat} has {len(hand)} cards; each player is dealt {HAND_SIZE}")
