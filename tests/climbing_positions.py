@@ -37,6 +37,13 @@ def position(game: Game, hands: list[str], leader: int = 0) -> ClimbingState:
     return cast(ClimbingState, state)
 
 
+def lead_position(game: Game, cards: str) -> ClimbingState:
+    """Seat 0 holds ``cards`` and leads freely; seats 1 to 3 hold a spare card each (no seat may
+    be empty where the deal ends at the first player out); every other card is out of play."""
+    spare = [c for c in DECK if c not in set(names(cards))]
+    return position(game, [cards, *spare[:3]], leader=0)
+
+
 def full_hands(fixed: dict[int, str]) -> list[str]:
     """Four 13-card hands: seat i holds ``fixed[i]``, topped up from the rest of the deck."""
     used = {c for h in fixed.values() for c in names(h)}

@@ -23,6 +23,7 @@ from climbing_positions import (
     assert_refusals_change_nothing,
     beats,
     full_hands,
+    lead_position,
     legal,
     position,
     refusal,
@@ -109,7 +110,7 @@ def test_1_4_09_four_of_a_kind_beats_any_two_pair():
 
 
 def test_1_4_10_four_fives_are_four_of_a_kind_not_two_pair():
-    state = position(GAME, ["5D 5C 5H 5S", "3D", "", ""], leader=0)
+    state = lead_position(GAME, "5D 5C 5H 5S")
     action = state.parse_action("5D 5C 5H 5S")
     assert action.category == "four of a kind"
     assert action.size == 4
@@ -129,7 +130,7 @@ def test_1_4_11_size_mismatch_against_two_pair_is_illegal():
 
 @pytest.mark.parametrize("cards", ["3D 4C 5H 6S 7D", "JD QC KH AS 2D"])
 def test_1_4_12_valid_straights(cards):
-    state = position(GAME, [cards, "", "", ""], leader=0)
+    state = lead_position(GAME, cards)
     action = state.parse_action(cards)
     assert action.category == "straight"
     assert action in state.legal_actions()
@@ -137,7 +138,7 @@ def test_1_4_12_valid_straights(cards):
 
 @pytest.mark.parametrize("cards", ["2D 3C 4H 5S 6D", "AD 2C 3H 4S 5D", "QD KC AH 2S 3D"])
 def test_1_4_12_wrapping_runs_are_not_straights(cards):
-    state = position(GAME, [cards, "", "", ""], leader=0)
+    state = lead_position(GAME, cards)
     with pytest.raises(IllegalAction, match="not a valid combination"):
         state.parse_action(cards)
     assert not [a for a in state.legal_actions() if a.size == 5]
@@ -164,7 +165,7 @@ def test_1_4_15_flushes_compare_the_top_card_only():
 
 
 def test_1_4_16_suited_two_to_six_is_a_two_high_flush():
-    state = position(GAME, ["2D 3D 4D 5D 6D", "", "", ""], leader=0)
+    state = lead_position(GAME, "2D 3D 4D 5D 6D")
     action = state.parse_action("2D 3D 4D 5D 6D")
     assert action.category == "flush"
     assert beats(GAME, "AC KC QC JC 9C", "2D 3D 4D 5D 6D")
@@ -177,7 +178,7 @@ def test_1_4_17_full_house_by_rank_of_the_triple():
 
 def test_1_4_18_straight_flush_beats_full_house_and_no_quads_with_kicker():
     assert beats(GAME, "2S 2H 2C AS AH", "3D 4D 5D 6D 7D")
-    state = position(GAME, ["9D 9C 9H 9S 3C", "", "", ""], leader=0)
+    state = lead_position(GAME, "9D 9C 9H 9S 3C")
     with pytest.raises(IllegalAction, match="not a valid combination"):
         state.parse_action("9D 9C 9H 9S 3C")
     assert not [a for a in state.legal_actions() if a.size == 5]

@@ -24,6 +24,7 @@ from climbing_positions import (
     assert_refusals_change_nothing,
     beats,
     full_hands,
+    lead_position,
     legal,
     position,
     refusal,
@@ -86,7 +87,7 @@ def test_2_4_03_pairs_compare_rank_then_the_higher_suit():
 
 
 def test_2_4_04_no_triples_by_default():
-    state = position(GAME, ["5D 5C 5H 3D", "4C", "", ""], leader=0)
+    state = lead_position(GAME, "5D 5C 5H 3D")
     with pytest.raises(IllegalAction, match="not a valid combination"):
         state.parse_action("5D 5C 5H")
     assert not [a for a in state.legal_actions() if a.size == 3]
@@ -94,7 +95,7 @@ def test_2_4_04_no_triples_by_default():
         state.apply("5D 5C 5H")
 
     game = parlour.new_game("big-two", allow_triples=True)
-    state = position(game, ["5D 5C 5H 3D", "4C", "", ""], leader=0)
+    state = lead_position(game, "5D 5C 5H 3D")
     triple = state.parse_action("5D 5C 5H")
     assert triple.category == "three of a kind"
     assert triple in state.legal_actions()
@@ -103,7 +104,7 @@ def test_2_4_04_no_triples_by_default():
 
 
 def test_2_4_05_four_of_a_kind_needs_a_kicker():
-    state = position(GAME, ["9D 9C 9H 9S 4C", "3D", "", ""], leader=0)
+    state = lead_position(GAME, "9D 9C 9H 9S 4C")
     with pytest.raises(IllegalAction, match="not a valid combination"):
         state.parse_action("9D 9C 9H 9S")
     assert not [a for a in state.legal_actions() if a.size == 4]
@@ -115,11 +116,11 @@ def test_2_4_05_four_of_a_kind_needs_a_kicker():
 
 
 def test_2_4_06_straight_windows():
-    state = position(GAME, ["JD QC KH AS 2D", "", "", ""], leader=0)
+    state = lead_position(GAME, "JD QC KH AS 2D")
     top = state.parse_action("JD QC KH AS 2D")
     assert top.category == "straight" and top in state.legal_actions()
     for cards in ("2D 3C 4H 5S 6D", "AD 2C 3H 4S 5D"):
-        state = position(GAME, [cards, "", "", ""], leader=0)
+        state = lead_position(GAME, cards)
         with pytest.raises(IllegalAction, match="not a valid combination"):
             state.parse_action(cards)
         assert not [a for a in state.legal_actions() if a.size == 5]
@@ -308,7 +309,7 @@ def test_option_flush_order_top_card():
 
 def test_option_hong_kong_straights():
     game = parlour.new_game("big-two", straights="hong-kong")
-    state = position(game, ["AD 2C 3H 4S 5D JC QD KH AS 2D", "", "", ""], leader=0)
+    state = lead_position(game, "AD 2C 3H 4S 5D JC QD KH AS 2D")
     assert state.parse_action("AD 2C 3H 4S 5D").category == "straight"
     with pytest.raises(IllegalAction):
         state.parse_action("JC QD KH AS 2D")

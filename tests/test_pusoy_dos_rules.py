@@ -23,6 +23,7 @@ from climbing_positions import (
     assert_refusals_change_nothing,
     beats,
     full_hands,
+    lead_position,
     legal,
     names,
     position,
@@ -37,7 +38,7 @@ RANKS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
 
 def category(cards: str, game=GAME) -> str:
     """The category of ``cards`` as a lead (and check the holder is offered it)."""
-    state = position(game, [cards, "", "", ""], leader=0)
+    state = lead_position(game, cards)
     action = state.parse_action(cards)
     assert action in state.legal_actions()
     return action.category
@@ -45,7 +46,7 @@ def category(cards: str, game=GAME) -> str:
 
 def invalid(cards: str, game=GAME) -> bool:
     """Whether ``cards`` form no combination: parsing refuses it and no lead offers it."""
-    state = position(game, [cards, "", "", ""], leader=0)
+    state = lead_position(game, cards)
     try:
         state.parse_action(cards)
     except IllegalAction as err:

@@ -1,14 +1,21 @@
-"""Climbing games: ``big-two-4card``, ``big-two`` and ``pusoy-dos`` (RULES.md sections 1, 2, 4)."""
+"""Climbing games: ``big-two-4card``, ``big-two`` and ``pusoy-dos`` (RULES.md sections 1, 2, 4).
+
+For bot writers: a play's kind is ``action.category``, a :class:`Category`; observations are
+:class:`ClimbingObservation`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
+from parlour.games.climbing.combos import ClimbingAction
 from parlour.games.climbing.game import ClimbingGame
+from parlour.games.climbing.observation import ClimbingObservation
 from parlour.games.climbing.rules import (
     BigTwo4CardOptions,
     BigTwoOptions,
+    Category,
     ClimbingRules,
     PusoyDosOptions,
     big_two_4card_rules,
@@ -38,4 +45,4 @@ register(Variant(
     "Filipino Big Two: suits C<S<H<D, 3C opens, wrap straights, play on for placements",
     (4,), 4, PusoyDosOptions, _factory(pusoy_dos_rules), "climbing"))
 
-__all__ = ["ClimbingGame"]
+__all__ = ["Category", "ClimbingAction", "ClimbingGame", "ClimbingObservation"]

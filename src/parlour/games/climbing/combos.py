@@ -16,23 +16,17 @@ from collections.abc import Callable
 from itertools import combinations, product
 from typing import ClassVar
 
-from parlour.cards import CARDS, SUIT_NAMES, Card
+from parlour.cards import CARDS, SUIT_NAMES, Card, CardSet
+from parlour.errors import IllegalAction
 from parlour.game import Action
-from parlour.games.climbing.rules import (
-    FLUSH,
-    FOUR,
-    FULL_HOUSE,
-    PAIR,
-    QUADS,
-    RANK_WORDS,
-    RANKS,
-    SINGLE,
-    STRAIGHT,
-    STRAIGHT_FLUSH,
-    TRIPLE,
-    TWO_PAIR,
-    ClimbingRules,
-)
+from parlour.games.climbing.rules import RANK_WORDS, RANKS, Category, ClimbingRules
+
+# Short names for the categories the tables below are built from.
+SINGLE, PAIR, TRIPLE, TWO_PAIR, FOUR, QUADS = (
+    Category.SINGLE, Category.PAIR, Category.TRIPLE, Category.TWO_PAIR, Category.FOUR_OF_A_KIND,
+    Category.FOUR_PLUS_ONE)
+STRAIGHT, FLUSH, FULL_HOUSE, STRAIGHT_FLUSH = (
+    Category.STRAIGHT, Category.FLUSH, Category.FULL_HOUSE, Category.STRAIGHT_FLUSH)
 
 MASK = (1 << 52) - 1
 SIZE_SHIFT = 61
@@ -53,10 +47,33 @@ class ClimbingAction(Action):
     """A climbing-game play (its cards, lowest first in the variant's order) or ``pass``.
 
     Each variant has its own subclass, so a play of one variant is never taken for another's.
+    Every play is made once per variant and shared; calling the type returns that shared object,
+    and a value that is no play of the variant is refused, so no hand-made value can reach the
+    engine:
+
+    >>> import parlour
+    >>> a = parlour.new_game("big-two").new_deal(seed=1).parse_action("3D 3S")
+    >>> type(a)(int(a)) is a
+    True
+    >>> type(a)(12345)
+    Traceback (most recent call last):
+    ...
+    parlour.errors.IllegalAction: 12345 is not a play of big-two: take actions from state.legal_actions() or state.parse_action(text)
     """
 
     __slots__ = ()
     table: ClassVar[ComboTable]
+
+    def __new__(cls, value: object) -> ClimbingAction:
+        table: ComboTable | None = cls.__dict__.get("table")  # the shared base has none
+        play = None
+        if table is not None and isinstance(value, int) and not isinstance(value, bool):
+            play = table.known(int(value))
+        if play is None:
+            where = f"a play of {table.rules.name}" if table is not None else "a climbing play"
+            raise IllegalAction(f"{value!r} is not {where}: take actions from "
+                                "state.legal_actions() or state.parse_action(text)")
+        return play
 
     def __str__(self) -> str:
         if self == PASS_VALUE:
@@ -73,11 +90,12 @@ class ClimbingAction(Action):
         return int(self) >> SIZE_SHIFT
 
     @property
-    def category(self) -> str:
-        """``single``, ``pair``, ``straight`` … (``pass`` for a pass)."""
+    def category(self) -> Category:
+        """The kind of play: ``Category.SINGLE``, ``Category.PAIR`` … (``Category.PASS`` for a
+        pass)."""
         if self == PASS_VALUE:
-            return "pass"
-        return self.table.category_name(int(self))
+            return Category.PASS
+        return self.table.category(int(self))
 
 
 class ComboTable:
@@ -92,7 +110,11 @@ class ComboTable:
         for g, k in enumerate(self.to_key):
             self.from_key[k] = g
         self._text = [str(CARDS[self.from_key[k]]) for k in range(52)]
-        self.categories: dict[int, tuple[str, ...]] = {1: (SINGLE,), 2: (PAIR,)}
+        #: The card indices from the lowest card to the highest in this variant (key order).
+        self.card_order = tuple(self.from_key)
+        self._card_set = CardSet.ordered(self.card_order)
+        #: The categories of each play size, low to high.
+        self.categories: dict[int, tuple[Category, ...]] = {1: (SINGLE,), 2: (PAIR,)}
         if rules.triples:
             self.categories[3] = (TRIPLE,)
         if rules.four_card_hands:
@@ -126,6 +148,10 @@ class ComboTable:
             a = self._interned[packed] = int.__new__(self.action_type, packed)
         return a
 
+    def known(self, packed: int) -> ClimbingAction | None:
+        """The shared action of ``packed`` if it is a play (or the pass) of this variant."""
+        return self._interned.get(packed)
+
     def cards(self, mask: int) -> list[Card]:
         out = []
         while mask:
@@ -148,6 +174,16 @@ class ComboTable:
             m |= 1 << self.to_key[c]
         return m
 
+    def key_of(self, global_mask: int) -> int:
+        """The key-order mask of a card set (a global mask); the inverse of :meth:`global_mask`."""
+        m = 0
+        global_mask = int(global_mask)
+        while global_mask:
+            low = global_mask & -global_mask
+            m |= 1 << self.to_key[low.bit_length() - 1]
+            global_mask ^= low
+        return m
+
     def global_mask(self, key_mask: int) -> int:
         m = 0
         while key_mask:
@@ -156,11 +192,19 @@ class ComboTable:
             key_mask ^= low
         return m
 
-    def category_name(self, packed: int) -> str:
+    def card_set(self, key_mask: int) -> CardSet:
+        """The cards of a key-order mask as a card set that lists them in this variant's order."""
+        return self._card_set(self.global_mask(key_mask))
+
+    def category(self, packed: int) -> Category:
         size = packed >> SIZE_SHIFT
         return self.categories[size][(packed >> STRENGTH_SHIFT & STRENGTH_BITS) >> 6]
 
-    def _pack(self, size: int, category: str, key: int, mask: int) -> int:
+    def plays_text(self) -> str:
+        """The play sizes and their categories, for messages: ``1 (single), 2 (pair), …``."""
+        return ", ".join(f"{k} ({'/'.join(v)})" for k, v in self.categories.items())
+
+    def _pack(self, size: int, category: Category, key: int, mask: int) -> int:
         return size << SIZE_SHIFT | (self._cat[size][category] << 6 | key) << STRENGTH_SHIFT | mask
 
     # -- classification ----------------------------------------------------------------------
@@ -354,7 +398,7 @@ class ComboTable:
     def why_not_beating(self, play: int, table: int) -> str:
         """Why ``play`` does not beat ``table`` (both packed, same size, play not stronger)."""
         new, old = self.cards_text(play & MASK), self.cards_text(table & MASK)
-        cn, co = self.category_name(play), self.category_name(table)
+        cn, co = self.category(play), self.category(table)
         head = f"{new} does not beat {old}: "
         if cn != co:
             return head + f"a {cn} is below a {co}"

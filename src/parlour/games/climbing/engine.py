@@ -7,7 +7,7 @@ its cards leave; the answers to a table play are a bisected slice of that list.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from parlour.cards import CardSet, parse_cards
 from parlour.errors import CardError, IllegalAction
@@ -26,40 +26,61 @@ if TYPE_CHECKING:
     from parlour.games.climbing.observation import ClimbingObservation
 
 
+class Start(NamedTuple):
+    """The position a deal starts from, cards as key-order masks (checked by ``new_deal``).
+
+    Either the opening (``leader`` ``None``, no ``table``: the holder of the lowest card opens
+    under the opening rule), a free lead by ``leader``, or a trick in progress: ``table`` (a
+    packed play) made by ``table_seat``, followed by ``passes`` passes.
+    """
+
+    hands: tuple[int, ...]
+    leader: int | None = None
+    out: int = 0  # cards out of play from the start
+    table: int = 0
+    table_seat: int = -1
+    passes: int = 0
+    finished: tuple[int, ...] = ()  # seats already out, first place first (pusoy-dos)
+
+
 class ClimbingState(State):
     """A deal of ``big-two-4card``, ``big-two`` or ``pusoy-dos``."""
 
     game: ClimbingGame
 
-    def __init__(self, game: ClimbingGame, hands: list[int], leader: int | None,
-                 out: int) -> None:
-        """``hands`` in key order; ``leader`` leads freely, or ``None`` for the holder of the
-        lowest card under the opening rule; ``out`` holds cards already out of play."""
+    def __init__(self, game: ClimbingGame, start: Start) -> None:
         self.game = game
         table = game.table
         self._t = table
         self._A = table.action_type
         self._PASS = table.PASS
         self._pass_only = table.rules.pass_only_if_no_legal_play
+        hands = start.hands
         self._n = n = len(hands)
-        self._setup = (tuple(hands), leader, out)
+        self._setup = start
         self._hands = list(hands)
         # Each seat's plays, built when first needed, then only filtered as its cards leave.
         self._combos: list[list[ClimbingAction] | None] = [None] * n
-        self._table_play: int = 0  # packed play to beat; 0 = the player to move leads freely
-        self._table_seat = -1
-        self._passes = 0
+        self._table_play: int = start.table  # packed play to beat; 0 = the player to move leads
+        self._table_seat = start.table_seat
+        self._passes = start.passes
         self._active = sum(1 for h in hands if h)
-        self._finished: list[int] = []
+        self._finished: list[int] = list(start.finished)
         self._moves: list[ClimbingAction] = []
         self._seats: list[int] = []
         self._returns: list[float] = [0.0] * n
-        if leader is None:
+        self._opening = False
+        if start.table:
+            # The seat after the table play's maker, then one seat on per pass (out seats skipped).
+            p = start.table_seat
+            for _ in range(start.passes + 1):
+                p = self._next_active(p)
+            self.current_player = p
+        elif start.leader is None:
             self.current_player = next(i for i, h in enumerate(hands) if h & 1)
             self._opening = True
         else:
-            self.current_player = leader
-            self._opening = False
+            self.current_player = start.leader
 
     # -- the protocol ----------------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
@@ -188,8 +209,8 @@ class ClimbingState(State):
         return "you have control and must lead a combination; passing is not allowed"
 
     def _size_reason(self, action: int, t: int) -> str:
-        cat_new = self._t.category_name(action)
-        cat_old = self._t.category_name(t)
+        cat_new = self._t.category(action)
+        cat_old = self._t.category(t)
         table_text = self._t.cards_text(t & MASK)
         return (f"a {action >> SIZE_SHIFT}-card {cat_new} cannot answer a "
                 f"{t >> SIZE_SHIFT}-card {cat_old} ({table_text}): play "
@@ -214,9 +235,8 @@ class ClimbingState(State):
             raise IllegalAction(f"a card is named twice in '{text.strip()}'")
         packed = self._t.classify(self._t.key_mask(cards))
         if packed is None:
-            sizes = ", ".join(f"{k} ({'/'.join(v)})" for k, v in self._t.categories.items())
             raise IllegalAction(f"{' '.join(map(str, cards))} is not a valid combination in "
-                                f"{self.game.name}; the plays are {sizes}")
+                                f"{self.game.name}; the plays are {self._t.plays_text()}")
         return self._t.action(packed)
 
     def clone(self) -> ClimbingState:
@@ -239,35 +259,48 @@ class ClimbingState(State):
         return list(zip(self._seats, self._moves, strict=False))
 
     def setup(self) -> dict[str, Any]:
-        hands, leader, out = self._setup
-        t = self._t
-        spec: dict[str, Any] = {"hands": [str(CardSet(t.global_mask(h))) for h in hands]}
-        if leader is not None:
-            spec["leader"] = leader
-        if out:
-            spec["out"] = str(CardSet(t.global_mask(out)))
+        start = self._setup
+        text = self._t.cards_text
+        spec: dict[str, Any] = {"hands": [text(h) for h in start.hands]}
+        if start.leader is not None:
+            spec["leader"] = start.leader
+        if start.out:
+            spec["out"] = text(start.out)
+        if start.table:
+            spec["table"] = text(start.table & MASK)
+            spec["table_seat"] = start.table_seat
+            spec["passes"] = start.passes
+        if start.finished:
+            spec["finished"] = list(start.finished)
         return spec
 
-    def zones(self) -> dict[str, CardSet]:
-        g = self._t.global_mask
-        zones = {f"P{i}": CardSet(g(h)) for i, h in enumerate(self._hands)}
-        played = 0
+    def _played(self) -> int:
+        """Every card played since the start, the start's table play included (key order)."""
+        played = self._setup.table & MASK
         for a in self._moves:
             played |= a & MASK
-        zones["played"] = CardSet(g(played))
-        zones["out"] = CardSet(g(self._setup[2]))
+        return played
+
+    def zones(self) -> dict[str, CardSet]:
+        cs = self._t.card_set
+        zones = {f"P{i}": cs(h) for i, h in enumerate(self._hands)}
+        zones["played"] = cs(self._played())
+        zones["out"] = cs(self._setup.out)
         return zones
 
     def hidden_from(self, seat: int) -> CardSet:
+        seat = self.check_seat(seat)
         others = 0
         for i, h in enumerate(self._hands):
             if i != seat:
                 others |= h
-        return CardSet(self._t.global_mask(others))
+        if self._opening:
+            others &= ~1  # everyone knows the seat to open holds the lowest card (key bit 0)
+        return self._t.card_set(others)
 
     def hand(self, seat: int) -> CardSet:
-        """``seat``'s cards (the full state sees every hand)."""
-        return CardSet(self._t.global_mask(self._hands[seat]))
+        """``seat``'s cards in the variant's order (the full state sees every hand)."""
+        return self._t.card_set(self._hands[self.check_seat(seat)])
 
     @property
     def placements(self) -> list[int]:
@@ -279,27 +312,25 @@ class ClimbingState(State):
 
         seat = self.check_seat(seat)
         t = self._t
-        _, leader, out = self._setup
-        played = out
-        for a in self._moves:
-            played |= a & MASK
-        table_play: ClimbingAction | None = (
-            t.action(self._table_play) if self._table_play else None
-        )
+        start = self._setup
         return ClimbingObservation(
             game=self.game,
             seat=seat,
             current_player=self.current_player,
-            hand=CardSet(t.global_mask(self._hands[seat])),
+            hand=t.card_set(self._hands[seat]),
             hand_sizes=tuple(h.bit_count() for h in self._hands),
-            table=table_play,
+            table=t.action(self._table_play) if self._table_play else None,
             table_seat=self._table_seat if self._table_play else -1,
             passes=self._passes,
             opening=self._opening,
             history=tuple(zip(self._seats, self._moves, strict=False)),
-            played=CardSet(t.global_mask(played)),
-            out=CardSet(t.global_mask(out)),
-            first_leader=leader,
+            played=t.card_set(start.out | self._played()),
+            out=t.card_set(start.out),
+            first_leader=start.leader,
+            start_table=t.action(start.table) if start.table else None,
+            start_table_seat=start.table_seat,
+            start_passes=start.passes,
+            start_finished=start.finished,
             finished=tuple(self._finished),
             scores=tuple(self._returns),
         )

@@ -1,5 +1,5 @@
-"""What one seat sees of a climbing deal (:class:`ClimbingObservation`), and states sampled
-consistently with it."""
+"""What one seat sees of a climbing deal (:class:`ClimbingObservation`), states sampled
+consistently with it, and the table and log as text."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from parlour.cards import CARDS, CardSet
+from parlour.cards import CARDS, FULL_DECK, CardSet
 from parlour.game import Observation
-from parlour.games.climbing.combos import MASK, ClimbingAction
-from parlour.games.climbing.engine import ClimbingState
+from parlour.games.climbing.combos import MASK, PASS_VALUE, ClimbingAction
+from parlour.games.climbing.engine import ClimbingState, Start
 
 if TYPE_CHECKING:
     from parlour.games.climbing.game import ClimbingGame
@@ -18,29 +18,45 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class ClimbingObservation(Observation):
-    """What one seat sees: its hand, every play so far, the table, card counts and places."""
+    """What one seat sees: its hand, every play so far, the table, card counts and places.
 
-    game: ClimbingGame
-    seat: int
-    current_player: int
-    hand: CardSet
-    hand_sizes: tuple[int, ...]
-    table: ClimbingAction | None  # the play to beat; None when the player to move leads
-    table_seat: int
-    passes: int
-    opening: bool  # the first play of the deal, under the opening rule
-    history: tuple[tuple[int, ClimbingAction], ...]
-    played: CardSet  # every card played so far (and any out of play from the start)
+    Card sets list their cards in the variant's order (lowest first). The ``start_…`` fields,
+    ``first_leader`` and ``out`` describe the position the deal started from (a fresh deal, or
+    one composed with ``new_deal(hands=…, out=…, table=…)``); everything else is the present.
+    """
+
+    game: ClimbingGame  # the ruleset
+    seat: int  # the seat that sees this
+    current_player: int  # the seat to move; -1 (TERMINAL) once the deal is over
+    hand: CardSet  # this seat's cards
+    hand_sizes: tuple[int, ...]  # every seat's number of cards (public)
+    table: ClimbingAction | None  # the play to beat; None when the player to move leads freely
+    table_seat: int  # the seat that made the table play; -1 when the table is empty
+    passes: int  # passes since the table play
+    opening: bool  # the deal's first play is due, under the opening rule (lowest card)
+    history: tuple[tuple[int, ClimbingAction], ...]  # (seat, play or pass) since the start
+    played: CardSet  # every card out of the hands: played so far, or out of play from the start
     out: CardSet  # cards out of play from the start (a composed position)
-    first_leader: int | None  # who led freely at the start (None: the lowest card opened)
-    finished: tuple[int, ...]
-    scores: tuple[float, ...]
+    first_leader: int | None  # who led freely at the start; None: the opening rule or a trick
+    start_table: ClimbingAction | None  # the play to beat at the start (a composed trick)
+    start_table_seat: int  # who made start_table; -1 without one
+    start_passes: int  # passes after start_table at the start
+    start_finished: tuple[int, ...]  # seats out before the start, first place first (pusoy-dos)
+    finished: tuple[int, ...]  # seats that went out, first place first (then the last one left)
+    scores: tuple[float, ...]  # each seat's return; zeros until the deal is over
 
     def sample_state(self, rng: random.Random) -> ClimbingState:
         """Deal the unseen cards at random to the other seats, then replay the history."""
-        game = self.game
-        t = game.table
-        unseen = CardSet(((1 << 52) - 1) & ~int(self.hand) & ~int(self.played)).cards()
+        state = ClimbingState(self.game, self._start(rng))
+        for _, action in self.history:
+            state.apply(action)
+        return state
+
+    def _start(self, rng: random.Random) -> Start:
+        """A start position consistent with this observation: the cards this seat cannot see
+        dealt at random, each seat also holding the cards it has played since."""
+        t = self.game.table
+        unseen = CardSet(FULL_DECK & ~int(self.hand) & ~int(self.played)).cards()
         rng.shuffle(unseen)
         start = [0] * len(self.hand_sizes)
         for seat, action in self.history:
@@ -55,37 +71,126 @@ class ClimbingObservation(Observation):
         hands: list[int] = []
         for seat, size in enumerate(sizes):
             if seat == self.seat:
-                hands.append(start[seat] | t.key_mask(list(self.hand)))
+                hands.append(start[seat] | t.key_of(self.hand))
             else:
                 dealt, unseen = unseen[:size], unseen[size:]
                 hands.append(start[seat] | t.key_mask(dealt))
-        state = ClimbingState(game, hands, self.first_leader, t.key_mask(list(self.out)))
-        for _, action in self.history:
+        return Start(tuple(hands), self.first_leader, t.key_of(self.out),
+                     int(self.start_table or 0), self.start_table_seat, self.start_passes,
+                     self.start_finished)
+
+    # -- text ------------------------------------------------------------------------------------
+    def log_lines(self, start: int = 0) -> list[str]:
+        """A line per action from ``start`` on, and what follows from it: who wins control
+        ("all pass — P2 leads"), who goes out and in what place, and the deal's result.
+
+        The history is replayed on a state sampled from this observation: what follows from
+        an action depends only on public facts (the plays and card counts), and the lines name
+        no card but those played.
+
+        >>> import parlour
+        >>> s = parlour.new_game("big-two").new_deal(hands=["3D 4D", "5C", "6C", "7C"],
+        ...     out=[c for c in parlour.CardSet((1 << 52) - 1).cards()
+        ...          if str(c) not in ("3D", "4D", "5C", "6C", "7C")], leader=0)
+        >>> for play in ("3D", "pass", "pass", "pass", "4D"):
+        ...     s.apply(play)
+        >>> print("\\n".join(s.observation(1).log_lines()))
+        P0: 3D
+        P1: pass
+        P2: pass
+        P3: pass
+        all pass — P0 leads
+        P0: 4D
+        P0 is out and wins the deal
+        deal over — P0 wins the deal; penalties: P0 0, P1 1, P2 1, P3 1
+        """
+        name = self.game.seat_name
+        rules = self.game.rules
+        state = ClimbingState(self.game, self._start(random.Random(0)))
+        first = len(self.history) - len(self.history[start:])
+        lines: list[str] = []
+        for i, (seat, action) in enumerate(self.history):
+            placed = len(state.placements)
             state.apply(action)
-        return state
+            if i < first:
+                continue
+            lines.append(f"{name(seat)}: {action}"
+                         + (f" ({action.category})" if action.size > 1 else ""))
+            gone = state.placements[placed:]
+            if action == PASS_VALUE:
+                if not state.is_over and _leads(state):
+                    lines.append(f"all pass — {name(state.current_player)} leads")
+            elif gone:
+                if rules.ends_at_first_out:
+                    lines.append(f"{name(seat)} is out and wins the deal")
+                else:
+                    lines.append(f"{name(seat)} is out: {_ordinal(placed + 1)} place")
+                    if not state.is_over and _leads(state):
+                        lines.append(f"{name(state.current_player)} leads")
+            if state.is_over:
+                if not rules.ends_at_first_out:
+                    last = len(state.placements)
+                    lines.append(f"{name(state.placements[-1])} is left with cards: "
+                                 f"{_ordinal(last)} place")
+                lines.append("deal over — " + result_text(self.game, state.placements,
+                                                          state.returns()))
+        return lines
 
     def render(self) -> str:
-        t = self.game.table
-        names = [self.game.seat_name(i) for i in range(len(self.hand_sizes))]
-        lines = [f"{self.game.name} — you are {names[self.seat]}"]
-        counts = "  ".join(
-            f"{names[i]}{'*' if i == self.current_player else ''}: {n} card{'s' * (n != 1)}"
-            + (f" (out, place {self.finished.index(i) + 1})" if i in self.finished else "")
-            for i, n in enumerate(self.hand_sizes)
-        )
-        lines.append(counts)
+        """The table from this seat: card counts and places, the table play with who made it
+        and the passes since, who is to move, this seat's hand, and the result once over."""
+        game = self.game
+        name = game.seat_name
+        lines = [f"{game.name} — you are {name(self.seat)}"]
+        seats = []
+        for i, n in enumerate(self.hand_sizes):
+            mark = "*" if i == self.current_player else ""
+            if i in self.finished and n == 0:
+                place = self.finished.index(i) + 1
+                status = ("out, wins the deal" if game.rules.ends_at_first_out
+                          else f"out, {_ordinal(place)} place")
+            elif i in self.finished:
+                status = f"{n} card{'s' * (n != 1)}, {_ordinal(self.finished.index(i) + 1)} place"
+            else:
+                status = f"{n} card{'s' * (n != 1)}"
+            seats.append(f"{name(i)}{mark}: {status}")
+        lines.append("  ".join(seats))
         if self.table is None:
-            lead = "" if self.is_over else f" — {names[self.current_player]} leads"
+            lead = "" if self.is_over else f" — {name(self.current_player)} leads"
             if self.opening:
-                lead += f" (the first play must include {t.rules.lowest_card_text})"
+                lead += f" (the first play must include {game.rules.lowest_card_text})"
             lines.append(f"Table: empty{lead}")
         else:
             plural = "es" if self.passes != 1 else ""
+            to_play = "" if self.is_over else f" — {name(self.current_player)} to play"
             lines.append(f"Table: {self.table} ({self.table.category}) by "
-                         f"{names[self.table_seat]}, {self.passes} pass{plural} since")
-        mine = t.cards(t.key_mask(list(self.hand)))
-        lines.append(f"Your hand: {' '.join(map(str, mine)) or '(empty)'}")
+                         f"{name(self.table_seat)}, {self.passes} pass{plural} since{to_play}")
+        lines.append(f"Your hand: {self.hand or '(empty)'}")
         if self.is_over:
-            lines.append("Deal over. Scores: " + "  ".join(
-                f"{names[i]} {s:+g}" for i, s in enumerate(self.scores)))
+            lines.append("Deal over — " + result_text(game, self.finished, self.scores))
         return "\n".join(lines)
+
+
+def result_text(game: ClimbingGame, finished: tuple[int, ...] | list[int],
+                scores: tuple[float, ...] | list[float]) -> str:
+    """A finished deal's result in words, by the variant's scoring."""
+    name = game.seat_name
+    scoring = game.rules.scoring
+    if scoring == "placement":
+        return "places: " + ", ".join(f"{_ordinal(i + 1)} {name(s)}"
+                                      for i, s in enumerate(finished))
+    head = f"{name(finished[0])} wins the deal"
+    if scoring == "penalty":
+        return head + "; penalties: " + ", ".join(f"{name(i)} {abs(s):g}"
+                                                  for i, s in enumerate(scores))
+    return head + ": " + ", ".join(f"{name(i)} {s:+g}" for i, s in enumerate(scores))
+
+
+def _leads(state: ClimbingState) -> bool:
+    """Whether the player to move leads freely (the table is empty)."""
+    return state.observation(state.current_player).table is None
+
+
+def _ordinal(n: int) -> str:
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n, "th")
+    return f"{n}{suffix}"

@@ -41,7 +41,7 @@ def _five_card_cards(game: ClimbingGame, hand: int) -> int:
 
 def greedy_play(game: ClimbingGame, observation: Observation, legal: Sequence[Action]) -> Action:
     obs: ClimbingObservation = observation  # type: ignore[assignment]
-    hand = game.table.key_mask(list(obs.hand))
+    hand = game.table.key_of(obs.hand)
     plays = [a for a in legal if a != PASS_VALUE]
     if not plays:
         return legal[0]

@@ -11,6 +11,7 @@ of the deck (3D or 3C) is bit 0 and a card's bit index is its single-card streng
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from parlour.cards import SUIT_TEXT
 from parlour.registry import option
@@ -20,10 +21,32 @@ RANKS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
 RANK_WORDS = ("3s", "4s", "5s", "6s", "7s", "8s", "9s", "10s", "jacks", "queens", "kings",
               "aces", "2s")
 
-SINGLE, PAIR, TRIPLE, TWO_PAIR, FOUR, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = (
-    "single", "pair", "three of a kind", "two pair", "four of a kind", "straight", "flush",
-    "full house", "four of a kind with a kicker", "straight flush",
-)
+
+
+class Category(StrEnum):
+    """The kind of a play (``ClimbingAction.category``); each is also its own text.
+
+    Which categories a variant has, and how the 5-card ones rank, is in its
+    ``ClimbingRules.five_card`` and :attr:`.ComboTable.categories`:
+
+    >>> import parlour
+    >>> play = parlour.new_game("pusoy-dos").new_deal(seed=1).parse_action("9C 9S 9H 9D 3S")
+    >>> play.category is Category.FOUR_PLUS_ONE, str(play.category)
+    (True, 'four of a kind with a kicker')
+    """
+
+    PASS = "pass"  # not a combination: the category of the pass action
+    SINGLE = "single"
+    PAIR = "pair"
+    TRIPLE = "three of a kind"
+    TWO_PAIR = "two pair"  # a 4-card play in big-two-4card
+    FOUR_OF_A_KIND = "four of a kind"  # four cards alone: a 4-card play in big-two-4card
+    STRAIGHT = "straight"
+    FLUSH = "flush"
+    FULL_HOUSE = "full house"
+    FOUR_PLUS_ONE = "four of a kind with a kicker"  # a 5-card play in big-two and pusoy-dos
+    STRAIGHT_FLUSH = "straight flush"
+
 
 #: A straight window: its five ranks and the rank whose card decides its strength.
 Window = tuple[tuple[int, ...], int]
@@ -54,10 +77,11 @@ WINDOWS = {
 class ClimbingRules:
     """Everything that varies between the climbing variants."""
 
+    name: str  # the variant's name, for messages
     suit_order: str  # suit letters, low to high
     triples: bool
     four_card_hands: bool  # two pair and four of a kind as 4-card plays (big-two-4card)
-    five_card: tuple[str, ...]  # 5-card categories, low to high
+    five_card: tuple[Category, ...]  # 5-card categories, low to high
     windows: tuple[Window, ...]
     flush_suit_first: bool
     opening_single: bool  # the lowest card must be played alone (big-two-4card)
@@ -114,13 +138,15 @@ class PusoyDosOptions:
     deals: int = option(10, "number of deals in a match", min=1, max=1000)
 
 
-BIG_TWO_FIVES = (STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH)
+BIG_TWO_FIVES = (Category.STRAIGHT, Category.FLUSH, Category.FULL_HOUSE, Category.FOUR_PLUS_ONE,
+                 Category.STRAIGHT_FLUSH)
 
 
 def big_two_4card_rules(o: BigTwo4CardOptions) -> ClimbingRules:
     return ClimbingRules(
-        suit_order="DCHS", triples=True, four_card_hands=True,
-        five_card=(STRAIGHT, FLUSH, FULL_HOUSE, STRAIGHT_FLUSH), windows=STANDARD_WINDOWS,
+        name="big-two-4card", suit_order="DCHS", triples=True, four_card_hands=True,
+        five_card=(Category.STRAIGHT, Category.FLUSH, Category.FULL_HOUSE, Category.STRAIGHT_FLUSH),
+        windows=STANDARD_WINDOWS,
         flush_suit_first=False, opening_single=True, scoring="count", ends_at_first_out=True,
         control_after_out="next-player",
     )
@@ -128,7 +154,7 @@ def big_two_4card_rules(o: BigTwo4CardOptions) -> ClimbingRules:
 
 def big_two_rules(o: BigTwoOptions) -> ClimbingRules:
     return ClimbingRules(
-        suit_order="DCHS", triples=o.allow_triples, four_card_hands=False,
+        name="big-two", suit_order="DCHS", triples=o.allow_triples, four_card_hands=False,
         five_card=BIG_TWO_FIVES, windows=WINDOWS[o.straights],
         flush_suit_first=o.flush_order == "suit-first", opening_single=False, scoring="penalty",
         ends_at_first_out=True, control_after_out="next-player",
@@ -138,8 +164,8 @@ def big_two_rules(o: BigTwoOptions) -> ClimbingRules:
 
 def pusoy_dos_rules(o: PusoyDosOptions) -> ClimbingRules:
     return ClimbingRules(
-        suit_order="CSHD", triples=True, four_card_hands=False, five_card=BIG_TWO_FIVES,
-        windows=WINDOWS[o.straights], flush_suit_first=True, opening_single=False,
+        name="pusoy-dos", suit_order="CSHD", triples=True, four_card_hands=False,
+        five_card=BIG_TWO_FIVES, windows=WINDOWS[o.straights], flush_suit_first=True, opening_single=False,
         scoring=o.scoring, ends_at_first_out=o.scoring == "penalty",
         control_after_out=o.control_after_out,
     )
