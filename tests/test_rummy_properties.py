@@ -1,27 +1,76 @@
-"""Properties of rummy under random play, for 2, 3 and 4 players."""
+"""Properties of rummy under random play, for 2, 3 and 4 players.
+
+Uniformly random rummy mostly runs to the 1,000-turn safety limit, and the per-step checks cost
+more the longer the history. So the deals checked at every step are played as the invariant runs
+of tests/test_protocol.py play them (random actions with the greedy bot's mixed in, at most 100
+turns): most end normally after about a hundred actions, and the first test counts that this
+play still reaches every kind of action, the stock rebuild and both endings. Uniformly random
+deals to the real turn limit are checked where they end.
+"""
 
 from __future__ import annotations
 
+import json
 import random
+import re
+from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import parlour
-from parlour import CardSet, IllegalAction
+from parlour import Card, CardSet, IllegalAction
 from parlour.bots import make_bot
+from parlour.games.rummy.actions import DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD
 from parlour.games.rummy.engine import RummyState
 from parlour.records import deal_record, replay_deal
+from test_protocol import GREEDY_SHARE, INVARIANT_OPTIONS, play_random
 
 ALL = CardSet((1 << 52) - 1)
 players = st.sampled_from([2, 3, 4])
 seeds = st.integers(0, 2**32)
+# A card as the text writes one: canonical and in capitals, a whole token ("[4C]" included).
+CARD_TOKEN = re.compile(r"(?<![\w])(?:10|[2-9JQKA])[CDHS](?![\w])")
+
+
+def named_cards(text: str) -> CardSet:
+    """Every card ``text`` names."""
+    return CardSet.from_cards(Card.parse(token) for token in CARD_TOKEN.findall(text))
 
 
 def new_state(n: int, seed: int, **options: object) -> RummyState:
     state = parlour.new_game("rummy", players=n, **options).new_deal(seed=seed)
     assert isinstance(state, RummyState)
     return state
+
+
+def mixed_deal(n: int, seed: int) -> RummyState:
+    """A deal set up as the invariant runs set theirs up."""
+    return new_state(n, seed, **INVARIANT_OPTIONS["rummy"])
+
+
+def play_mixed(state: RummyState, rng: random.Random, on_step: object = None) -> None:
+    play_random(state, rng, on_step, GREEDY_SHARE["rummy"])
+
+
+def test_the_invariant_play_reaches_every_action_kind_the_rebuild_and_both_endings() -> None:
+    seen: Counter[str] = Counter()
+    names = {DRAW_STOCK: "draw stock", DRAW_DISCARD: "draw discard", MELD: "meld",
+             LAYOFF: "layoff", DISCARD: "discard"}
+    for n in (2, 3, 4):
+        for seed in range(20):
+            state = mixed_deal(n, seed)
+            play_mixed(state, random.Random(seed))
+            obs = state.observation(0)
+            seen.update(names[a.kind] for _, a in obs.history)
+            seen["stock rebuilt"] += len(obs.rebuilds)
+            last = obs.history[-1][1].kind
+            seen["blocked"] += obs.went_out < 0
+            seen["out by a discard"] += obs.went_out >= 0 and last == DISCARD
+            seen["out by putting down"] += obs.went_out >= 0 and last in (MELD, LAYOFF)
+    missing = [k for k in [*names.values(), "stock rebuilt", "blocked", "out by a discard",
+                           "out by putting down"] if not seen[k]]
+    assert not missing, f"never reached: {missing} ({dict(seen)})"
 
 
 def assert_conserved(state: RummyState) -> None:
@@ -51,30 +100,26 @@ def random_illegal(state: RummyState, rng: random.Random) -> list[str]:
 
 @settings(max_examples=12, deadline=None)
 @given(players, seeds)
-def test_random_play_conserves_cards_and_refuses_illegal_actions(n: int, seed: int) -> None:
-    state = new_state(n, seed)
+def test_play_conserves_cards_and_refuses_illegal_actions(n: int, seed: int) -> None:
+    state = mixed_deal(n, seed)
     rng = random.Random(seed)
-    step = 0
-    while not state.is_over:
-        step += 1
-        legal = state.legal_actions()
+
+    def check(state: RummyState, legal: list[object]) -> None:
         assert legal and len(set(legal)) == len(legal)
-        if step % 5:
-            state.apply(rng.choice(legal))
-            continue
         assert_conserved(state)
         for a in rng.sample(legal, min(3, len(legal))):
             state.clone().apply(a)
         for text in random_illegal(state, rng):
-            before = ([state.observation(s) for s in range(n)], list(state.history))
+            before = ([state.observation(s) for s in range(n)], state.history)
             try:
                 state.apply(text)
             except IllegalAction:
                 pass
             else:
                 raise AssertionError(f"{text} was accepted")
-            assert ([state.observation(s) for s in range(n)], list(state.history)) == before
-        state.apply(rng.choice(legal))
+            assert ([state.observation(s) for s in range(n)], state.history) == before
+
+    play_mixed(state, rng, check)
     assert_conserved(state)
     assert state.turn <= state.game.options.turn_limit
 
@@ -82,64 +127,89 @@ def test_random_play_conserves_cards_and_refuses_illegal_actions(n: int, seed: i
 @settings(max_examples=12, deadline=None)
 @given(players, seeds)
 def test_replay_setup_and_sampling_are_exact(n: int, seed: int) -> None:
-    state = new_state(n, seed)
+    state = mixed_deal(n, seed)
     rng = random.Random(seed)
-    while not state.is_over:
-        seat = state.current_player
+
+    def check(state: RummyState, legal: list[object]) -> None:
+        seat = rng.randrange(n)
         obs = state.observation(seat)
         sample = obs.sample_state(rng)
         assert sample.observation(seat) == obs
-        again = state.game.new_deal(**sample.setup())
+        assert sample.hidden_from(seat) | obs.hand == state.hidden_from(seat) | obs.hand
+        setup = json.loads(json.dumps(sample.setup()))
+        again = state.game.new_deal(**setup)
         assert again.observation(seat) == obs
-        state.apply(rng.choice(state.legal_actions()))
+        assert again.observation(seat).log_lines() == obs.log_lines()
+        if state.current_player == seat:
+            assert sorted(map(str, sample.legal_actions())) == sorted(map(str, legal))
+
+    play_mixed(state, rng, check)
+    obs = state.observation(rng.randrange(n))
+    assert obs.sample_state(rng).observation(obs.seat) == obs  # over: every hand is shown
     fresh = state.game.new_deal(**state.setup())
-    assert fresh.observation(0) == new_state(n, seed).observation(0)
-    again = replay_deal(deal_record(state))
+    assert fresh.observation(0) == mixed_deal(n, seed).observation(0)
+    again = replay_deal(json.loads(json.dumps(deal_record(state))))
     assert again.history == state.history and again.returns() == state.returns()
     assert again.observation(1) == state.observation(1)
 
 
 @settings(max_examples=12, deadline=None)
 @given(players, seeds)
-def test_observations_hide_the_stock_and_other_hands(n: int, seed: int) -> None:
-    state = new_state(n, seed)
+def test_observations_name_no_card_hidden_from_their_seat(n: int, seed: int) -> None:
+    state = mixed_deal(n, seed)
     rng = random.Random(seed)
-    step = 0
-    while not state.is_over:
-        step += 1
-        for seat in range(n if step % 5 == 0 else 0):
+
+    def check(state: RummyState, legal: list[object]) -> None:
+        zones = state.zones()
+        named_by_discards = CardSet.parse(" ".join(
+            str(a).removeprefix("discard ") for _, a in state.history if a.kind == DISCARD))
+        for seat in range(n):
             obs = state.observation(seat)
-            others = CardSet(0)
+            hidden = state.hidden_from(seat)
+            # what the seat cannot see: the stock and the other hands, less the cards taken
+            # from the discard pile and the discards the history names
+            unseen = zones["stock"]
             for other in range(n):
                 if other != seat:
-                    # cards taken from the discard pile were seen by everyone
-                    others |= state.observation(other).hand - obs.taken[other]
-            shown = obs.to_dict()
-            shown_cards = {c for v in shown.values() if isinstance(v, list)
-                           for item in v for c in (item if isinstance(item, list) else [item])
-                           if isinstance(c, str)}
-            assert not {str(c) for c in others} & shown_cards
-        state.apply(rng.choice(state.legal_actions()))
+                    unseen |= zones[f"P{other}"] - obs.taken[other]
+            assert hidden == unseen - named_by_discards
+            shown = named_cards("\n".join(
+                [json.dumps(obs.to_dict()), obs.render(), *obs.log_lines()]))
+            assert not shown & hidden, f"P{seat} is shown hidden {shown & hidden}"
+            drawn = state.observation(state.current_player).drawn
+            if drawn is not None and seat != state.current_player:
+                # another seat's draw is shown only when it came from the discard pile
+                assert (obs.drawn is None) == (drawn not in obs.taken[state.current_player])
+
+    play_mixed(state, rng, check)
+    assert not state.hidden_from(0) - state.zones()["stock"]  # once over, hands are face up
 
 
 @settings(max_examples=15, deadline=None)
 @given(players, seeds)
-def test_scores_are_points_put_down_minus_points_held(n: int, seed: int) -> None:
+def test_uniformly_random_deals_score_points_put_down_minus_points_held(n: int, seed: int) -> None:
+    # Uniform play to the real 1,000-turn limit: cheap, for only the end is checked.
     state = new_state(n, seed)
     rng = random.Random(seed)
     while not state.is_over:
         state.apply(rng.choice(state.legal_actions()))
+    assert_conserved(state)
     obs = state.observation(0)
     values = {c: 20 if c.rank == 12 else 10 if c.rank >= 8 else 5 for c in ALL}
     for seat in range(n):
         put = sum(values[c] for c in obs.placed[seat])
-        held = sum(values[c] for c in state.observation(seat).hand)
+        held = sum(values[c] for c in obs.shown[seat])
+        assert obs.shown[seat] == state.observation(seat).hand
         assert state.returns()[seat] == put - held
     assert state.winners() == [s for s in range(n) if state.returns()[s] == max(state.returns())]
+    lines = obs.log_lines()
     if state.blocked:
         assert state.turn == state.game.options.turn_limit
+        assert "the deal is blocked: nobody went out in 1000 turns" in lines
     else:
         assert len(state.observation(obs.went_out).hand) == 0
+        assert f"{state.game.seat_name(obs.went_out)} goes out" in lines
+    assert len([line for line in lines if "rebuilt" in line]) == len(obs.rebuilds)
 
 
 @settings(max_examples=10, deadline=None)

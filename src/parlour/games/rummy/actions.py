@@ -13,8 +13,8 @@ True
 from __future__ import annotations
 
 from parlour.cards import parse_card
-from parlour.errors import CardError, IllegalAction
-from parlour.game import Action
+from parlour.errors import IllegalAction
+from parlour.game import Action, action_text
 from parlour.games.rummy.melds import FULL, TO_RUMMY, text_of
 
 DRAW_STOCK, DRAW_DISCARD, MELD, LAYOFF, DISCARD = range(5)
@@ -23,14 +23,28 @@ TARGET_SHIFT = 55
 
 
 class RummyAction(Action):
-    """A rummy move; get them from the state or :func:`parse_action`, never build them by hand.
+    """A rummy move; get them from the state or :func:`parse_action`. ``RummyAction(value)``
+    returns the shared move of that packed value, and refuses a value no move has.
 
     >>> a = parse_action("layoff 7C 8C on 2")
     >>> a.kind == LAYOFF, a.target, a.cards == parse_action("meld 7c 8c").cards
     (True, 1, True)
+    >>> RummyAction(int(a)) is a
+    True
+    >>> RummyAction(5)
+    Traceback (most recent call last):
+    ...
+    parlour.errors.IllegalAction: 5 is not a rummy move: take actions from state.legal_actions() or state.parse_action(text)
     """
 
     __slots__ = ()
+
+    def __new__(cls, value: object) -> RummyAction:
+        # Only a plain int or a move itself: another game's action is not converted by value.
+        if value.__class__ in (int, RummyAction) and is_move(value):  # type: ignore[arg-type]
+            return action_by_key(int(value))  # type: ignore[call-overload]
+        raise IllegalAction(f"{value!r} is not a rummy move: take actions from "
+                            "state.legal_actions() or state.parse_action(text)")
 
     @property
     def kind(self) -> int:
@@ -74,10 +88,27 @@ def action(kind: int, cards: int = 0, target: int = 0) -> RummyAction:
 
 
 def action_by_key(key: int) -> RummyAction:
+    """The one action of a packed value (which the caller knows to be a move)."""
     a = _INTERNED.get(key)
     if a is None:
         a = _INTERNED[key] = int.__new__(RummyAction, key)
     return a
+
+
+def is_move(value: int) -> bool:
+    """Whether ``value`` packs a move as :func:`parse_action` could make it: a draw, a meld of
+    some cards, a lay-off of some cards on a meld, or a discard of one card (legal or not)."""
+    if value < 0:
+        return False
+    kind = value & 7
+    cards = value >> KIND_BITS
+    if kind in (DRAW_STOCK, DRAW_DISCARD):
+        return value == kind
+    if kind == MELD:
+        return 0 < cards <= FULL
+    if kind == LAYOFF:
+        return cards & FULL != 0
+    return kind == DISCARD and cards <= FULL and cards.bit_count() == 1
 
 
 DRAW_STOCK_ACTION = action(DRAW_STOCK)
@@ -97,10 +128,7 @@ def _cards(words: list[str]) -> int:
         raise IllegalAction(f"no cards given: {EXPECTED}")
     m = 0
     for w in words:
-        try:
-            bit = 1 << TO_RUMMY[int(parse_card(w))]
-        except CardError as e:
-            raise IllegalAction(str(e)) from None
+        bit = 1 << TO_RUMMY[int(parse_card(w))]  # a bad card is a CardError, an IllegalAction
         if m & bit:
             raise IllegalAction(f"{w.upper()} is named twice")
         m |= bit
@@ -109,14 +137,16 @@ def _cards(words: list[str]) -> int:
 
 def parse_action(text: str) -> RummyAction:
     """The action written ``text`` (any case, extra spaces, T for ten, suit symbols, any order)."""
-    words = text.lower().split()
+    words = action_text(text).split()
     if not words:
         raise IllegalAction(f"empty action: {EXPECTED}")
-    head, rest = words[0], words[1:]
-    if head == "lay" and rest[:1] == ["off"]:
-        head, rest = "layoff", rest[1:]
-    if head == "draw" and len(rest) == 1 and rest[0] in ("stock", "discard"):
-        return DRAW_STOCK_ACTION if rest[0] == "stock" else DRAW_DISCARD_ACTION
+    # Keywords in any case; the cards keep their text, so that an error names them as written.
+    lower = [w.lower() for w in words]
+    head, rest = lower[0], words[1:]
+    if head == "lay" and lower[1:2] == ["off"]:
+        head, rest = "layoff", words[2:]
+    if head == "draw" and lower[1:] in (["stock"], ["discard"]):
+        return DRAW_STOCK_ACTION if lower[1] == "stock" else DRAW_DISCARD_ACTION
     if head == "meld":
         return action(MELD, _cards(rest))
     if head == "discard":
@@ -124,10 +154,10 @@ def parse_action(text: str) -> RummyAction:
             raise IllegalAction(f"discard takes exactly one card: {EXPECTED}")
         return action(DISCARD, _cards(rest))
     if head in ("layoff", "lay-off"):
-        if len(rest) < 3 or rest[-2] != "on" or not rest[-1].isdigit():
+        number = rest[-1] if rest else ""
+        if len(rest) < 3 or rest[-2].lower() != "on" or not (number.isascii() and number.isdigit()):
             raise IllegalAction(f"a lay-off ends with 'on' and a meld number: {EXPECTED}")
-        number = int(rest[-1])
-        if number < 1:
+        if int(number) < 1:
             raise IllegalAction("melds are numbered from 1")
-        return action(LAYOFF, _cards(rest[:-2]), number - 1)
+        return action(LAYOFF, _cards(rest[:-2]), int(number) - 1)
     raise IllegalAction(f"'{text.strip()}' is not a rummy action: {EXPECTED}")

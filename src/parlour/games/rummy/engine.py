@@ -11,8 +11,11 @@ True
 
 from __future__ import annotations
 
+import copy
 import random
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from parlour.cards import CardSet
 from parlour.errors import IllegalAction
@@ -31,6 +34,7 @@ from parlour.games.rummy.actions import (
     RummyAction,
     action,
     action_by_key,
+    is_move,
     parse_action,
 )
 from parlour.games.rummy.melds import (
@@ -57,6 +61,10 @@ if TYPE_CHECKING:
 
 _DRAW_BOTH = (DRAW_STOCK_ACTION, DRAW_DISCARD_ACTION)
 _SEED_STEP = 0x9E3779B97F4A7C15
+# The rummy-layout card of each discard action's value: one lookup both finds the card and
+# refuses a value no discard has.
+_DISCARD_CARD: dict[int, int] = {int(a): i for i, a in enumerate(DISCARD_ACTIONS)}
+
 
 # The run melds of each suit row, built on first use (most of the 4 * 8192 rows never occur).
 _RUN_ACTIONS: list[tuple[RummyAction, ...] | None] = [None] * (4 << 13)
@@ -79,7 +87,8 @@ def _run_actions(suit: int, row: int) -> tuple[RummyAction, ...]:
 
 class RummyState(State):
     """One rummy deal. Cards are rummy-layout masks (see :mod:`.melds`); the stock's top is its
-    last element and the discard pile's top its last element.
+    last element and the discard pile's top its last element. The attributes are the engine's
+    own; the protocol methods hand out copies and card sets.
 
     >>> import parlour
     >>> s = parlour.new_game("rummy").new_deal(hands=["5H 6H 7H", "2C 3D 4S"], stock="9C KD ...",
@@ -103,25 +112,71 @@ class RummyState(State):
         self.scores: list[int] = [0] * n
         self.taken: list[int] = [0] * n
         self.drawing = True
+        # The card drawn this turn while the drawer still holds it (-1: none), and whether it
+        # came from the discard pile (then everyone saw it, and the forbid option applies).
         self.drawn = -1
+        self.drawn_from_discard = False
         self.turn = 0
         self.went_out = -1
-        self.reshuffles = 0
         self.seed = 0
+        # The public record before this position (a position given with its past, such as a
+        # sampled state): shown in observations, never replayed.
+        self.past: tuple[tuple[int, Action], ...] = ()
+        # The card each discard draw took, and the number of actions played (the past included)
+        # at each stock rebuild; the rebuild count also seeds the next shuffle.
+        self.discard_draws: list[int] = []
+        self.rebuilds: list[int] = []
         self._history: list[tuple[int, Action]] = []
+        # What every seat sees alike, as observation fields, made again only when an action was
+        # played since (the history only grows, so its length tells).
+        self._shared: tuple[int, Mapping[str, Any]] = (-1, MappingProxyType({}))
+        # How many actions of the public record :meth:`_discarded` has read, and the cards.
+        self._named: tuple[int, int] = (0, 0)
         self._setup: dict[str, Any] = {}
+        # A sampled state's setup is its position with the whole public record: written out
+        # only when asked for, from this untouched copy of the state as it began.
+        self._start: RummyState | None = None
         self._final: list[float] | None = None
 
     # -- the protocol --------------------------------------------------------------------------
     @property
     def history(self) -> list[tuple[int, Action]]:
-        return self._history
+        return list(self._history)
 
     def setup(self) -> dict[str, Any]:
-        return dict(self._setup)
+        if self._start is not None:
+            return self._start.position()
+        return copy.deepcopy(self._setup)
 
     def parse_action(self, text: str) -> RummyAction:
         return parse_action(text)
+
+    def shared_view(self) -> Mapping[str, Any]:
+        """The observation fields every seat sees alike (all but ``seat``, ``hand`` and
+        ``drawn``), made once per position: observations of it share these immutable values."""
+        played, shared = self._shared
+        if played != len(self._history):
+            over = self.current_player == TERMINAL
+            shared = MappingProxyType({
+                "game": self.game,
+                "current_player": self.current_player,
+                "hand_sizes": tuple(h.bit_count() for h in self.hands),
+                "phase": "over" if over else "draw" if self.drawing else "play",
+                "melds": tuple(card_set(m) for m in self.melds),
+                "placed": tuple(card_set(m) for m in self.placed),
+                "discard": tuple(TO_CARD[c] for c in self.discard),
+                "taken": tuple(card_set(m) for m in self.taken),
+                "scores": tuple(self.scores),
+                "stock_size": len(self.stock),
+                "turn": self.turn,
+                "went_out": self.went_out,
+                "history": self.past + tuple(self._history),
+                "discard_draws": tuple(TO_CARD[c] for c in self.discard_draws),
+                "rebuilds": tuple(self.rebuilds),
+                "shown": tuple(card_set(h) for h in self.hands) if over else (),
+            })
+            self._shared = (len(self._history), shared)
+        return shared
 
     def clone(self) -> RummyState:
         c = RummyState.__new__(RummyState)
@@ -133,6 +188,8 @@ class RummyState(State):
         c.placed = self.placed[:]
         c.scores = self.scores[:]
         c.taken = self.taken[:]
+        c.discard_draws = self.discard_draws[:]
+        c.rebuilds = self.rebuilds[:]
         c._history = self._history[:]
         return c
 
@@ -144,16 +201,12 @@ class RummyState(State):
     def winners(self) -> list[int]:
         if self._final is None:
             return []
-        best = max(self._final)
-        tied = [i for i, v in enumerate(self._final) if v == best]
-        if len(tied) > 1 and self.game.options.tie_break == "went-out" and self.went_out in tied:
-            return [self.went_out]
-        return tied
+        return self.game.best_scores(self._final, self.went_out)
 
     def observation(self, seat: int) -> RummyObservation:
         from parlour.games.rummy.observation import observe
 
-        return observe(self, seat)
+        return observe(self, self.check_seat(seat))
 
     def zones(self) -> dict[str, CardSet]:
         out = {f"P{i}": card_set(h) for i, h in enumerate(self.hands)}
@@ -166,12 +219,28 @@ class RummyState(State):
         return out
 
     def hidden_from(self, seat: int) -> CardSet:
-        # Cards taken from the discard pile were seen by everyone, so they are not hidden.
+        """The stock and the other hands, less what everyone has seen: cards taken from the
+        discard pile, and every card a discard in the public record named (one shuffled back into
+        the stock, and perhaps drawn again, is hidden in where it is, not in what it is: the
+        history still names it). Once the deal is over every hand is laid face up."""
+        seat = self.check_seat(seat)
         hidden = sum(1 << c for c in self.stock)
-        for i, h in enumerate(self.hands):
-            if i != seat:
-                hidden |= h & ~self.taken[i]
-        return card_set(hidden)
+        if self.current_player != TERMINAL:
+            for i, h in enumerate(self.hands):
+                if i != seat:
+                    hidden |= h & ~self.taken[i]
+        return card_set(hidden & ~self._discarded())
+
+    def _discarded(self) -> int:
+        """Every card the discards of the public record named, brought up to date from where
+        the last call left off."""
+        done, mask = self._named
+        record = self.shared_view()["history"]
+        for _, a in record[done:]:
+            if a.kind == DISCARD:
+                mask |= a.cards
+        self._named = (len(record), mask)
+        return mask
 
     @property
     def blocked(self) -> bool:
@@ -202,7 +271,8 @@ class RummyState(State):
         for target, meld in enumerate(self.melds):
             for ext in extensions(meld, hand):
                 out.append(action_by_key(LAYOFF | ext << KIND_BITS | target << TARGET_SHIFT))
-        if self.drawn >= 0 and self.game.options.forbid_discard_of_drawn_discard:
+        if (self.drawn_from_discard and self.drawn >= 0
+                and self.game.options.forbid_discard_of_drawn_discard):
             return self._forbid_filter(out, hand)
         rest = hand
         while rest:
@@ -220,40 +290,51 @@ class RummyState(State):
 
     # -- applying ------------------------------------------------------------------------------
     def apply(self, action: Action | str) -> None:
-        if isinstance(action, str):
-            action = parse_action(action)
+        if action.__class__ is not RummyAction:
+            action = self.coerce_action(action)
         p = self.current_player
         if p < 0:
             raise IllegalAction(f"{action} is not allowed: the deal is over")
         a = int(action)
-        kind = a & 7
         if self.drawing:
-            self._draw(p, kind, action)
-        elif kind == DISCARD:
-            self._discard(p, a >> KIND_BITS & FULL, action)
-        elif kind in (MELD, LAYOFF):
-            self._put_down(p, kind, a >> KIND_BITS & FULL, a >> TARGET_SHIFT, action)
+            self._draw(p, a, action)
         else:
-            raise IllegalAction(f"{action} is not allowed: you have already drawn this turn")
+            kind = a & 7
+            if kind in (MELD, LAYOFF):
+                self._put_down(p, kind, a, action)
+            else:
+                card = _DISCARD_CARD.get(a)
+                if card is None:
+                    if a in (DRAW_STOCK, DRAW_DISCARD):
+                        raise IllegalAction(
+                            f"{action} is not allowed: you have already drawn this turn")
+                    _refuse_unmade(action)
+                self._discard(p, card, action)
         self._history.append((p, action))
 
-    def _draw(self, p: int, kind: int, act: Action) -> None:
-        if kind == DRAW_STOCK:
+    def _draw(self, p: int, a: int, act: Action) -> None:
+        if a == DRAW_STOCK:
             if not self.stock:
                 raise IllegalAction(
                     "draw stock is not allowed: the stock is empty and cannot be rebuilt "
                     "(the discard pile holds only its top card); draw discard"
                 )
-            self.hands[p] |= 1 << self.stock.pop()
-            self.drawn = -1
-        elif kind == DRAW_DISCARD:
+            card = self.stock.pop()
+            self.hands[p] |= 1 << card
+            self.drawn = card
+            self.drawn_from_discard = False
+        elif a == DRAW_DISCARD:
             if not self.discard:
                 raise IllegalAction("draw discard is not allowed: the discard pile is empty")
             card = self.discard.pop()
             self.hands[p] |= 1 << card
             self.taken[p] |= 1 << card
             self.drawn = card
+            self.drawn_from_discard = True
+            self.discard_draws.append(card)
         else:
+            if not is_move(a):
+                _refuse_unmade(act)
             raise IllegalAction(
                 f"{act} is not allowed: a turn starts with a draw (draw stock or draw discard)"
             )
@@ -267,7 +348,8 @@ class RummyState(State):
     def _check_drawn_kept(self, p: int, cards: int, act: Action) -> None:
         # With the option on, the card taken from the discard pile must stay in hand to the
         # end of the turn, so nothing may leave it as the only card.
-        if self.drawn >= 0 and self.game.options.forbid_discard_of_drawn_discard:
+        if (self.drawn_from_discard and self.drawn >= 0
+                and self.game.options.forbid_discard_of_drawn_discard):
             if cards >> self.drawn & 1:
                 raise IllegalAction(
                     f"{act} is not allowed: the card taken from the discard pile "
@@ -279,7 +361,11 @@ class RummyState(State):
                     "taken from the discard pile, which may not be discarded this turn"
                 )
 
-    def _put_down(self, p: int, kind: int, cards: int, target: int, act: Action) -> None:
+    def _put_down(self, p: int, kind: int, a: int, act: Action) -> None:
+        if not is_move(a):
+            _refuse_unmade(act)
+        cards = a >> KIND_BITS & FULL
+        target = a >> TARGET_SHIFT
         self._check_held(p, cards, act)
         if kind == MELD:
             if not is_meld(cards):
@@ -314,13 +400,14 @@ class RummyState(State):
         if not hand:
             self._end(p)
 
-    def _discard(self, p: int, card_mask: int, act: Action) -> None:
+    def _discard(self, p: int, card: int, act: Action) -> None:
+        card_mask = 1 << card
         self._check_held(p, card_mask, act)
         self._check_drawn_kept(p, card_mask, act)
         hand = self.hands[p] ^ card_mask
         self.hands[p] = hand
         self.taken[p] &= hand
-        self.discard.append(card_mask.bit_length() - 1)
+        self.discard.append(card)
         if not hand:
             self._end(p)
             return
@@ -332,16 +419,20 @@ class RummyState(State):
         self.drawing = True
         self.drawn = -1
         if not self.stock:
-            self.rebuild_stock()
+            # This discard, still to be added to the history, is the action the rebuild follows.
+            self.rebuild_stock(len(self.past) + len(self._history) + 1)
 
-    def rebuild_stock(self) -> None:
-        """At the start of a turn with an empty stock: the discards but the top one, shuffled."""
+    def rebuild_stock(self, played: int) -> None:
+        """At the start of a turn with an empty stock: the discards but the top one, shuffled.
+
+        ``played`` is how many actions of the public record precede the rebuild.
+        """
         if len(self.discard) < 2:
             return
         cards = self.discard[:-1]
         del self.discard[:-1]
-        random.Random(self.seed + self.reshuffles * _SEED_STEP).shuffle(cards)
-        self.reshuffles += 1
+        random.Random(self.seed + len(self.rebuilds) * _SEED_STEP).shuffle(cards)
+        self.rebuilds.append(played)
         self.stock = cards
 
     def _end(self, went_out: int) -> None:
@@ -375,10 +466,27 @@ class RummyState(State):
             out["phase"] = "play"
         if self.drawn >= 0:
             out["drawn"] = str(TO_CARD[self.drawn])
+            if not self.drawn_from_discard:
+                out["drawn_from"] = "stock"
         if self.turn:
             out["turn"] = self.turn
+        actions = self.past + tuple(self._history)
+        if actions or self.discard_draws or self.rebuilds:
+            out["past"] = {
+                "actions": [[seat, str(a)] for seat, a in actions],
+                "discard_draws": [str(TO_CARD[c]) for c in self.discard_draws],
+                "rebuilds": list(self.rebuilds),
+            }
         return out
 
     def hand_value(self, seat: int) -> int:
         """The points of the cards ``seat`` holds."""
-        return mask_value(self.hands[seat])
+        return mask_value(self.hands[self.check_seat(seat)])
+
+
+def _refuse_unmade(act: Action) -> NoReturn:
+    """Refuse an action value that the game never makes (one built by hand)."""
+    raise IllegalAction(
+        f"{int(act)} is not the value of any rummy action: apply one of state.legal_actions() "
+        "or its text"
+    )

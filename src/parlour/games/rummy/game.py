@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from parlour.cards import Card, parse_cards
-from parlour.errors import CardError, DealError, VariantError
+from parlour.errors import CardError, DealError, IllegalAction, VariantError
 from parlour.game import (
     Action,
     Game,
@@ -29,8 +29,9 @@ from parlour.game import (
     seed_or_random,
     shuffled_deck,
 )
+from parlour.games.rummy.actions import DRAW_DISCARD_ACTION, parse_action
 from parlour.games.rummy.engine import RummyState
-from parlour.games.rummy.melds import TO_CARD, TO_RUMMY, is_meld, rummy_mask, text_of
+from parlour.games.rummy.melds import CARD_ORDER, TO_CARD, TO_RUMMY, is_meld, rummy_mask, text_of
 from parlour.registry import Variant, option
 
 #: A series stops after this many deals even if nobody reached the target (a safety valve, like
@@ -65,17 +66,37 @@ class RummyOptions:
     )
 
 
-def _cards(value: Sequence[Card | str] | str, name: str) -> list[Card]:
+def _cards(value: Any, name: str) -> list[Card]:
+    """The cards of ``value``; a bad card or a value that is not cards is a :class:`CardError`
+    (which is a :class:`DealError`) saying where it was."""
     try:
         return parse_cards(value)
     except CardError as e:
-        raise DealError(f"{name}: {e}") from None
+        raise CardError(f"{name}: {e}") from None
 
 
-def _seat_list(value: Sequence[Any], n: int, name: str) -> list[Any]:
-    if isinstance(value, str) or len(value) != n:
-        raise DealError(f"{name} needs one entry per seat ({n})")
+def _list(value: object, name: str, expected: str) -> list[Any]:
+    """``value`` as a list, refusing a string, a mapping or a scalar where a list belongs."""
+    if not isinstance(value, (list, tuple)):
+        raise DealError(f"{name}: expected {expected}, not {value!r}")
     return list(value)
+
+
+def _seat_list(value: object, n: int, name: str, what: str) -> list[Any]:
+    """One entry per seat: ``what`` is what an entry is (for the message)."""
+    items = _list(value, name, f"a list of {n} {what}, one per seat")
+    if len(items) != n:
+        raise DealError(f"{name}: expected {n} {what}, one per seat, not {len(items)}")
+    return items
+
+
+def _whole(value: object, name: str, low: int | None = None, high: int | None = None) -> int:
+    """An int (not a bool), within ``low..high`` when they are given."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise DealError(f"{name}: expected a whole number, not {value!r}")
+    if low is not None and high is not None and not low <= value <= high:
+        raise DealError(f"{name}: expected a whole number from {low} to {high}, not {value!r}")
+    return value
 
 
 class RummyGame(Game):
@@ -84,6 +105,8 @@ class RummyGame(Game):
     >>> import parlour
     >>> parlour.new_game("rummy").options.turn_limit
     1000
+    >>> parlour.new_game("rummy", series_target=500).match_end_text()
+    "the match ends when a player's total reaches 500 points (or after 200 deals)"
     """
 
     options_type = RummyOptions
@@ -108,6 +131,20 @@ class RummyGame(Game):
     def seat_name(self, seat: int) -> str:
         return "Human" if seat == 0 else f"Computer {seat}"
 
+    def card_order(self) -> Sequence[int]:
+        """By suit (clubs, diamonds, hearts, spades), ace low within a suit: a rummy player
+        sorts a hand so that the runs show (``AC 2C 3C 9D 10D``)."""
+        return CARD_ORDER
+
+    def best_scores(self, scores: Sequence[float], went_out: int) -> list[int]:
+        """The seats with the highest score; under the ``went-out`` tie-break, the seat that
+        went out alone when it is among them."""
+        best = max(scores)
+        tied = [i for i, v in enumerate(scores) if v == best]
+        if len(tied) > 1 and self._options.tie_break == "went-out" and went_out in tied:
+            return [went_out]
+        return tied
+
     # -- deals ---------------------------------------------------------------------------------
     def new_deal(
         self,
@@ -122,14 +159,27 @@ class RummyGame(Game):
         beneath, in ace-low suit order), ``discard`` (bottom first), and optionally
         ``melds`` (table order), ``placed`` (per seat, the table cards each put down),
         ``scores``, ``taken`` (per seat, cards held that came from the discard pile),
-        ``player`` (to move), ``phase`` ("draw" or "play"), ``drawn`` (the discard taken this
-        turn) and ``turn`` (turns played). ``seed`` also seeds the stock rebuilds."""
-        seed = seed_or_random(seed)
+        ``player`` (to move), ``phase`` ("draw" or "play"), ``drawn`` (the card the player to
+        move drew this turn and holds) with ``drawn_from`` ("discard", the default, or
+        "stock"), ``turn`` (turns played) and ``past`` (the public record before this
+        position: ``{"actions": [[seat, text], …], "discard_draws": [cards],
+        "rebuilds": [actions played at each stock rebuild]}``, shown in observations and never
+        replayed). ``seed`` also seeds the stock rebuilds.
+
+        >>> import parlour
+        >>> parlour.new_game("rummy").new_deal(hands="3D 4D", stock="...")
+        Traceback (most recent call last):
+        ...
+        parlour.errors.DealError: hands: expected a list of 2 hands, one per seat, not '3D 4D'
+        """
+        seed = seed_or_random(None if seed is None else _whole(seed, "seed"))
         if hands is not None:
+            if deck is not None:
+                raise DealError("give either a deck to deal from or the hands, not both")
             return self._position(seed, hands, setup)
         if setup:
             raise DealError(f"unknown deal setting(s) {', '.join(setup)}: give them with hands")
-        cards = list(parse_deck(deck)) if deck is not None else shuffled_deck(seed)
+        cards = parse_deck(_cards(deck, "the deck")) if deck is not None else shuffled_deck(seed)
         n, k = self.players, self.hand_size
         state = RummyState(self)
         state.seed = seed
@@ -142,25 +192,25 @@ class RummyGame(Game):
             state._setup["deck"] = [str(c) for c in cards]
         return state
 
-    def _position(
-        self, seed: int, hands: Sequence[Sequence[Card | str] | str], setup: dict[str, Any]
-    ) -> RummyState:
+    def _position(self, seed: int, hands: object, setup: dict[str, Any]) -> RummyState:
         known = {"stock", "discard", "melds", "placed", "scores", "taken", "player", "phase",
-                 "drawn", "turn"}
+                 "drawn", "drawn_from", "turn", "past"}
         unknown = set(setup) - known
         if unknown:
             raise DealError(f"unknown deal setting(s): {', '.join(sorted(unknown))}")
         n = self.players
         if "stock" not in setup:
             raise DealError("a deal from explicit hands also needs the stock (top card first)")
-        seats = _seat_list(hands, n, "hands")
+        seats = _seat_list(hands, n, "hands", "hands")
         hand_cards = [_cards(h, f"P{i}'s hand") for i, h in enumerate(seats)]
-        stock_text = setup["stock"]
-        words = stock_text.split() if isinstance(stock_text, str) else list(stock_text)
+        stock_value = setup["stock"]
+        words = (stock_value.split() if isinstance(stock_value, str)
+                 else _list(stock_value, "stock", "cards (a list, or text such as '3D 10H ...')"))
         fill = bool(words) and words[-1] == "..."
         stock = _cards(words[:-1] if fill else words, "the stock")
         discard = _cards(setup.get("discard", []), "the discard pile")
-        melds = [_cards(m, f"meld {i}") for i, m in enumerate(setup.get("melds", []), 1)]
+        melds = [_cards(m, f"meld {i}") for i, m in
+                 enumerate(_list(setup.get("melds", []), "melds", "a list of melds"), 1)]
         groups = [*hand_cards, stock, discard, *melds]
         names = ([f"P{i}'s hand" for i in range(n)] + ["the stock", "the discard pile"]
                  + [f"meld {i}" for i in range(1, len(melds) + 1)])
@@ -182,47 +232,86 @@ class RummyGame(Game):
         for m in state.melds:
             table |= m
         if "placed" in setup:
-            state.placed = [rummy_mask(_cards(p, f"P{i}'s placed cards"))
-                            for i, p in enumerate(_seat_list(setup["placed"], n, "placed"))]
+            state.placed = [rummy_mask(_cards(p, f"P{i}'s placed cards")) for i, p in
+                            enumerate(_seat_list(setup["placed"], n, "placed", "lists of cards"))]
             for i, p in enumerate(state.placed):
                 if p & ~table:
                     raise DealError(f"P{i} placed {text_of(p & ~table)}, which is not on the table")
                 if any(p & q for q in state.placed[:i]):
                     raise DealError("a table card is placed by two seats")
         if "scores" in setup:
-            state.scores = [int(s) for s in _seat_list(setup["scores"], n, "scores")]
+            state.scores = [_whole(s, f"P{i}'s score") for i, s in
+                            enumerate(_seat_list(setup["scores"], n, "scores", "scores"))]
         if "taken" in setup:
-            state.taken = [rummy_mask(_cards(t, f"P{i}'s taken cards"))
-                           for i, t in enumerate(_seat_list(setup["taken"], n, "taken"))]
+            state.taken = [rummy_mask(_cards(t, f"P{i}'s taken cards")) for i, t in
+                           enumerate(_seat_list(setup["taken"], n, "taken", "lists of cards"))]
             for i, t in enumerate(state.taken):
                 if t & ~state.hands[i]:
                     raise DealError(f"P{i} does not hold the taken card(s) {text_of(t)}")
-        player = setup.get("player", 0)
-        if not isinstance(player, int) or not 0 <= player < n:
-            raise DealError(f"player {player!r} is not a seat (0 to {n - 1})")
-        state.current_player = player
+        state.current_player = _whole(setup.get("player", 0), "player", 0, n - 1)
         phase = setup.get("phase", "draw")
         if phase not in ("draw", "play"):
-            raise DealError(f"phase {phase!r} is not 'draw' or 'play'")
+            raise DealError(f"phase: expected 'draw' or 'play', not {phase!r}")
         state.drawing = phase == "draw"
         if "drawn" in setup:
-            drawn = TO_RUMMY[_cards([setup["drawn"]], "drawn")[0]]
-            if state.drawing or not state.hands[player] >> drawn & 1:
-                raise DealError("drawn must be a card the player to move took in this turn")
-            state.drawn = drawn
-        turn = setup.get("turn", 0)
-        if not isinstance(turn, int) or not 0 <= turn < self._options.turn_limit:
-            raise DealError(f"turn {turn!r} is outside 0..{self._options.turn_limit - 1}")
-        state.turn = turn
+            self._drawn(state, setup["drawn"], setup.get("drawn_from", "discard"))
+        elif "drawn_from" in setup:
+            raise DealError("drawn_from goes with drawn, the card drawn")
+        state.turn = _whole(setup.get("turn", 0), "turn", 0, self._options.turn_limit - 1)
         for i, h in enumerate(state.hands):
             if not h:
                 raise DealError(f"P{i}'s hand is empty: a deal needs cards in every hand")
         if state.drawing and not state.stock and not state.discard:
             raise DealError("the stock and the discard pile are both empty: nothing to draw")
+        if "past" in setup:
+            self._past(state, setup["past"])
         state._setup = state.position()
         if state.drawing and not state.stock:
-            state.rebuild_stock()
+            state.rebuild_stock(len(state.past))
         return state
+
+    @staticmethod
+    def _drawn(state: RummyState, card: object, source: object) -> None:
+        """The card the player to move drew this turn, from ``source``."""
+        if source not in ("discard", "stock"):
+            raise DealError(f"drawn_from: expected 'discard' or 'stock', not {source!r}")
+        (drawn,) = _cards([card], "drawn")
+        bit = TO_RUMMY[drawn]
+        player = state.current_player
+        if state.drawing or not state.hands[player] >> bit & 1:
+            raise DealError("drawn must be a card the player to move drew in this turn and holds")
+        state.drawn = bit
+        state.drawn_from_discard = source == "discard"
+        if state.drawn_from_discard:  # everyone saw it taken
+            state.taken[player] |= 1 << bit
+
+    def _past(self, state: RummyState, past: object) -> None:
+        """The public record before a position (see :meth:`new_deal`)."""
+        if not isinstance(past, dict) or set(past) != {"actions", "discard_draws", "rebuilds"}:
+            raise DealError(
+                "past: expected {'actions': [[seat, text], …], 'discard_draws': [cards], "
+                f"'rebuilds': [numbers]}}, not {past!r}"
+            )
+        actions = []
+        for entry in _list(past["actions"], "past actions", "a list of [seat, text] pairs"):
+            if not isinstance(entry, (list, tuple)) or len(entry) != 2:
+                raise DealError(f"past actions: expected [seat, text] pairs, not {entry!r}")
+            seat = _whole(entry[0], "a seat in past actions", 0, self.players - 1)
+            try:
+                actions.append((seat, parse_action(entry[1])))
+            except IllegalAction as e:
+                raise DealError(f"past actions: {e}") from None
+        draws = _cards(_list(past["discard_draws"], "past discard_draws", "a list of cards"),
+                       "past discard_draws")
+        if len(draws) != sum(1 for _, a in actions if a == DRAW_DISCARD_ACTION):
+            raise DealError("past: expected one card in discard_draws per 'draw discard' action")
+        rebuilds = [_whole(r, "past rebuilds", 0, len(actions))
+                    for r in _list(past["rebuilds"], "past rebuilds", "a list of numbers")]
+        if rebuilds != sorted(rebuilds):
+            raise DealError("past rebuilds: expected numbers in the order they happened")
+        state.past = tuple(actions)
+        state.discard_draws = [TO_RUMMY[c] for c in draws]
+        state.rebuilds = rebuilds
 
     # -- matches -------------------------------------------------------------------------------
     def match_after_deal(self, carry: dict[str, Any], state: Any) -> dict[str, Any]:
@@ -235,12 +324,14 @@ class RummyGame(Game):
         return target == 0 or max(totals) >= target or deals >= MAX_SERIES_DEALS
 
     def match_winners(self, totals: Sequence[float], carry: dict[str, Any]) -> list[int]:
-        best = max(totals)
-        tied = [i for i, t in enumerate(totals) if t == best]
-        went_out = carry.get("went_out", -1)
-        if len(tied) > 1 and self._options.tie_break == "went-out" and went_out in tied:
-            return [went_out]
-        return tied
+        return self.best_scores(totals, carry.get("went_out", -1))
+
+    def match_end_text(self) -> str:
+        target = self._options.series_target
+        if not target:
+            return "the match is one deal"
+        return (f"the match ends when a player's total reaches {target} points "
+                f"(or after {MAX_SERIES_DEALS} deals)")
 
     def greedy_action(
         self, observation: Observation, legal: Sequence[Action], rng: random.Random

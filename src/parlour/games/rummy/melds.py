@@ -5,10 +5,16 @@ The engine keeps every card set as a 52-bit mask in *rummy layout*: bit ``suit *
 contiguous block of one row and runs are found with shifted ANDs; a rank is the column
 ``r, r + 13, r + 26, r + 39``.
 
->>> from parlour.cards import parse_cards
+The card sets handed out (hands, melds, zones) list their cards in rummy's own order, the layout
+order: by suit (clubs, diamonds, hearts, spades), ace low within a suit, as a player sorts a
+rummy hand to see the runs.
+
+>>> from parlour.cards import CardSet, parse_cards
 >>> m = rummy_mask(parse_cards("4C 5C 6C"))
 >>> is_meld(m), mask_value(m), str(card_set(m))
 (True, 15, '4C 5C 6C')
+>>> str(card_set(rummy_mask(CardSet.parse("4C 2C 3H AC 3C KH"))))
+'AC 2C 3C 4C 3H KH'
 >>> is_meld(rummy_mask(parse_cards("QD KD AD")))
 False
 >>> [str(card_set(e)) for e in extensions(m, rummy_mask(parse_cards("3C 7C 8C 9H")))]
@@ -17,7 +23,7 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from parlour.cards import CARDS, Card, CardSet, bits
 
@@ -29,6 +35,39 @@ TO_RUMMY: tuple[int, ...] = tuple((c & 3) * 13 + ((c >> 2) + 1) % 13 for c in ra
 TO_CARD: tuple[Card, ...] = tuple(
     CARDS[next(c for c in range(52) if TO_RUMMY[c] == i)] for i in range(52)
 )
+
+#: The card indices in rummy's own order (the layout order), lowest first.
+CARD_ORDER: tuple[int, ...] = tuple(int(c) for c in TO_CARD)
+#: The card-set type that lists cards in :data:`CARD_ORDER`.
+RummyCards = CardSet.ordered(CARD_ORDER)
+
+
+def _chunk_tables(to: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """For each byte of a 52-bit mask, every value of that byte with its bits moved to ``to``.
+
+    Converting a mask between card-index and rummy layout is then seven lookups, not a loop over
+    its cards: observations and zones convert every hand and meld, many times a turn.
+    """
+    tables = []
+    for base in range(0, 52, 8):
+        table = [0] * 256
+        for value in range(1, 256):
+            low = value & -value
+            i = base + low.bit_length() - 1
+            table[value] = table[value ^ low] | (1 << to[i] if i < 52 else 0)
+        tables.append(tuple(table))
+    return tuple(tables)
+
+
+_LAYOUT_TO_INDEX = _chunk_tables(CARD_ORDER)
+_INDEX_TO_LAYOUT = _chunk_tables(TO_RUMMY)
+
+
+def _convert(m: int, tables: tuple[tuple[int, ...], ...]) -> int:
+    t0, t1, t2, t3, t4, t5, t6 = tables
+    return (t0[m & 255] | t1[m >> 8 & 255] | t2[m >> 16 & 255] | t3[m >> 24 & 255]
+            | t4[m >> 32 & 255] | t5[m >> 40 & 255] | t6[m >> 48 & 255])
+
 
 #: The four bits of each ace-low rank.
 COLUMN: tuple[int, ...] = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13))
@@ -46,8 +85,10 @@ def mask_value(m: int) -> int:
     return 5 * m.bit_count() + 15 * (m & _ACES).bit_count() + 5 * (m & _TENS_UP).bit_count()
 
 
-def rummy_mask(cards: Iterable[Card | int]) -> int:
-    """The rummy-layout mask of some cards (given as cards or card indices)."""
+def rummy_mask(cards: CardSet | Iterable[Card | int]) -> int:
+    """The rummy-layout mask of some cards (a card set, or cards or card indices)."""
+    if isinstance(cards, CardSet):
+        return _convert(int(cards), _INDEX_TO_LAYOUT)
     m = 0
     for c in cards:
         m |= 1 << TO_RUMMY[int(c)]
@@ -55,19 +96,12 @@ def rummy_mask(cards: Iterable[Card | int]) -> int:
 
 
 def card_set(m: int) -> CardSet:
-    """The :class:`CardSet` of a rummy-layout mask."""
-    out = 0
-    for i in bits(m):
-        out |= 1 << int(TO_CARD[i])
-    return CardSet(out)
-
-
-def cards_of(m: int) -> list[Card]:
-    """The cards of a rummy-layout mask, lowest first (ace low; a group by suit C D H S)."""
-    return [TO_CARD[i] for i in bits(m)]
+    """The card set of a rummy-layout mask, listed in rummy's order."""
+    return int.__new__(RummyCards, _convert(m, _LAYOUT_TO_INDEX))
 
 
 def text_of(m: int) -> str:
+    """The cards of a rummy-layout mask in rummy's order: ``AC 2C 3C``, never ``2C 3C AC``."""
     return " ".join(str(TO_CARD[i]) for i in bits(m))
 
 

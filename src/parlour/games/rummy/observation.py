@@ -1,4 +1,4 @@
-"""What one rummy seat sees, and states sampled consistently with it.
+"""What one rummy seat sees, told as a table and a log, and states sampled consistently with it.
 
 >>> import parlour, random
 >>> state = parlour.new_game("rummy", players=3).new_deal(seed=2)
@@ -12,51 +12,92 @@ True
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from parlour.cards import Card, CardSet
 from parlour.game import TERMINAL, Observation
-from parlour.games.rummy.melds import TO_CARD, card_set, rummy_mask
+from parlour.games.rummy.actions import DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD, RummyAction
+from parlour.games.rummy.melds import TO_CARD, TO_RUMMY, card_set, mask_value, rummy_mask
 
 if TYPE_CHECKING:
     from parlour.games.rummy.engine import RummyState
     from parlour.games.rummy.game import RummyGame
 
+_REBUILT = "the stock is rebuilt from the discard pile under its top card"
+
 
 @dataclass(frozen=True)
 class RummyObservation(Observation):
-    """One seat's view: its hand, the table with who put down each card, the discard pile
-    (bottom first), the cards each seat took from the discard pile and still holds, hand sizes,
-    running scores (meld and lay-off points), the stock size and the turn count.
+    """One seat's view: its hand, the table with who put down each card, the discard pile, the
+    cards each seat took from the discard pile and still holds, hand sizes, running scores, the
+    stock size, and the public record. Card sets list their cards in rummy's order (by suit, ace
+    low). Every rummy action is public (``draw stock`` does not name the card), so ``history`` is
+    the same for every seat; the card a seat drew from the stock is shown to that seat alone, and
+    only while it is that seat's turn. When the deal is over every hand is laid face up.
 
     >>> import parlour
-    >>> obs = parlour.new_game("rummy").new_deal(seed=1).observation(0)
+    >>> state = parlour.new_game("rummy").new_deal(seed=1)
+    >>> obs = state.observation(0)
     >>> obs.phase, len(obs.hand), obs.melds
     ('draw', 10, ())
+    >>> state.apply("draw discard")
+    >>> state.observation(1).drawn == state.observation(0).discard_draws[0]
+    True
     """
 
     game: RummyGame
+    #: The seat whose view this is.
     seat: int
+    #: The seat to move; ``TERMINAL`` (-1) once the deal is over.
     current_player: int
+    #: This seat's cards.
     hand: CardSet
+    #: How many cards each seat holds.
     hand_sizes: tuple[int, ...]
+    #: ``"draw"`` (the turn starts with a draw), ``"play"`` (meld, lay off or discard) or ``"over"``.
     phase: str
+    #: The melds on the table in the order they were put down (meld 1 first).
     melds: tuple[CardSet, ...]
+    #: Per seat, the table cards it put down (melded or laid off).
     placed: tuple[CardSet, ...]
+    #: The discard pile, bottom first: its top card is the last.
     discard: tuple[Card, ...]
+    #: Per seat, the cards it took from the discard pile and still holds (everyone saw them).
     taken: tuple[CardSet, ...]
+    #: Per seat, the points of the cards it put down (before its hand is counted).
     scores: tuple[int, ...]
+    #: How many cards the stock holds.
     stock_size: int
+    #: The card the player to move drew this turn and still holds, when this seat may know it
+    #: (the drawer always, everyone when it came from the discard pile); otherwise ``None``.
     drawn: Card | None
+    #: Turns finished (a turn ends with a discard).
     turn: int
+    #: The seat that went out; -1 before, or when the deal ended blocked at the turn limit.
     went_out: int
+    #: Every action so far, as ``(seat, action)``.
+    history: tuple[tuple[int, RummyAction], ...]
+    #: The card each ``draw discard`` in ``history`` took, in order.
+    discard_draws: tuple[Card, ...]
+    #: For each stock rebuild, how many actions of ``history`` came before it.
+    rebuilds: tuple[int, ...]
+    #: Once the deal is over, every seat's remaining hand, laid face up to be counted; ``()``
+    #: while the deal goes on.
+    shown: tuple[CardSet, ...]
 
     def sample_state(self, rng: random.Random) -> RummyState:
+        """The hidden cards dealt at random; the public record becomes the sample's ``past``.
+
+        A card another seat drew from the stock this turn is not marked in the sample: nothing
+        this seat sees tells which card it was.
+        """
         from parlour.games.rummy.engine import RummyState
 
+        over = self.current_player == TERMINAL
         seen = rummy_mask(self.hand) | rummy_mask(self.discard)
-        for m in self.melds:
+        for m in (*self.melds, *self.shown):
             seen |= rummy_mask(m)
         taken = [rummy_mask(t) for t in self.taken]
         for t in taken:
@@ -65,78 +106,177 @@ class RummyObservation(Observation):
         rng.shuffle(unseen)
         state = RummyState(self.game)
         for seat, size in enumerate(self.hand_sizes):
-            if seat == self.seat:
-                state.hands[seat] = rummy_mask(self.hand)
-                continue
-            hand = taken[seat]
-            for _ in range(size - hand.bit_count()):
-                hand |= 1 << unseen.pop()
+            if over:
+                hand = rummy_mask(self.shown[seat])
+            elif seat == self.seat:
+                hand = rummy_mask(self.hand)
+            else:
+                hand = taken[seat]
+                for _ in range(size - hand.bit_count()):
+                    hand |= 1 << unseen.pop()
             state.hands[seat] = hand
         state.stock = unseen
-        state.discard = [rummy_mask([c]).bit_length() - 1 for c in self.discard]
+        state.discard = [TO_RUMMY[c] for c in self.discard]
         state.melds = [rummy_mask(m) for m in self.melds]
         state.placed = [rummy_mask(m) for m in self.placed]
         state.scores = list(self.scores)
         state.taken = taken
         state.current_player = self.current_player
         state.drawing = self.phase == "draw"
-        state.drawn = -1 if self.drawn is None else rummy_mask([self.drawn]).bit_length() - 1
+        if self.drawn is not None:
+            state.drawn = TO_RUMMY[self.drawn]
+            state.drawn_from_discard = bool(taken[self.current_player] >> state.drawn & 1)
         state.turn = self.turn
+        state.past = self.history
+        state.discard_draws = [TO_RUMMY[c] for c in self.discard_draws]
+        state.rebuilds = list(self.rebuilds)
         state.seed = rng.randrange(2**63)
-        if self.current_player == TERMINAL:
+        if over:
             state._end(self.went_out)
-        state._setup = state.position()
+        state._start = state.clone()
         return state
 
     def render(self) -> str:
-        names = [self.game.seat_name(i) for i in range(len(self.hand_sizes))]
+        """The table from this seat: the melds with who put down each card, the piles, every
+        seat's count and score, this seat's hand with the card it just drew in brackets, and
+        whose turn it is or how the deal ended.
+
+        >>> import parlour
+        >>> state = parlour.new_game("rummy").new_deal(
+        ...     hands=["9H 2C AC 3C", "2S 3D 4S"], stock="4C ...", discard="9D",
+        ...     melds=["JS QS KS 10S"], placed=["10S", "JS QS KS"], scores=[10, 30])
+        >>> state.apply("draw stock")
+        >>> print(state.observation(0).render())
+        rummy: you are Human
+          meld 1: 10S JS QS KS   (Human 10S; Computer 1 JS QS KS)
+        discard pile: 1 card, top 9D; stock: 39 cards
+          Human: 5 cards, score 10
+          Computer 1: 3 cards, score 30
+        your hand: AC 2C 3C [4C] 9H   ([4C]: the card you just drew)
+        turn 1: Human to meld, lay off or discard
+        """
+        names = self._names()
         lines = [f"{self.game.name}: you are {names[self.seat]}"]
         for i, m in enumerate(self.melds, 1):
-            owners = [
-                f"{names[s]}: {m & self.placed[s]}"
-                for s in range(len(names)) if m & self.placed[s]
-            ]
-            lines.append(f"  meld {i}: {m}" + (f"   ({'; '.join(owners)})" if owners else ""))
-        top = str(self.discard[-1]) if self.discard else "empty"
-        lines.append(f"discard pile: {len(self.discard)} card(s), top {top};"
-                     f" stock: {self.stock_size} card(s)")
+            owners = "; ".join(f"{names[s]} {m & p}" for s, p in enumerate(self.placed) if m & p)
+            lines.append(f"  meld {i}: {m}" + (f"   ({owners})" if owners else ""))
+        if not self.melds:
+            lines.append("no melds on the table")
+        top = f"top {self.discard[-1]}" if self.discard else "empty"
+        lines.append(f"discard pile: {_count(len(self.discard))}, {top};"
+                     f" stock: {_count(self.stock_size)}")
         for s, name in enumerate(names):
-            known = f", took {self.taken[s]}" if self.taken[s] and s != self.seat else ""
-            lines.append(f"  {name}: {self.hand_sizes[s]} card(s), score {self.scores[s]}{known}")
-        lines.append("your hand: " + " ".join(str(c) for c in _ace_low(self.hand)))
-        if self.current_player == TERMINAL:
-            end = ("blocked at the turn limit" if self.went_out < 0
-                   else f"{names[self.went_out]} went out")
-            lines.append(f"the deal is over: {end}")
+            took = f"; took {self.taken[s]}" if self.taken[s] and s != self.seat else ""
+            lines.append(f"  {name}: {_count(self.hand_sizes[s])}, score {self.scores[s]}{took}")
+        mine = self.drawn if self.current_player == self.seat else None
+        hand = " ".join(f"[{c}]" if c == mine else str(c) for c in self.hand) or "(empty)"
+        legend = f"   ([{mine}]: the card you just drew)" if mine is not None else ""
+        lines.append(f"your hand: {hand}{legend}")
+        if self.is_over:
+            lines.append("the deal is over")
+            lines.extend(self._ending())
         else:
-            step = "draw" if self.phase == "draw" else "meld, lay off or discard"
-            lines.append(f"turn {self.turn + 1}: {names[self.current_player]} to {step}")
+            who = names[self.current_player]
+            if self.phase == "draw":
+                lines.append(f"turn {self.turn + 1}: {who} to draw")
+            else:
+                took = (f" (took {self.drawn} from the discard pile)"
+                        if self.drawn is not None and mine is None else "")
+                lines.append(f"turn {self.turn + 1}: {who}{took} to meld, lay off or discard")
         return "\n".join(lines)
 
+    def log_lines(self, start: int = 0) -> list[str]:
+        """The public record from action ``start`` on: a line per action, a line when the stock
+        is rebuilt, then how the deal ended and the result. A draw from the stock never names
+        its card.
 
-def _ace_low(cards: CardSet) -> list[Card]:
-    # The game's order: by suit, ace low within a suit.
-    m = rummy_mask(cards)
-    return [TO_CARD[i] for i in range(52) if m >> i & 1]
+        >>> import parlour
+        >>> state = parlour.new_game("rummy").new_deal(
+        ...     hands=["5H 6H 7H", "2C 3D 4S"], stock="9C ...", discard="9D")
+        >>> for text in ("draw discard", "meld 5H 6H 7H", "discard 9D"):
+        ...     state.apply(text)
+        >>> print("\\n".join(state.observation(1).log_lines()))
+        Human takes 9D from the discard pile
+        Human melds 5H 6H 7H (meld 1)
+        Human discards 9D
+        Human goes out
+        Computer 1 holds 2C 3D 4S: 15 points
+        result: Human 15, Computer 1 -15: Human wins
+        """
+        names = self._names()
+        record = self.history
+        # The melds as each lay-off left them: undo the lay-offs from the last one back.
+        melds = list(self.melds)
+        after: dict[int, CardSet] = {}
+        for i in range(len(record) - 1, -1, -1):
+            action = record[i][1]
+            if action.kind == LAYOFF:
+                after[i] = melds[action.target]
+                melds[action.target] = melds[action.target] - card_set(action.cards)
+        melds_before = len(self.melds) - sum(1 for _, a in record if a.kind == MELD)
+        rebuilt = Counter(self.rebuilds)
+        out = [_REBUILT] * rebuilt[0] if start <= 0 else []
+        draws = melded = 0
+        for i, (seat, action) in enumerate(record):
+            kind = action.kind
+            who = names[seat]
+            cards = card_set(action.cards)
+            if kind == DRAW_STOCK:
+                line = f"{who} draws from the stock"
+            elif kind == DRAW_DISCARD:
+                line = f"{who} takes {self.discard_draws[draws]} from the discard pile"
+                draws += 1
+            elif kind == MELD:
+                melded += 1
+                line = f"{who} melds {cards} (meld {melds_before + melded})"
+            elif kind == LAYOFF:
+                line = f"{who} lays off {cards} on meld {action.target + 1}, making {after[i]}"
+            else:
+                line = f"{who} discards {cards}"
+            if i >= start:
+                out.append(line)
+                out.extend([_REBUILT] * rebuilt[i + 1])
+        if self.is_over and start < len(record):  # the ending follows from the last action
+            out.extend(self._ending())
+        return out
+
+    # -- the text pieces -----------------------------------------------------------------------
+    def _names(self) -> list[str]:
+        return [self.game.seat_name(i) for i in range(len(self.hand_sizes))]
+
+    def _ending(self) -> list[str]:
+        """How the deal ended, each hand left and its points, and the result."""
+        names = self._names()
+        if self.went_out >= 0:
+            lines = [f"{names[self.went_out]} goes out"]
+        else:
+            lines = [f"the deal is blocked: nobody went out in {self.turn} turns"]
+        final = []
+        for s, hand in enumerate(self.shown):
+            held = mask_value(rummy_mask(hand))
+            if hand:
+                lines.append(f"{names[s]} holds {hand}: {held} points")
+            final.append(self.scores[s] - held)
+        winners = self.game.best_scores(final, self.went_out)
+        won = (f"{names[winners[0]]} wins" if len(winners) == 1
+               else " and ".join(names[w] for w in winners) + " share the win")
+        totals = ", ".join(f"{names[s]} {v}" for s, v in enumerate(final))
+        lines.append(f"result: {totals}: {won}")
+        return lines
+
+
+def _count(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
 
 
 def observe(state: RummyState, seat: int) -> RummyObservation:
     """``state`` as ``seat`` sees it."""
-    over = state.current_player == TERMINAL
+    drawn = state.drawn
+    if drawn >= 0 and not (state.drawn_from_discard or seat == state.current_player):
+        drawn = -1  # another seat's draw from the stock
     return RummyObservation(
-        game=state.game,
         seat=seat,
-        current_player=state.current_player,
         hand=card_set(state.hands[seat]),
-        hand_sizes=tuple(h.bit_count() for h in state.hands),
-        phase="over" if over else "draw" if state.drawing else "play",
-        melds=tuple(card_set(m) for m in state.melds),
-        placed=tuple(card_set(m) for m in state.placed),
-        discard=tuple(TO_CARD[c] for c in state.discard),
-        taken=tuple(card_set(m) for m in state.taken),
-        scores=tuple(state.scores),
-        stock_size=len(state.stock),
-        drawn=None if state.drawn < 0 else TO_CARD[state.drawn],
-        turn=state.turn,
-        went_out=state.went_out,
+        drawn=None if drawn < 0 else TO_CARD[drawn],
+        **state.shared_view(),
     )
