@@ -121,7 +121,7 @@ def test_play_conserves_cards_and_refuses_illegal_actions(n: int, seed: int) -> 
 
     play_mixed(state, rng, check)
     assert_conserved(state)
-    assert state.turn <= state.game.options.turn_limit
+    assert state.observation(0).turn <= state.game.options.turn_limit
 
 
 @settings(max_examples=12, deadline=None)
@@ -204,7 +204,7 @@ def test_uniformly_random_deals_score_points_put_down_minus_points_held(n: int, 
     assert state.winners() == [s for s in range(n) if state.returns()[s] == max(state.returns())]
     lines = obs.log_lines()
     if state.blocked:
-        assert state.turn == state.game.options.turn_limit
+        assert state.observation(0).turn == state.game.options.turn_limit
         assert "the deal is blocked: nobody went out in 1000 turns" in lines
     else:
         assert len(state.observation(obs.went_out).hand) == 0
@@ -219,7 +219,7 @@ def test_a_short_turn_limit_ends_the_deal_as_blocked(n: int, seed: int) -> None:
     rng = random.Random(seed)
     while not state.is_over:
         state.apply(rng.choice(state.legal_actions()))
-    assert state.turn <= 3
+    assert state.observation(0).turn <= 3
     assert state.blocked == (state.observation(0).went_out < 0)
 
 

@@ -104,28 +104,28 @@ class RummyState(State):
         self.game = game
         n = game.players
         self.current_player = 0
-        self.hands: list[int] = [0] * n
-        self.stock: list[int] = []
-        self.discard: list[int] = []
-        self.melds: list[int] = []
-        self.placed: list[int] = [0] * n
-        self.scores: list[int] = [0] * n
-        self.taken: list[int] = [0] * n
-        self.drawing = True
+        self._hands: list[int] = [0] * n
+        self._stock: list[int] = []
+        self._pile: list[int] = []
+        self._melds: list[int] = []
+        self._placed: list[int] = [0] * n
+        self._scores: list[int] = [0] * n
+        self._taken: list[int] = [0] * n
+        self._drawing = True
         # The card drawn this turn while the drawer still holds it (-1: none), and whether it
         # came from the discard pile (then everyone saw it, and the forbid option applies).
-        self.drawn = -1
-        self.drawn_from_discard = False
-        self.turn = 0
-        self.went_out = -1
-        self.seed = 0
+        self._drawn = -1
+        self._drawn_from_discard = False
+        self._turn = 0
+        self._went_out = -1
+        self._seed = 0
         # The public record before this position (a position given with its past, such as a
         # sampled state): shown in observations, never replayed.
-        self.past: tuple[tuple[int, Action], ...] = ()
+        self._past: tuple[tuple[int, Action], ...] = ()
         # The card each discard draw took, and the number of actions played (the past included)
         # at each stock rebuild; the rebuild count also seeds the next shuffle.
-        self.discard_draws: list[int] = []
-        self.rebuilds: list[int] = []
+        self._discard_draws: list[int] = []
+        self._rebuilds: list[int] = []
         self._history: list[tuple[int, Action]] = []
         # What every seat sees alike, as observation fields, made again only when an action was
         # played since (the history only grows, so its length tells).
@@ -160,20 +160,20 @@ class RummyState(State):
             shared = MappingProxyType({
                 "game": self.game,
                 "current_player": self.current_player,
-                "hand_sizes": tuple(h.bit_count() for h in self.hands),
-                "phase": "over" if over else "draw" if self.drawing else "play",
-                "melds": tuple(card_set(m) for m in self.melds),
-                "placed": tuple(card_set(m) for m in self.placed),
-                "discard": tuple(TO_CARD[c] for c in self.discard),
-                "taken": tuple(card_set(m) for m in self.taken),
-                "scores": tuple(self.scores),
-                "stock_size": len(self.stock),
-                "turn": self.turn,
-                "went_out": self.went_out,
-                "history": self.past + tuple(self._history),
-                "discard_draws": tuple(TO_CARD[c] for c in self.discard_draws),
-                "rebuilds": tuple(self.rebuilds),
-                "shown": tuple(card_set(h) for h in self.hands) if over else (),
+                "hand_sizes": tuple(h.bit_count() for h in self._hands),
+                "phase": "over" if over else "draw" if self._drawing else "play",
+                "melds": tuple(card_set(m) for m in self._melds),
+                "placed": tuple(card_set(m) for m in self._placed),
+                "discard": tuple(TO_CARD[c] for c in self._pile),
+                "taken": tuple(card_set(m) for m in self._taken),
+                "scores": tuple(self._scores),
+                "stock_size": len(self._stock),
+                "turn": self._turn,
+                "went_out": self._went_out,
+                "history": self._past + tuple(self._history),
+                "discard_draws": tuple(TO_CARD[c] for c in self._discard_draws),
+                "rebuilds": tuple(self._rebuilds),
+                "shown": tuple(card_set(h) for h in self._hands) if over else (),
             })
             self._shared = (len(self._history), shared)
         return shared
@@ -181,27 +181,27 @@ class RummyState(State):
     def clone(self) -> RummyState:
         c = RummyState.__new__(RummyState)
         c.__dict__.update(self.__dict__)
-        c.hands = self.hands[:]
-        c.stock = self.stock[:]
-        c.discard = self.discard[:]
-        c.melds = self.melds[:]
-        c.placed = self.placed[:]
-        c.scores = self.scores[:]
-        c.taken = self.taken[:]
-        c.discard_draws = self.discard_draws[:]
-        c.rebuilds = self.rebuilds[:]
+        c._hands = self._hands[:]
+        c._stock = self._stock[:]
+        c._pile = self._pile[:]
+        c._melds = self._melds[:]
+        c._placed = self._placed[:]
+        c._scores = self._scores[:]
+        c._taken = self._taken[:]
+        c._discard_draws = self._discard_draws[:]
+        c._rebuilds = self._rebuilds[:]
         c._history = self._history[:]
         return c
 
     def returns(self) -> list[float]:
         if self._final is None:
-            return [0.0] * len(self.hands)
+            return [0.0] * len(self._hands)
         return list(self._final)
 
     def winners(self) -> list[int]:
         if self._final is None:
             return []
-        return self.game.best_scores(self._final, self.went_out)
+        return self.game.best_scores(self._final, self._went_out)
 
     def observation(self, seat: int) -> RummyObservation:
         from parlour.games.rummy.observation import observe
@@ -209,12 +209,12 @@ class RummyState(State):
         return observe(self, self.check_seat(seat))
 
     def zones(self) -> dict[str, CardSet]:
-        out = {f"P{i}": card_set(h) for i, h in enumerate(self.hands)}
+        out = {f"P{i}": card_set(h) for i, h in enumerate(self._hands)}
         table = 0
-        for m in self.melds:
+        for m in self._melds:
             table |= m
-        out["stock"] = card_set(sum(1 << c for c in self.stock))
-        out["discards"] = card_set(sum(1 << c for c in self.discard))
+        out["stock"] = card_set(sum(1 << c for c in self._stock))
+        out["discards"] = card_set(sum(1 << c for c in self._pile))
         out["melds"] = card_set(table)
         return out
 
@@ -224,11 +224,11 @@ class RummyState(State):
         the stock, and perhaps drawn again, is hidden in where it is, not in what it is: the
         history still names it). Once the deal is over every hand is laid face up."""
         seat = self.check_seat(seat)
-        hidden = sum(1 << c for c in self.stock)
+        hidden = sum(1 << c for c in self._stock)
         if self.current_player != TERMINAL:
-            for i, h in enumerate(self.hands):
+            for i, h in enumerate(self._hands):
                 if i != seat:
-                    hidden |= h & ~self.taken[i]
+                    hidden |= h & ~self._taken[i]
         return card_set(hidden & ~self._discarded())
 
     def _discarded(self) -> int:
@@ -245,18 +245,18 @@ class RummyState(State):
     @property
     def blocked(self) -> bool:
         """Whether the deal ended at the turn limit with nobody out."""
-        return self.current_player == TERMINAL and self.went_out < 0
+        return self.current_player == TERMINAL and self._went_out < 0
 
     # -- legal actions -------------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         p = self.current_player
         if p < 0:
             return []
-        if self.drawing:
-            if self.stock:
-                return list(_DRAW_BOTH) if self.discard else [DRAW_STOCK_ACTION]
+        if self._drawing:
+            if self._stock:
+                return list(_DRAW_BOTH) if self._pile else [DRAW_STOCK_ACTION]
             return [DRAW_DISCARD_ACTION]
-        hand = self.hands[p]
+        hand = self._hands[p]
         out: list[Action] = []
         for suit in range(4):
             row = hand >> (13 * suit) & ROW
@@ -268,10 +268,10 @@ class RummyState(State):
             rank = low.bit_length() - 1
             out.extend(_GROUP_ACTIONS[rank << 4 | suits_of_rank(hand, rank)])
             triples ^= low
-        for target, meld in enumerate(self.melds):
+        for target, meld in enumerate(self._melds):
             for ext in extensions(meld, hand):
                 out.append(action_by_key(LAYOFF | ext << KIND_BITS | target << TARGET_SHIFT))
-        if (self.drawn_from_discard and self.drawn >= 0
+        if (self._drawn_from_discard and self._drawn >= 0
                 and self.game.options.forbid_discard_of_drawn_discard):
             return self._forbid_filter(out, hand)
         rest = hand
@@ -283,7 +283,7 @@ class RummyState(State):
 
     def _forbid_filter(self, melds: list[Action], hand: int) -> list[Action]:
         # A meld or lay-off that leaves only the card just taken would leave no legal discard.
-        only = 1 << self.drawn
+        only = 1 << self._drawn
         out = [a for a in melds if hand & ~(int(a) >> KIND_BITS & FULL) != only]
         out.extend(DISCARD_ACTIONS[i] for i in range(52) if (hand & ~only) >> i & 1)
         return out
@@ -296,7 +296,7 @@ class RummyState(State):
         if p < 0:
             raise IllegalAction(f"{action} is not allowed: the deal is over")
         a = int(action)
-        if self.drawing:
+        if self._drawing:
             self._draw(p, a, action)
         else:
             kind = a & 7
@@ -314,50 +314,50 @@ class RummyState(State):
 
     def _draw(self, p: int, a: int, act: Action) -> None:
         if a == DRAW_STOCK:
-            if not self.stock:
+            if not self._stock:
                 raise IllegalAction(
                     "draw stock is not allowed: the stock is empty and cannot be rebuilt "
                     "(the discard pile holds only its top card); draw discard"
                 )
-            card = self.stock.pop()
-            self.hands[p] |= 1 << card
-            self.drawn = card
-            self.drawn_from_discard = False
+            card = self._stock.pop()
+            self._hands[p] |= 1 << card
+            self._drawn = card
+            self._drawn_from_discard = False
         elif a == DRAW_DISCARD:
-            if not self.discard:
+            if not self._pile:
                 raise IllegalAction("draw discard is not allowed: the discard pile is empty")
-            card = self.discard.pop()
-            self.hands[p] |= 1 << card
-            self.taken[p] |= 1 << card
-            self.drawn = card
-            self.drawn_from_discard = True
-            self.discard_draws.append(card)
+            card = self._pile.pop()
+            self._hands[p] |= 1 << card
+            self._taken[p] |= 1 << card
+            self._drawn = card
+            self._drawn_from_discard = True
+            self._discard_draws.append(card)
         else:
             if not is_move(a):
                 _refuse_unmade(act)
             raise IllegalAction(
                 f"{act} is not allowed: a turn starts with a draw (draw stock or draw discard)"
             )
-        self.drawing = False
+        self._drawing = False
 
     def _check_held(self, p: int, cards: int, act: Action) -> None:
-        missing = cards & ~self.hands[p]
+        missing = cards & ~self._hands[p]
         if missing:
             raise IllegalAction(f"{act} is not allowed: you do not hold {text_of(missing)}")
 
     def _check_drawn_kept(self, p: int, cards: int, act: Action) -> None:
         # With the option on, the card taken from the discard pile must stay in hand to the
         # end of the turn, so nothing may leave it as the only card.
-        if (self.drawn_from_discard and self.drawn >= 0
+        if (self._drawn_from_discard and self._drawn >= 0
                 and self.game.options.forbid_discard_of_drawn_discard):
-            if cards >> self.drawn & 1:
+            if cards >> self._drawn & 1:
                 raise IllegalAction(
                     f"{act} is not allowed: the card taken from the discard pile "
-                    f"({TO_CARD[self.drawn]}) may not be discarded this turn"
+                    f"({TO_CARD[self._drawn]}) may not be discarded this turn"
                 )
-            if self.hands[p] & ~cards == 1 << self.drawn:
+            if self._hands[p] & ~cards == 1 << self._drawn:
                 raise IllegalAction(
-                    f"{act} is not allowed: it would leave only {TO_CARD[self.drawn]}, the card "
+                    f"{act} is not allowed: it would leave only {TO_CARD[self._drawn]}, the card "
                     "taken from the discard pile, which may not be discarded this turn"
                 )
 
@@ -371,32 +371,32 @@ class RummyState(State):
             if not is_meld(cards):
                 raise IllegalAction(f"{act} is not allowed: {why_not_meld(cards)}")
         else:
-            if target >= len(self.melds):
-                count = len(self.melds)
+            if target >= len(self._melds):
+                count = len(self._melds)
                 raise IllegalAction(
                     f"{act} is not allowed: there is no meld {target + 1} on the table "
                     + (f"(melds are numbered 1 to {count})" if count else "(no melds yet)")
                 )
-            meld = self.melds[target]
+            meld = self._melds[target]
             if not is_meld(meld | cards) or is_group(meld) != is_group(meld | cards):
                 raise IllegalAction(
                     f"{act} is not allowed: {text_of(meld | cards)} would not be a valid meld "
                     "(melds are not rearranged)"
                 )
         self._check_drawn_kept(p, cards, act)
-        hand = self.hands[p] ^ cards
-        self.hands[p] = hand
-        self.taken[p] &= hand
-        self.placed[p] |= cards
-        if self.drawn >= 0 and cards >> self.drawn & 1:
-            self.drawn = -1
+        hand = self._hands[p] ^ cards
+        self._hands[p] = hand
+        self._taken[p] &= hand
+        self._placed[p] |= cards
+        if self._drawn >= 0 and cards >> self._drawn & 1:
+            self._drawn = -1
         if kind == MELD:
-            self.melds.append(cards)
+            self._melds.append(cards)
             if self.game.options.score_melds:
-                self.scores[p] += mask_value(cards)
+                self._scores[p] += mask_value(cards)
         else:
-            self.melds[target] |= cards
-            self.scores[p] += mask_value(cards)
+            self._melds[target] |= cards
+            self._scores[p] += mask_value(cards)
         if not hand:
             self._end(p)
 
@@ -404,84 +404,84 @@ class RummyState(State):
         card_mask = 1 << card
         self._check_held(p, card_mask, act)
         self._check_drawn_kept(p, card_mask, act)
-        hand = self.hands[p] ^ card_mask
-        self.hands[p] = hand
-        self.taken[p] &= hand
-        self.discard.append(card)
+        hand = self._hands[p] ^ card_mask
+        self._hands[p] = hand
+        self._taken[p] &= hand
+        self._pile.append(card)
         if not hand:
             self._end(p)
             return
-        self.turn += 1
-        if self.turn >= self.game.options.turn_limit:
+        self._turn += 1
+        if self._turn >= self.game.options.turn_limit:
             self._end(-1)
             return
-        self.current_player = (p + 1) % len(self.hands)
-        self.drawing = True
-        self.drawn = -1
-        if not self.stock:
+        self.current_player = (p + 1) % len(self._hands)
+        self._drawing = True
+        self._drawn = -1
+        if not self._stock:
             # This discard, still to be added to the history, is the action the rebuild follows.
-            self.rebuild_stock(len(self.past) + len(self._history) + 1)
+            self.rebuild_stock(len(self._past) + len(self._history) + 1)
 
     def rebuild_stock(self, played: int) -> None:
         """At the start of a turn with an empty stock: the discards but the top one, shuffled.
 
         ``played`` is how many actions of the public record precede the rebuild.
         """
-        if len(self.discard) < 2:
+        if len(self._pile) < 2:
             return
-        cards = self.discard[:-1]
-        del self.discard[:-1]
-        random.Random(self.seed + len(self.rebuilds) * _SEED_STEP).shuffle(cards)
-        self.rebuilds.append(played)
-        self.stock = cards
+        cards = self._pile[:-1]
+        del self._pile[:-1]
+        random.Random(self._seed + len(self._rebuilds) * _SEED_STEP).shuffle(cards)
+        self._rebuilds.append(played)
+        self._stock = cards
 
     def _end(self, went_out: int) -> None:
-        self.went_out = went_out
+        self._went_out = went_out
         self.current_player = TERMINAL
-        self.drawn = -1
+        self._drawn = -1
         self._final = [
-            float(s - mask_value(h)) for s, h in zip(self.scores, self.hands, strict=True)
+            float(s - mask_value(h)) for s, h in zip(self._scores, self._hands, strict=True)
         ]
 
     # -- description ---------------------------------------------------------------------------
     def position(self) -> dict[str, Any]:
         """The ``new_deal`` arguments that recreate this exact position (for sampled states)."""
         out: dict[str, Any] = {
-            "seed": self.seed,
-            "hands": [text_of(h) for h in self.hands],
-            "stock": [str(TO_CARD[c]) for c in reversed(self.stock)],
-            "discard": [str(TO_CARD[c]) for c in self.discard],
+            "seed": self._seed,
+            "hands": [text_of(h) for h in self._hands],
+            "stock": [str(TO_CARD[c]) for c in reversed(self._stock)],
+            "discard": [str(TO_CARD[c]) for c in self._pile],
         }
-        if self.melds:
-            out["melds"] = [text_of(m) for m in self.melds]
-        if any(self.placed):
-            out["placed"] = [text_of(m) for m in self.placed]
-        if any(self.scores):
-            out["scores"] = list(self.scores)
-        if any(self.taken):
-            out["taken"] = [text_of(m) for m in self.taken]
+        if self._melds:
+            out["melds"] = [text_of(m) for m in self._melds]
+        if any(self._placed):
+            out["placed"] = [text_of(m) for m in self._placed]
+        if any(self._scores):
+            out["scores"] = list(self._scores)
+        if any(self._taken):
+            out["taken"] = [text_of(m) for m in self._taken]
         if self.current_player:
             out["player"] = self.current_player
-        if not self.drawing:
+        if not self._drawing:
             out["phase"] = "play"
-        if self.drawn >= 0:
-            out["drawn"] = str(TO_CARD[self.drawn])
-            if not self.drawn_from_discard:
+        if self._drawn >= 0:
+            out["drawn"] = str(TO_CARD[self._drawn])
+            if not self._drawn_from_discard:
                 out["drawn_from"] = "stock"
-        if self.turn:
-            out["turn"] = self.turn
-        actions = self.past + tuple(self._history)
-        if actions or self.discard_draws or self.rebuilds:
+        if self._turn:
+            out["turn"] = self._turn
+        actions = self._past + tuple(self._history)
+        if actions or self._discard_draws or self._rebuilds:
             out["past"] = {
                 "actions": [[seat, str(a)] for seat, a in actions],
-                "discard_draws": [str(TO_CARD[c]) for c in self.discard_draws],
-                "rebuilds": list(self.rebuilds),
+                "discard_draws": [str(TO_CARD[c]) for c in self._discard_draws],
+                "rebuilds": list(self._rebuilds),
             }
         return out
 
     def hand_value(self, seat: int) -> int:
         """The points of the cards ``seat`` holds."""
-        return mask_value(self.hands[self.check_seat(seat)])
+        return mask_value(self._hands[self.check_seat(seat)])
 
 
 def _refuse_unmade(act: Action) -> NoReturn:

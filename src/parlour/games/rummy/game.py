@@ -182,11 +182,11 @@ class RummyGame(Game):
         cards = parse_deck(_cards(deck, "the deck")) if deck is not None else shuffled_deck(seed)
         n, k = self.players, self.hand_size
         state = RummyState(self)
-        state.seed = seed
+        state._seed = seed
         for i in range(n * k):
-            state.hands[i % n] |= 1 << TO_RUMMY[cards[i]]
-        state.discard = [TO_RUMMY[cards[n * k]]]
-        state.stock = [TO_RUMMY[c] for c in reversed(cards[n * k + 1:])]
+            state._hands[i % n] |= 1 << TO_RUMMY[cards[i]]
+        state._pile = [TO_RUMMY[cards[n * k]]]
+        state._stock = [TO_RUMMY[c] for c in reversed(cards[n * k + 1:])]
         state._setup = {"seed": seed}
         if deck is not None:
             state._setup["deck"] = [str(c) for c in cards]
@@ -220,54 +220,54 @@ class RummyGame(Game):
             stock += [TO_CARD[i] for i in range(52) if int(TO_CARD[i]) not in used]
         check_partition(groups, names)
         state = RummyState(self)
-        state.seed = seed
-        state.hands = [rummy_mask(h) for h in hand_cards]
-        state.stock = [TO_RUMMY[c] for c in reversed(stock)]
-        state.discard = [TO_RUMMY[c] for c in discard]
-        state.melds = [rummy_mask(m) for m in melds]
-        for i, m in enumerate(state.melds, 1):
+        state._seed = seed
+        state._hands = [rummy_mask(h) for h in hand_cards]
+        state._stock = [TO_RUMMY[c] for c in reversed(stock)]
+        state._pile = [TO_RUMMY[c] for c in discard]
+        state._melds = [rummy_mask(m) for m in melds]
+        for i, m in enumerate(state._melds, 1):
             if not is_meld(m):
                 raise DealError(f"meld {i} ({text_of(m)}) is not a valid run or group")
         table = 0
-        for m in state.melds:
+        for m in state._melds:
             table |= m
         if "placed" in setup:
-            state.placed = [rummy_mask(_cards(p, f"P{i}'s placed cards")) for i, p in
+            state._placed = [rummy_mask(_cards(p, f"P{i}'s placed cards")) for i, p in
                             enumerate(_seat_list(setup["placed"], n, "placed", "lists of cards"))]
-            for i, p in enumerate(state.placed):
+            for i, p in enumerate(state._placed):
                 if p & ~table:
                     raise DealError(f"P{i} placed {text_of(p & ~table)}, which is not on the table")
-                if any(p & q for q in state.placed[:i]):
+                if any(p & q for q in state._placed[:i]):
                     raise DealError("a table card is placed by two seats")
         if "scores" in setup:
-            state.scores = [_whole(s, f"P{i}'s score") for i, s in
+            state._scores = [_whole(s, f"P{i}'s score") for i, s in
                             enumerate(_seat_list(setup["scores"], n, "scores", "scores"))]
         if "taken" in setup:
-            state.taken = [rummy_mask(_cards(t, f"P{i}'s taken cards")) for i, t in
+            state._taken = [rummy_mask(_cards(t, f"P{i}'s taken cards")) for i, t in
                            enumerate(_seat_list(setup["taken"], n, "taken", "lists of cards"))]
-            for i, t in enumerate(state.taken):
-                if t & ~state.hands[i]:
+            for i, t in enumerate(state._taken):
+                if t & ~state._hands[i]:
                     raise DealError(f"P{i} does not hold the taken card(s) {text_of(t)}")
         state.current_player = _whole(setup.get("player", 0), "player", 0, n - 1)
         phase = setup.get("phase", "draw")
         if phase not in ("draw", "play"):
             raise DealError(f"phase: expected 'draw' or 'play', not {phase!r}")
-        state.drawing = phase == "draw"
+        state._drawing = phase == "draw"
         if "drawn" in setup:
             self._drawn(state, setup["drawn"], setup.get("drawn_from", "discard"))
         elif "drawn_from" in setup:
             raise DealError("drawn_from goes with drawn, the card drawn")
-        state.turn = _whole(setup.get("turn", 0), "turn", 0, self._options.turn_limit - 1)
-        for i, h in enumerate(state.hands):
+        state._turn = _whole(setup.get("turn", 0), "turn", 0, self._options.turn_limit - 1)
+        for i, h in enumerate(state._hands):
             if not h:
                 raise DealError(f"P{i}'s hand is empty: a deal needs cards in every hand")
-        if state.drawing and not state.stock and not state.discard:
+        if state._drawing and not state._stock and not state._pile:
             raise DealError("the stock and the discard pile are both empty: nothing to draw")
         if "past" in setup:
             self._past(state, setup["past"])
         state._setup = state.position()
-        if state.drawing and not state.stock:
-            state.rebuild_stock(len(state.past))
+        if state._drawing and not state._stock:
+            state.rebuild_stock(len(state._past))
         return state
 
     @staticmethod
@@ -278,12 +278,12 @@ class RummyGame(Game):
         (drawn,) = _cards([card], "drawn")
         bit = TO_RUMMY[drawn]
         player = state.current_player
-        if state.drawing or not state.hands[player] >> bit & 1:
+        if state._drawing or not state._hands[player] >> bit & 1:
             raise DealError("drawn must be a card the player to move drew in this turn and holds")
-        state.drawn = bit
-        state.drawn_from_discard = source == "discard"
-        if state.drawn_from_discard:  # everyone saw it taken
-            state.taken[player] |= 1 << bit
+        state._drawn = bit
+        state._drawn_from_discard = source == "discard"
+        if state._drawn_from_discard:  # everyone saw it taken
+            state._taken[player] |= 1 << bit
 
     def _past(self, state: RummyState, past: object) -> None:
         """The public record before a position (see :meth:`new_deal`)."""
@@ -309,13 +309,13 @@ class RummyGame(Game):
                     for r in _list(past["rebuilds"], "past rebuilds", "a list of numbers")]
         if rebuilds != sorted(rebuilds):
             raise DealError("past rebuilds: expected numbers in the order they happened")
-        state.past = tuple(actions)
-        state.discard_draws = [TO_RUMMY[c] for c in draws]
-        state.rebuilds = rebuilds
+        state._past = tuple(actions)
+        state._discard_draws = [TO_RUMMY[c] for c in draws]
+        state._rebuilds = rebuilds
 
     # -- matches -------------------------------------------------------------------------------
     def match_after_deal(self, carry: dict[str, Any], state: Any) -> dict[str, Any]:
-        return {"went_out": state.went_out}
+        return {"went_out": state._went_out}
 
     def match_over(self, totals: Sequence[float], deals: int, carry: dict[str, Any]) -> bool:
         if deals == 0:

@@ -114,23 +114,23 @@ class RummyObservation(Observation):
                 hand = taken[seat]
                 for _ in range(size - hand.bit_count()):
                     hand |= 1 << unseen.pop()
-            state.hands[seat] = hand
-        state.stock = unseen
-        state.discard = [TO_RUMMY[c] for c in self.discard]
-        state.melds = [rummy_mask(m) for m in self.melds]
-        state.placed = [rummy_mask(m) for m in self.placed]
-        state.scores = list(self.scores)
-        state.taken = taken
+            state._hands[seat] = hand
+        state._stock = unseen
+        state._pile = [TO_RUMMY[c] for c in self.discard]
+        state._melds = [rummy_mask(m) for m in self.melds]
+        state._placed = [rummy_mask(m) for m in self.placed]
+        state._scores = list(self.scores)
+        state._taken = taken
         state.current_player = self.current_player
-        state.drawing = self.phase == "draw"
+        state._drawing = self.phase == "draw"
         if self.drawn is not None:
-            state.drawn = TO_RUMMY[self.drawn]
-            state.drawn_from_discard = bool(taken[self.current_player] >> state.drawn & 1)
-        state.turn = self.turn
-        state.past = self.history
-        state.discard_draws = [TO_RUMMY[c] for c in self.discard_draws]
-        state.rebuilds = list(self.rebuilds)
-        state.seed = rng.randrange(2**63)
+            state._drawn = TO_RUMMY[self.drawn]
+            state._drawn_from_discard = bool(taken[self.current_player] >> state._drawn & 1)
+        state._turn = self.turn
+        state._past = self.history
+        state._discard_draws = [TO_RUMMY[c] for c in self.discard_draws]
+        state._rebuilds = list(self.rebuilds)
+        state._seed = rng.randrange(2**63)
         if over:
             state._end(self.went_out)
         state._start = state.clone()
@@ -271,12 +271,12 @@ def _count(n: int) -> str:
 
 def observe(state: RummyState, seat: int) -> RummyObservation:
     """``state`` as ``seat`` sees it."""
-    drawn = state.drawn
-    if drawn >= 0 and not (state.drawn_from_discard or seat == state.current_player):
+    drawn = state._drawn
+    if drawn >= 0 and not (state._drawn_from_discard or seat == state.current_player):
         drawn = -1  # another seat's draw from the stock
     return RummyObservation(
         seat=seat,
-        hand=card_set(state.hands[seat]),
+        hand=card_set(state._hands[seat]),
         drawn=None if drawn < 0 else TO_CARD[drawn],
         **state.shared_view(),
     )
