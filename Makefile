@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-VARIANT ?= big-two
+VARIANT ?=
 
 .PHONY: play test lint typecheck bench clean
 

@@ -88,7 +88,7 @@ def play(argv: list[str], player: Callable[[io.StringIO], ScriptedPlayer] = Scri
     """Run ``parlour play …`` in this process with a scripted player; (code, output, player)."""
     out = io.StringIO()
     inp = player(out)
-    code = main(["play", *argv], out=out, inp=inp)
+    code = main(["play", "--plain", *argv], out=out, inp=inp)
     return code, out.getvalue(), inp
 
 
@@ -128,7 +128,7 @@ def test_play_tells_what_ends_the_match_at_the_start_and_after_each_deal() -> No
 
 def test_a_refused_long_line_is_echoed_cut_short() -> None:
     out = io.StringIO()
-    assert main(["play", "big-two", "--seed", "1"], out=out,
+    assert main(["play", "--plain", "big-two", "--seed", "1"], out=out,
                 inp=io.StringIO("x" * 10_000 + "\n" + "3D " * 3000 + "\n")) == 0
     refusals = re.findall(r"not allowed: .*", out.getvalue())
     assert len(refusals) == 2
@@ -268,7 +268,7 @@ def test_resume_takes_everything_from_the_record(tmp_path: Path,
 def test_play_stops_cleanly_when_input_ends(tmp_path: Path) -> None:
     out = io.StringIO()
     saved = tmp_path / "m.json"
-    assert main(["play", "big-two", "--seed", "1", "--save", str(saved)], out=out,
+    assert main(["play", "--plain", "big-two", "--seed", "1", "--save", str(saved)], out=out,
                 inp=io.StringIO("")) == 0
     assert "Stopped." in out.getvalue()
     assert load(saved)["deals"][0]["result"] is None
@@ -320,7 +320,7 @@ class Terminal:
 
 def test_on_a_terminal_lines_are_edited_deals_pause_and_ctrl_c_saves(tmp_path: Path) -> None:
     record = tmp_path / "m.json"
-    term = Terminal(["play", "big-two-4card", "--seed", "5", "-o", "deals=2", "--bots", "random",
+    term = Terminal(["play", "--plain", "big-two-4card", "--seed", "5", "-o", "deals=2", "--bots", "random",
                      "--save", str(record)])
     try:
         term.expect(r"your play> ")

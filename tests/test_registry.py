@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import parlour
 from parlour.errors import VariantError
+from parlour.registry import game_from_description
 
 EXPECTED = ["big-two-4card", "big-two", "pusoy-dos", "forty-five", "spoil-five", "rummy"]
 
@@ -61,3 +67,86 @@ def test_options_take_effect_and_games_compare_by_ruleset() -> None:
     assert a.describe() == {"variant": "big-two", "players": 4,
                             "options": {**parlour.new_game("big-two").option_values(),
                                         "allow_triples": True}}
+
+
+@pytest.mark.parametrize(("name", "fragment"), [
+    (None, "unknown variant None"),
+    (42, "unknown variant 42"),
+    (["big-two"], r"unknown variant \['big-two'\]"),
+    ({"variant": "big-two"}, "unknown variant"),
+    (b"big-two", "unknown variant b'big-two'"),
+])
+def test_a_variant_name_that_is_not_text_is_refused(name: object, fragment: str) -> None:
+    with pytest.raises(VariantError, match=fragment):
+        parlour.new_game(name)  # type: ignore[arg-type]
+    with pytest.raises(VariantError, match=fragment):
+        parlour.get_variant(name)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("players", ["4", 4.0, True, {}, [4], -4, 0])
+def test_a_player_count_of_the_wrong_type_or_value_is_refused(players: object) -> None:
+    with pytest.raises(VariantError, match=f"played by 4 players, not {re.escape(repr(players))}"):
+        parlour.new_game("big-two", players=players)  # type: ignore[arg-type]
+
+
+def test_an_option_called_name_is_an_unknown_option() -> None:
+    with pytest.raises(VariantError, match="no option 'name'"):
+        parlour.new_game("big-two", **{"name": "x"})
+
+
+@pytest.mark.parametrize("variant", parlour.variants(), ids=lambda v: v.name)
+def test_every_game_rebuilds_from_its_description(variant: parlour.Variant) -> None:
+    for players in variant.players:
+        game = parlour.new_game(variant.name, players=players)
+        assert game_from_description(json.loads(json.dumps(game.describe()))) == game
+    assert game_from_description({"variant": variant.name}) == parlour.new_game(variant.name)
+
+
+GOOD = {"variant": "big-two", "players": 4, "options": {"allow_triples": True}}
+
+
+@pytest.mark.parametrize(("desc", "fragment"), [
+    (None, "must be a dict"),
+    (["big-two", 4, {}], "must be a dict"),
+    ("big-two", "must be a dict"),
+    ({}, "must name its variant"),
+    ({"players": 4}, "must name its variant"),
+    ({**GOOD, "seed": 3}, "no key 'seed'"),
+    ({**GOOD, "allow_triples": True}, "no key 'allow_triples'"),
+    ({**GOOD, "variant": 7}, "unknown variant 7"),
+    ({**GOOD, "variant": None}, "unknown variant None"),
+    ({**GOOD, "variant": "big-three"}, "unknown variant 'big-three'"),
+    ({**GOOD, "players": "4"}, "not '4'"),
+    ({**GOOD, "players": 4.0}, "not 4.0"),
+    ({**GOOD, "players": [4]}, r"not \[4\]"),
+    ({**GOOD, "players": 5}, "not 5"),
+    ({**GOOD, "options": None}, "options .* must be a dict"),
+    ({**GOOD, "options": ["allow_triples"]}, "options .* must be a dict"),
+    ({**GOOD, "options": "allow_triples=true"}, "options .* must be a dict"),
+    ({**GOOD, "options": {1: True}}, "options .* must be a dict"),
+    ({**GOOD, "options": {"triples": True}}, "no option 'triples'"),
+    ({**GOOD, "options": {"allow_triples": "yes"}}, "allow_triples='yes' is not allowed"),
+])
+def test_a_malformed_description_is_refused_naming_what_is_wrong(desc: object,
+                                                                 fragment: str) -> None:
+    with pytest.raises(VariantError, match=fragment):
+        game_from_description(desc)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(
+    st.sampled_from(["variant", "players", "options", "seed"]),
+    st.one_of(st.sampled_from(["big-two", "rummy", 4, 2, {}, {"allow_triples": True}]),
+              st.none(), st.integers(), st.text(max_size=4), st.lists(st.integers(), max_size=2),
+              st.dictionaries(st.text(max_size=4), st.booleans(), max_size=2)),
+    max_size=4,
+))
+def test_any_description_gives_its_game_or_a_variant_error(desc: dict[str, object]) -> None:
+    try:
+        game = game_from_description(desc)
+    except VariantError:
+        return
+    players = desc.get("players")
+    assert game.name == desc["variant"]
+    assert game.players == (game.variant.default_players if players is None else players)
+    assert game_from_description(game.describe()) == game

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 
 from parlour.bots import make_bot
+from parlour.bots.levels import bench_lines as search_bench_lines
 from parlour.errors import ParlourError
 from parlour.game import Game
 
@@ -80,3 +81,4 @@ def run_bench(game: Game, seconds: float = 3.0) -> Iterator[str]:
     yield f"  greedy play:    {deals / elapsed:10,.0f} deals/s  {steps / elapsed:12,.0f} steps/s"
     for label, value in game.bench_extra(seconds).items():
         yield f"  {label}: {value}"
+    yield from (f"  {line}" for line in search_bench_lines(game, seconds))

@@ -15,6 +15,8 @@ Card('10H')
 
 from __future__ import annotations
 
+import operator
+import reprlib
 from collections.abc import Iterable, Iterator, Sequence
 from typing import ClassVar, SupportsIndex
 
@@ -103,6 +105,8 @@ def parse_card(text: str) -> Card:
     >>> parse_card("t♣")
     Card('10C')
     """
+    if not isinstance(text, str):
+        raise CardError(f"expected the text of a card (e.g. 10H or QS), not {text!r}")
     token = text.strip().upper()
     card = _BY_TEXT.get(token)
     if card is not None:
@@ -193,11 +197,16 @@ class CardSet(int):
 
         One type per order, made once, so ordered sets cost nothing extra to create.
         """
-        key = tuple(int(i) for i in order)
+        try:
+            # operator.index, unlike int(), refuses what is no index (a float, a text, a list).
+            key = tuple(map(operator.index, order))
+        except TypeError:
+            key = ()
         made = _ORDERED.get(key)
         if made is None:
             if sorted(key) != list(range(52)):
-                raise CardError("a card order must list each of the 52 card indices once")
+                raise CardError("a card order must list each of the 52 card indices "
+                                f"(ints 0 to 51) once, not {reprlib.repr(order)}")
             made = _ORDERED[key] = type("CardSet", (CardSet,), {"__slots__": (), "order": key})
         return made
 

@@ -324,6 +324,9 @@ def _seats_from_record(record: dict[str, Any], players: int) -> list[str]:
 
 
 def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
+    # The terminal table needs a terminal; a script or a pipe gets the line-based player.
+    plain = args.plain or not (inp is sys.stdin and out is sys.stdout and _isatty(inp)
+                               and _isatty(out))
     if args.resume is not None:
         given = [flag for flag, value in [
             ("VARIANT", args.variant), ("--players", args.players), ("--option", args.option),
@@ -338,6 +341,9 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         save_to = args.save if args.save is not None else args.resume
     else:
         if not args.variant:
+            if not plain:  # the table's start screen chooses the game
+                save_path = check_save_path(args.save) if args.save is not None else None
+                return _table(None, [], save_path, args.pace)
             raise ParlourError("give the variant to play (see 'parlour variants'), or --resume FILE")
         game = _game_from_args(args)
         seat = 0 if args.seat is None else args.seat
@@ -349,7 +355,28 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         save_to = args.save
     # Checked before the first card is dealt, so that no match is played only to be lost.
     save_path = check_save_path(save_to) if save_to is not None else None
+    if not plain:
+        return _table(match, seats, save_path, args.pace)
     return Table(match, seats, Prompt(inp, out), out, save_path).run()
+
+
+def _table(match: Match | None, seats: list[str], save_path: Path | None, pace: float) -> int:
+    """Open the terminal table (:mod:`parlour.tui`): at ``match``, or at its start screen."""
+    from parlour.tui import run  # Textual loads only for the table
+
+    return run(match=match, seats=seats, save_path=save_path, pace=pace)
+
+
+def pace_seconds(text: str) -> float:
+    """Seconds between bots' moves at the table: a finite number of at least 0 (``--pace``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {clip(text)!r}") from None
+    if not 0 <= value < math.inf:
+        raise argparse.ArgumentTypeError(f"expected a finite number of seconds of at least 0, "
+                                         f"not {clip(text)}")
+    return value
 
 
 # -- parlour simulate ---------------------------------------------------------------------------
@@ -488,7 +515,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="a variant option, e.g. -o allow_triples=true (repeatable)")
         sp.add_argument("--seed", type=int, default=None, help="seed for the deals and the bots")
 
-    sp = sub.add_parser("play", help="play against computer players in the terminal")
+    sp = sub.add_parser("play", help="play against computer players at the terminal table")
     game_args(sp, variant_nargs="?")
     sp.add_argument("--seat", type=int, default=None, help="your seat (default 0 = P0)")
     sp.add_argument("--bots", default=None,
@@ -501,6 +528,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help="continue the match saved in FILE where it stopped (variant, options, "
                          "seats and bots come from FILE); it is saved back to FILE unless --save "
                          "names another")
+    sp.add_argument("--plain", action="store_true",
+                    help="the line-based player (for scripts and screen readers) instead of the "
+                         "terminal table; used anyway when input or output is not a terminal")
+    sp.add_argument("--pace", type=pace_seconds, default=0.8, metavar="SECONDS",
+                    help="the table's pause between bots' moves (default 0.8; 0 = instant)")
 
     sp = sub.add_parser("simulate", help="bots against bots: mean scores and win rates")
     game_args(sp)

@@ -208,7 +208,8 @@ class State(ABC):
 
     def hidden_from(self, seat: int) -> CardSet:
         """The cards ``seat`` cannot see or deduce from public play (other hands, the stock …).
-        An observation of ``seat`` never mentions one of them."""
+        An observation of ``seat`` never mentions one of them. Raises
+        :class:`~parlour.errors.SeatError` for a seat outside ``0..players-1``."""
         raise NotImplementedError(f"{type(self).__name__} does not say what is hidden")
 
     def winners(self) -> list[int]:
@@ -355,8 +356,16 @@ def action_text(text: object) -> str:
 
 
 def seed_or_random(seed: int | None) -> int:
-    """The seed to use: the one given, or a fresh one (so that every deal can be recorded)."""
-    return seed if seed is not None else random.SystemRandom().randrange(2**63)
+    """The seed to use: the one given, or a fresh one (so that every deal can be recorded).
+
+    Anything but an int or ``None`` is refused with :class:`DealError`: ``random.Random``
+    would quietly hash a string or a float, and the recorded seed must replay exactly.
+    """
+    if seed is None:
+        return random.SystemRandom().randrange(2**63)
+    if isinstance(seed, int) and not isinstance(seed, bool):
+        return seed
+    raise DealError(f"a seed must be an integer, not {seed!r}")
 
 
 def check_partition(groups: Sequence[Sequence[Card]], names: Sequence[str], total: int = 52) -> None:

@@ -147,17 +147,20 @@ def variants() -> list[Variant]:
 
 
 def get_variant(name: str) -> Variant:
+    """The variant called ``name``; :class:`VariantError` listing the variants otherwise."""
     _load()
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        raise VariantError(
-            f"unknown variant '{name}'; the variants are: " + ", ".join(_REGISTRY)
-        ) from None
+    # Checked first: a non-string (possibly unhashable) name must not reach the dict look-up.
+    variant = _REGISTRY.get(name) if isinstance(name, str) else None
+    if variant is None:
+        raise VariantError(f"unknown variant {name!r}; the variants are: " + ", ".join(_REGISTRY))
+    return variant
 
 
-def new_game(name: str, *, players: int | None = None, **options: Any) -> Game:
+def new_game(name: str, /, *, players: int | None = None, **options: Any) -> Game:
     """The :class:`Game` of variant ``name`` with ``players`` seats and option values.
+
+    ``name`` is positional-only, so that every keyword is an option or ``players`` (an option
+    called ``name`` is refused as unknown, like any other).
 
     >>> new_game("pusoy-dos").players
     4
@@ -165,9 +168,39 @@ def new_game(name: str, *, players: int | None = None, **options: Any) -> Game:
     return get_variant(name).make(players, **options)
 
 
-def game_from_description(desc: dict[str, Any]) -> Game:
-    """Rebuild a game from :meth:`Game.describe`."""
-    try:
-        return new_game(desc["variant"], players=desc.get("players"), **desc.get("options", {}))
-    except (KeyError, TypeError) as e:
-        raise VariantError(f"bad game description {desc!r}: {e}") from None
+_DESCRIPTION_KEYS = ("variant", "players", "options")
+
+
+def game_from_description(desc: object) -> Game:
+    """Rebuild a game from :meth:`Game.describe`: a dict with ``variant``, and optionally
+    ``players`` (else the variant's default) and ``options`` (a dict of option values).
+
+    Anything else is refused with :class:`VariantError` naming the part that is wrong:
+
+    >>> game_from_description({"variant": "big-two", "players": 4, "options": {}}).players
+    4
+    >>> game_from_description({"variant": "big-two", "options": ["allow_triples"]})
+    Traceback (most recent call last):
+    ...
+    parlour.errors.VariantError: the options of a game description must be a dict of option values by name, not ['allow_triples']
+    """
+    if not isinstance(desc, dict):
+        raise VariantError(
+            f"a game description must be a dict with keys {', '.join(_DESCRIPTION_KEYS)}, "
+            f"not {desc!r}"
+        )
+    unknown = [key for key in desc if key not in _DESCRIPTION_KEYS]
+    if unknown:
+        raise VariantError(
+            f"a game description has no key {', '.join(map(repr, unknown))}; "
+            f"its keys are {', '.join(_DESCRIPTION_KEYS)}"
+        )
+    if "variant" not in desc:
+        raise VariantError(f"a game description must name its variant: {desc!r}")
+    options = desc.get("options", {})
+    if not isinstance(options, dict) or not all(isinstance(key, str) for key in options):
+        raise VariantError(
+            "the options of a game description must be a dict of option values by name, "
+            f"not {options!r}"
+        )
+    return new_game(desc["variant"], players=desc.get("players"), **options)

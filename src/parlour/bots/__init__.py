@@ -1,10 +1,18 @@
-"""Computer players. Every bot implements :class:`Bot`; :func:`make_bot` builds one by name."""
+"""Computer players. Every bot implements :class:`Bot`; :func:`make_bot` builds one by name:
+``random``, ``greedy``, and the levels ``easy``, ``medium``, ``hard``, ``expert``
+(:mod:`parlour.bots.levels`)."""
 
 from parlour.bots.base import Bot, bot_names, make_bot, register_bot
 from parlour.bots.greedy import GreedyBot
+from parlour.bots.levels import EasyBot, register_levels
 from parlour.bots.random_bot import RandomBot
+from parlour.bots.search import SearchBot
 
 register_bot("random", RandomBot)
 register_bot("greedy", GreedyBot)
+register_levels()
 
-__all__ = ["Bot", "GreedyBot", "RandomBot", "bot_names", "make_bot", "register_bot"]
+__all__ = [
+    "Bot", "EasyBot", "GreedyBot", "RandomBot", "SearchBot", "bot_names", "make_bot",
+    "register_bot",
+]

@@ -21,24 +21,50 @@ class Bot(ABC):
     ) -> Action:
         """Pick an action for ``observation.seat``; all randomness comes from ``rng``."""
 
+    def choose_explained(
+        self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random
+    ) -> tuple[Action, str]:
+        """The same choice as :meth:`choose` (from the same ``rng`` state), with a one-line
+        reason for showing a player; here a generic one, which bots that can say more refine."""
+        action = self.choose(observation, legal_actions, rng)
+        if len(legal_actions) == 1:
+            return action, "the only legal move"
+        return action, f"{action}: the choice of {self.name}"
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
 
 
-_BOTS: dict[str, Callable[[], Bot]] = {}
+_BOTS: dict[str, tuple[Callable[[], Bot], Callable[[], Bot]]] = {}
 
 
-def register_bot(name: str, factory: Callable[[], Bot]) -> None:
-    _BOTS[name] = factory
+def register_bot(
+    name: str, factory: Callable[[], Bot], *, interactive: Callable[[], Bot] | None = None
+) -> None:
+    """Make ``name`` a bot name. ``interactive``, when given, builds the bot for play against
+    a person instead (e.g. a search with a time limit rather than a reproducible budget)."""
+    _BOTS[name] = (factory, interactive or factory)
 
 
 def bot_names() -> list[str]:
     return list(_BOTS)
 
 
-def make_bot(name: str) -> Bot:
-    """A bot by name (``random``, ``greedy`` …)."""
+def make_bot(name: str, *, interactive: bool = False) -> Bot:
+    """A bot by name (``random``, ``greedy``, ``easy`` … ``expert``).
+
+    ``interactive=True`` builds it for play against a person: searching bots then stop at a
+    time limit instead of after a fixed budget (see :mod:`parlour.bots.levels`).
+
+    >>> make_bot("greedy").name
+    'greedy'
+    >>> make_bot("grumpy")
+    Traceback (most recent call last):
+    ...
+    parlour.errors.VariantError: unknown bot 'grumpy'; the bots are: random, greedy, easy, medium, hard, expert
+    """
     try:
-        return _BOTS[name]()
+        factories = _BOTS[name]
     except KeyError:
         raise VariantError(f"unknown bot '{name}'; the bots are: {', '.join(_BOTS)}") from None
+    return factories[1 if interactive else 0]()

@@ -18,3 +18,9 @@ class GreedyBot(Bot):
         if len(legal_actions) == 1:
             return legal_actions[0]
         return observation.game.greedy_action(observation, legal_actions, rng)
+
+    def choose_explained(
+        self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random
+    ) -> tuple[Action, str]:
+        action, reason = super().choose_explained(observation, legal_actions, rng)
+        return action, reason if len(legal_actions) == 1 else f"{action}: the rule-based choice"

@@ -1,0 +1,129 @@
+"""Difficulty levels: ``easy``, ``medium``, ``hard`` and ``expert``, usable wherever a bot name is
+(``parlour play big-two --bots hard,greedy,easy``, ``parlour arena … --bots expert,greedy``).
+
+- ``easy``: ``greedy`` that errs: a quarter of its real choices (more than one legal move) are
+  a random legal move instead. No search.
+- ``medium``: :class:`~parlour.bots.search.SearchBot` over the rule-based policy's 4 preferred
+  moves, 48 rollouts a move (interactive: 0.18 s).
+- ``hard``: the policy's 6 preferred moves, 150 rollouts a move (interactive: 0.45 s).
+- ``expert``: the policy's 8 preferred moves, 360 rollouts a move (interactive: 0.9 s).
+
+``make_bot("hard")`` searches a fixed number of rollouts, so the arena and tests are
+reproducible: the same seed gives the same moves on any machine and at any load. The budgets
+are sized for the slowest variants (Pusoy Dos, Big Two and Rummy, whose rollouts from the start
+of a deal cost about 2 ms on one core), so that ``medium`` answers within 0.2 s and ``expert``
+within 1 s at the 99th percentile; in Forty-Five and Spoil Five, whose rollouts are about seven
+times cheaper, they answer sooner. The exception is the rare Rummy position whose rollouts run
+on to the turn limit (nobody can go out): a fixed budget then takes several times longer.
+``make_bot("hard", interactive=True)``, for play against a person, searches until its time is
+up instead, which bounds every move and buys the cheap variants many more rollouts.
+
+>>> from parlour.bots import make_bot
+>>> make_bot("hard").iterations, make_bot("hard", interactive=True).time_limit
+(150, 0.45)
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import partial
+
+from parlour.bots.base import Bot, register_bot
+from parlour.bots.greedy import GreedyBot
+from parlour.bots.search import SearchBot
+from parlour.game import Action, Game, Observation
+
+
+class EasyBot(Bot):
+    """``greedy`` that errs: with probability ``blunder`` a real choice (more than one legal
+    move) is a uniformly random legal move instead."""
+
+    name = "easy"
+
+    def __init__(self, blunder: float = 0.25) -> None:
+        self.blunder = blunder
+        self._greedy = GreedyBot()
+
+    def choose(
+        self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random
+    ) -> Action:
+        return self.choose_explained(observation, legal_actions, rng)[0]
+
+    def choose_explained(
+        self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random
+    ) -> tuple[Action, str]:
+        if len(legal_actions) > 1 and rng.random() < self.blunder:
+            action = rng.choice(legal_actions)
+            return action, f"{action}: a move on a whim"
+        return self._greedy.choose_explained(observation, legal_actions, rng)
+
+
+@dataclass(frozen=True)
+class Level:
+    """A searching level: its rollouts per move, its time per move in interactive play, and
+    how many of the playout policy's preferred moves it considers."""
+
+    name: str
+    iterations: int
+    time_limit: float
+    candidates: int
+
+    def bot(self, interactive: bool = False) -> SearchBot:
+        if interactive:
+            bot = SearchBot(time_limit=self.time_limit, max_candidates=self.candidates)
+        else:
+            bot = SearchBot(iterations=self.iterations, max_candidates=self.candidates)
+        bot.name = self.name
+        return bot
+
+
+LEVELS = (
+    Level("medium", iterations=48, time_limit=0.18, candidates=4),
+    Level("hard", iterations=150, time_limit=0.45, candidates=6),
+    Level("expert", iterations=360, time_limit=0.9, candidates=8),
+)
+
+
+def register_levels() -> None:
+    """Register ``easy`` … ``expert`` as bot names."""
+    register_bot("easy", EasyBot)
+    for level in LEVELS:
+        register_bot(level.name, level.bot, interactive=partial(level.bot, interactive=True))
+
+
+def bench_lines(game: Game, seconds: float) -> Iterator[str]:
+    """``parlour bench`` figures for the searching levels: milliseconds per decision (median and
+    99th percentile) and rollouts per second, each level for about ``seconds``.
+
+    The decisions are those of a deal played by ``greedy`` (every position where the player to
+    move has more than one legal action), taken in random order until the time is up (at least
+    one), so that a short run still samples the whole deal.
+    """
+    state = game.new_deal(seed=0)
+    rng = random.Random(0)
+    positions = []
+    while not state.is_over:
+        legal = state.legal_actions()
+        observation = state.observation(state.current_player)
+        if len(legal) > 1:
+            positions.append((observation, legal))
+        state.apply(GreedyBot().choose(observation, legal, rng))
+    rng.shuffle(positions)
+    for level in (LEVELS[0], LEVELS[-1]):
+        bot = level.bot()
+        times: list[float] = []
+        rollouts = 0
+        for observation, legal in positions:
+            result = bot.search(observation, legal, random.Random(len(times)))
+            times.append(result.seconds)
+            rollouts += result.iterations
+            if sum(times) >= seconds:
+                break
+        times.sort()
+        p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
+        yield (f"{level.name + ' search:':16}{statistics.median(times) * 1e3:8.1f} ms median"
+               f"  {p99 * 1e3:8.1f} ms p99 per decision  {rollouts / sum(times):8,.0f} rollouts/s"
+               f"  ({len(times)} of the {len(positions)} decisions of a deal)")

@@ -1,0 +1,350 @@
+"""The start screen and the small screens over the table: help, deal over, quit, which meld."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal, TypeVar, cast
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
+
+from parlour.bots import bot_names
+from parlour.errors import ParlourError
+from parlour.registry import get_variant, new_game, player_counts_text, variants
+from parlour.tui.moves import VERB_KEYS, Move, verb_label
+from parlour.tui.rules import summary
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def guarded(method: F) -> F:
+    """``method`` (a handler of a widget or screen) with any exception shown as a one-line
+    notice instead of ending the app with a traceback."""
+
+    @functools.wraps(method)
+    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except ParlourError as e:
+            self.app.notify(str(e), severity="error")
+        except Exception as e:  # a bug: keep the table alive and say what happened
+            self.app.notify(f"internal error: {type(e).__name__}: {e}", severity="error")
+        return None
+
+    return cast(F, wrapper)
+
+
+@dataclass
+class Settings:
+    """What the start screen chooses: the game, who sits where, and the seed."""
+
+    variant: str = "big-two"
+    players: int | None = None
+    seat: int = 0
+    #: A bot name for each other seat, in seat order; missing ones are ``greedy``.
+    bots: list[str] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
+    seed: int | None = None
+
+
+DEFAULT_BOT = "greedy"
+
+
+class StartScreen(Screen[None]):
+    """Choose the variant (with its description and rules), players, seat, bots, options, seed."""
+
+    AUTO_FOCUS = "#start"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "start", "Start"),
+        Binding("r", "rules", "Rules"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, settings: Settings, start: Callable[[Settings], None]) -> None:
+        super().__init__()
+        self.settings = settings
+        self.on_start = start
+
+    def compose(self) -> ComposeResult:
+        s = self.settings
+        with VerticalScroll(id="form"):
+            yield Static("parlour: card games against computer players", classes="title")
+            yield Label("Game")
+            yield Select([(v.name, v.name) for v in variants()], value=s.variant,
+                         allow_blank=False, id="variant")
+            yield Static(id="description")
+            yield Vertical(id="setup")
+            yield Label("Seed (optional: the same seed deals the same cards)")
+            yield Input("" if s.seed is None else str(s.seed), type="integer", id="seed")
+        yield Static(id="start-error")
+        with Horizontal(id="start-buttons", classes="buttons"):
+            yield Button("Start (s)", id="start", variant="primary")
+            yield Button("Rules (r)", id="rules")
+            yield Button("Quit (q)", id="quit")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        await self.rebuild(self.settings.variant, self.settings.players)
+
+    async def rebuild(self, variant_name: str, players: int | None) -> None:
+        """Show the choices of ``variant_name`` with ``players`` seats."""
+        v = get_variant(variant_name)
+        n = players if players in v.players else v.default_players
+        game = new_game(v.name, players=n)
+        self.query_one("#description", Static).update(
+            f"{v.description}. {player_counts_text(v.players)} players. "
+            f"{game.match_end_text()[:1].upper()}{game.match_end_text()[1:]}.")
+        s = self.settings
+        rows: list[Any] = []
+        if len(v.players) > 1:
+            rows += [Label("Players"), Select([(str(k), k) for k in v.players], value=n,
+                                             allow_blank=False, id="players")]
+        rows += [Label("Your seat"),
+                 Select([(game.seat_name(i), i) for i in range(n)],
+                        value=s.seat if 0 <= s.seat < n else 0, allow_blank=False, id="seat")]
+        names = bot_names()
+        for k in range(n - 1):
+            chosen = s.bots[k] if k < len(s.bots) and s.bots[k] in names else DEFAULT_BOT
+            rows.append(Horizontal(Label(f"Opponent {k + 1}", classes="bot-label"),
+                                   Select([(b, b) for b in names], value=chosen,
+                                          allow_blank=False, id=f"bot-{k}"),
+                                   classes="bot-row"))
+        for info in v.option_info():
+            value = s.options.get(info.name, info.default) if v.name == s.variant else info.default
+            rows.append(Label(f"{info.name}: {info.help} [{info.allowed()}]", classes="option"))
+            ident = f"opt-{info.name}"
+            if info.choices is not None:
+                rows.append(Select([(str(c), c) for c in info.choices], value=value,
+                                   allow_blank=False, id=ident))
+            elif isinstance(info.default, bool):
+                rows.append(Switch(value=bool(value), id=ident))
+            else:
+                kind: Literal["integer", "text"] = (
+                    "integer" if isinstance(info.default, int) else "text")
+                rows.append(Input(str(value), type=kind, id=ident))
+        setup = self.query_one("#setup", Vertical)
+        await setup.remove_children()
+        await setup.mount_all(rows)
+        self.settings = Settings(v.name, n, s.seat, s.bots, s.options if v.name == s.variant
+                                 else {}, s.seed)
+
+    @on(Select.Changed, "#variant")
+    async def variant_changed(self, event: Select.Changed) -> None:
+        if isinstance(event.value, str) and event.value != self.settings.variant:
+            await self.rebuild(event.value, None)
+
+    @on(Select.Changed, "#players")
+    async def players_changed(self, event: Select.Changed) -> None:
+        if isinstance(event.value, int) and event.value != self.settings.players:
+            await self.rebuild(self.settings.variant, event.value)
+
+    def chosen(self) -> Settings:
+        """The settings as shown; :class:`ParlourError` for a value that is not allowed."""
+        v = get_variant(self.settings.variant)
+        n = self.settings.players or v.default_players
+        seat = self.query_one("#seat", Select).value
+        bots = [str(self.query_one(f"#bot-{k}", Select).value) for k in range(n - 1)]
+        options: dict[str, Any] = {}
+        for info in v.option_info():
+            widget = self.query_one(f"#opt-{info.name}")
+            if isinstance(widget, (Switch, Select)):
+                options[info.name] = widget.value
+            elif isinstance(widget, Input):
+                text = widget.value.strip()
+                if isinstance(info.default, int) and not isinstance(info.default, bool):
+                    options[info.name] = _whole(text, info.name) if text else info.default
+                else:
+                    options[info.name] = text or info.default
+        seed_text = self.query_one("#seed", Input).value.strip()
+        seed = _whole(seed_text, "the seed") if seed_text else None
+        return Settings(v.name, n, seat if isinstance(seat, int) else 0, bots, options, seed)
+
+    @guarded
+    def action_start(self) -> None:
+        error = self.query_one("#start-error", Static)
+        try:
+            settings = self.chosen()
+            self.on_start(settings)
+        except ParlourError as e:
+            error.update(Text(str(e), style="bold red"))
+
+    @guarded
+    def action_rules(self) -> None:
+        self.app.push_screen(HelpScreen(self.settings.variant, in_game=False))
+
+    @on(Button.Pressed, "#start")
+    def start_pressed(self) -> None:
+        self.action_start()
+
+    @on(Button.Pressed, "#rules")
+    def rules_pressed(self) -> None:
+        self.action_rules()
+
+    @on(Button.Pressed, "#quit")
+    def quit_pressed(self) -> None:
+        self.app.exit(0)
+
+    @on(Input.Submitted)
+    def submitted(self) -> None:
+        self.action_start()
+
+
+def _whole(text: str, what: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ParlourError(f"{what} must be a whole number, not {text!r}") from None
+
+
+KEYS_HELP = [
+    ("← →", "move along your hand"),
+    ("space / click", "select or unselect a card"),
+    ("c", "clear the selection"),
+    *[(key, f"{verb_label(verb)}" + (" the selected cards" if verb in
+                                     ("play", "meld", "layoff", "discard", "rob") else ""))
+      for verb, key in VERB_KEYS.items()],
+    ("enter", "play the selected cards"),
+    ("h", "hint: what the strongest bot would do, and why"),
+    ("? / f1", "this help"),
+    ("q", "quit (offers to save the match)"),
+]
+
+
+class HelpScreen(ModalScreen[None]):
+    """The key bindings and the rules of a variant."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark,f1,enter", "close", "Close")]
+
+    def __init__(self, variant: str, *, in_game: bool = True) -> None:
+        super().__init__()
+        self.variant = variant
+        self.in_game = in_game
+
+    def compose(self) -> ComposeResult:
+        game = new_game(self.variant)
+        with VerticalScroll(classes="dialog"):
+            yield Static(f"{self.variant}: rules", classes="title")
+            yield Static(summary(self.variant))
+            yield Static(f"A match: {game.match_end_text()}.")
+            if self.in_game:
+                yield Static("Keys", classes="title")
+                yield Static("\n".join(f"{k:>14}  {what}" for k, what in KEYS_HELP))
+                yield Static("Only the actions you can take now are shown as buttons; a move "
+                             "that is not allowed is refused with the reason.")
+            yield Static("[dim]escape closes[/]")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class DealOverScreen(ModalScreen[str]):
+    """A finished deal's result per seat and the match standing; next deal or quit."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("n,enter", "choose('next')", "Next"), Binding("q", "choose('quit')", "Quit")]
+
+    def __init__(self, lines: Sequence[str], match_over: bool) -> None:
+        super().__init__()
+        self.lines = list(lines)
+        self.match_over = match_over
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="deal-over"):
+            yield Static(self.lines[0], classes="title")
+            yield Static("\n".join(self.lines[1:]))
+            with Horizontal(classes="buttons"):
+                yield Button("New game (n)" if self.match_over else "Next deal (n)",
+                             id="next", variant="primary")
+                yield Button("Quit (q)", id="quit")
+
+    def action_choose(self, what: str) -> None:
+        self.dismiss(what)
+
+    @on(Button.Pressed)
+    def pressed(self, event: Button.Pressed) -> None:
+        self.dismiss("next" if event.button.id == "next" else "quit")
+
+
+class QuitScreen(ModalScreen[bool]):
+    """Quitting mid-match: save the whole match so far to a file, quit without saving, or stay.
+
+    ``save(path)`` writes the record; a path it refuses is reported here and the screen stays.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "stay", "Back to the table")]
+
+    def __init__(self, default_path: str, save: Callable[[str], str]) -> None:
+        super().__init__()
+        self.default_path = default_path
+        self.save = save
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="quit-dialog"):
+            yield Static("Quit the match?", classes="title")
+            yield Static("Save the match so far to continue it later with "
+                         "'parlour play --resume FILE':")
+            yield Input(self.default_path, id="path")
+            yield Static(id="save-error")
+            with Horizontal(classes="buttons"):
+                yield Button("Save and quit", id="save", variant="primary")
+                yield Button("Quit without saving", id="discard", variant="error")
+                yield Button("Back (esc)", id="stay")
+
+    @guarded
+    def save_and_quit(self) -> None:
+        try:
+            self.save(self.query_one("#path", Input).value.strip())
+        except ParlourError as e:
+            self.query_one("#save-error", Static).update(Text(str(e), style="bold red"))
+            return
+        self.dismiss(True)
+
+    @on(Input.Submitted)
+    def submitted(self) -> None:
+        self.save_and_quit()
+
+    @on(Button.Pressed)
+    def pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "save":
+            self.save_and_quit()
+        elif event.button.id == "discard":
+            self.dismiss(True)
+        else:
+            self.dismiss(False)
+
+    def action_stay(self) -> None:
+        self.dismiss(False)
+
+
+class ChoiceScreen(ModalScreen["Move | None"]):
+    """Which of several legal actions the selected cards and key mean (a lay-off that fits
+    more than one meld): 1–9 or a click picks one, escape goes back."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "pick(0)", "Back"),
+                *[Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)]]
+
+    def __init__(self, moves: Sequence[Move]) -> None:
+        super().__init__()
+        self.moves = list(moves)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="choice"):
+            yield Static("Which one?", classes="title")
+            for i, move in enumerate(self.moves[:9], 1):
+                yield Button(f"{i}: {move.text}", name=str(i))
+
+    def action_pick(self, number: int) -> None:
+        if number == 0:
+            self.dismiss(None)
+        elif number <= len(self.moves):
+            self.dismiss(self.moves[number - 1])
+
+    @on(Button.Pressed)
+    def pressed(self, event: Button.Pressed) -> None:
+        self.action_pick(int(event.button.name or 0))

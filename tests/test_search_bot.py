@@ -1,0 +1,210 @@
+"""The search bot and the difficulty levels: legal, reproducible, observation-only, explained,
+and stronger where it must be.
+
+Budgets are kept small (a few dozen rollouts) so that the whole file runs in seconds; the
+strength of the real levels is measured with the arena, not here.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import parlour
+from parlour import CardSet, ParlourError, VariantError
+from parlour.bots import Bot, EasyBot, GreedyBot, RandomBot, SearchBot, bot_names, make_bot
+from parlour.bots.levels import LEVELS, bench_lines
+from parlour.game import State
+
+VARIANTS = [v.name for v in parlour.variants()]
+DECK = [str(c) for c in CardSet((1 << 52) - 1)]
+
+
+def small_search() -> SearchBot:
+    return SearchBot(iterations=24, max_candidates=3, min_worlds=4)
+
+
+def advance(state: State, moves: int, seed: int = 0) -> State:
+    """``state`` after ``moves`` greedy moves (fewer if the deal ends first)."""
+    rng = random.Random(seed)
+    greedy = GreedyBot()
+    for _ in range(moves):
+        if state.is_over:
+            break
+        p = state.current_player
+        state.apply(greedy.choose(state.observation(p), state.legal_actions(), rng))
+    return state
+
+
+def decision(variant: str, moves: int) -> State:
+    """A position of ``variant`` after about ``moves`` greedy moves where the player to move has
+    a real choice (more than one legal action)."""
+    state = advance(parlour.new_game(variant).new_deal(seed=11), moves)
+    while len(state.legal_actions()) < 2:
+        advance(state, 1)
+    assert not state.is_over
+    return state
+
+
+@pytest.mark.parametrize("moves", [0, 9], ids=["start", "mid-deal"])
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_search_returns_a_legal_explained_move_in_every_variant(variant: str, moves: int) -> None:
+    state = decision(variant, moves)
+    seat = state.current_player
+    legal = state.legal_actions()
+    before = state.history
+    action, why = small_search().choose_explained(state.observation(seat), legal, random.Random(2))
+    assert action in legal
+    assert why.startswith(f"{action}: wins ")
+    assert "samples" in why
+    assert state.history == before and state.current_player == seat  # the state is untouched
+
+
+def test_the_same_generator_gives_the_same_search() -> None:
+    state = decision("big-two-4card", 5)
+    obs, legal = state.observation(state.current_player), state.legal_actions()
+    first = small_search().search(obs, legal, random.Random(5))
+    again = small_search().search(obs, legal, random.Random(5))
+    assert first.action == again.action
+    assert [(c.action, c.values) for c in first.candidates] == \
+           [(c.action, c.values) for c in again.candidates]
+    assert first.iterations == again.iterations <= 24
+
+
+def test_the_search_depends_on_the_observation_alone() -> None:
+    """A state dealt anew from the observation (other hidden cards) gives the same search."""
+    state = decision("forty-five", 6)
+    seat = state.current_player
+    obs = state.observation(seat)
+    other = obs.sample_state(random.Random(99))
+    assert other.observation(seat) == obs
+    hidden_before = [state.observation(s).hand for s in range(state.game.players)]
+    hidden_other = [other.observation(s).hand for s in range(state.game.players)]
+    assert hidden_before != hidden_other  # the other seats really hold other cards
+    mine = small_search().search(obs, state.legal_actions(), random.Random(3))
+    theirs = small_search().search(other.observation(seat), other.legal_actions(),
+                                   random.Random(3))
+    assert [(c.action, c.values) for c in mine.candidates] == \
+           [(c.action, c.values) for c in theirs.candidates]
+
+
+def test_a_single_legal_action_is_returned_without_searching() -> None:
+    state = parlour.new_game("big-two-4card").new_deal(seed=3)
+    legal = state.legal_actions()
+    assert len(legal) == 1  # the 3D opening
+    result = small_search().search(state.observation(state.current_player), legal,
+                                   random.Random(0))
+    assert (result.action, result.iterations, result.worlds) == (legal[0], 0, 0)
+    reason = small_search().choose_explained(state.observation(state.current_player), legal,
+                                             random.Random(0))[1]
+    assert reason == "the only legal move"
+
+
+def test_the_search_finds_the_winning_lead_that_greedy_misses() -> None:
+    """Big Two with 4-card hands: each opponent holds one card; leading 2H (unbeatable) keeps
+    control and 3D then goes out, whereas leading 3D lets the next seat go out at once."""
+    game = parlour.new_game("big-two-4card")
+    hands = ["2H 3D", "KC", "10H", "QS"]
+    held = {c for h in hands for c in h.split()}
+    state = game.new_deal(hands=hands, out=[c for c in DECK if c not in held], leader=0)
+    obs, legal = state.observation(0), state.legal_actions()
+    assert str(game.greedy_action(obs, legal, random.Random(0))) == "3D"
+    action, why = small_search().choose_explained(obs, legal, random.Random(0))
+    assert str(action) == "2H"
+    assert why.startswith("2H: wins 100% of ") and "next best 3D: 0%" in why
+
+
+def test_hard_beats_random_over_fixed_deals() -> None:
+    """Big Two with 4-card hands (zero-sum), hard in seat 0 against three random players on
+    three fixed deals: hard comes out ahead overall and ahead of every random seat."""
+    game = parlour.new_game("big-two-4card")
+    bots = [make_bot("hard")] + [make_bot("random")] * 3
+    totals = [0.0] * 4
+    for deal in range(3):
+        state = game.new_deal(seed=100 + deal)
+        rng = random.Random(deal)
+        while not state.is_over:
+            p = state.current_player
+            state.apply(bots[p].choose(state.observation(p), state.legal_actions(), rng))
+        totals = [t + r for t, r in zip(totals, state.returns(), strict=True)]
+    assert totals[0] > 0 and totals[0] > max(totals[1:])
+
+
+def test_a_time_limit_alone_is_a_budget() -> None:
+    state = decision("spoil-five", 3)
+    bot = SearchBot(time_limit=0.05, max_candidates=3)
+    result = bot.search(state.observation(state.current_player), state.legal_actions(),
+                        random.Random(0))
+    assert result.action in state.legal_actions()
+    assert result.worlds >= 1
+
+
+def test_a_budget_below_one_world_still_tries_every_candidate() -> None:
+    state = decision("big-two", 8)
+    bot = SearchBot(iterations=1, max_candidates=3)
+    result = bot.search(state.observation(state.current_player), state.legal_actions(),
+                        random.Random(0))
+    assert result.worlds == 1
+    assert result.iterations == len(result.candidates) == min(3, len(state.legal_actions()))
+    assert all(c.samples == 1 for c in result.candidates)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({}, "needs a budget"),
+    ({"iterations": 0}, "at least 1, not 0"),
+    ({"iterations": 2.5}, "whole number of rollouts"),
+    ({"time_limit": float("nan")}, "finite number of seconds above 0, not nan"),
+    ({"iterations": 10, "max_candidates": 0}, "max_candidates and min_worlds"),
+])
+def test_a_bad_budget_is_refused(kwargs: dict[str, float], message: str) -> None:
+    with pytest.raises(ParlourError, match=message):
+        SearchBot(**kwargs)  # type: ignore[arg-type]
+
+
+def test_no_legal_action_is_refused() -> None:
+    state = parlour.new_game("forty-five").new_deal(seed=1)
+    with pytest.raises(ParlourError, match="list of legal actions is empty"):
+        small_search().choose(state.observation(0), [], random.Random(0))
+
+
+def test_the_levels_are_bot_names() -> None:
+    assert {"easy", "medium", "hard", "expert"} <= set(bot_names())
+    assert isinstance(make_bot("easy"), EasyBot)
+    budgets = []
+    for level in LEVELS:
+        bot = make_bot(level.name)
+        live = make_bot(level.name, interactive=True)
+        assert isinstance(bot, SearchBot) and isinstance(live, SearchBot)
+        assert bot.name == live.name == level.name
+        assert (bot.iterations, bot.time_limit) == (level.iterations, None)
+        assert (live.iterations, live.time_limit) == (None, level.time_limit)
+        budgets.append((bot.iterations, live.time_limit, bot.max_candidates))
+    assert budgets == sorted(budgets)  # each level searches at least as much as the one before
+    with pytest.raises(VariantError, match="the bots are: random, greedy, easy, medium"):
+        make_bot("master")
+
+
+def test_easy_is_greedy_with_mistakes() -> None:
+    state = decision("big-two-4card", 4)
+    obs, legal = state.observation(state.current_player), state.legal_actions()
+    greedy = GreedyBot().choose(obs, legal, random.Random(0))
+    assert EasyBot(blunder=0.0).choose(obs, legal, random.Random(0)) == greedy
+    whims = {EasyBot(blunder=1.0).choose(obs, legal, random.Random(i)) for i in range(40)}
+    assert len(whims) > 1 and whims <= set(legal)
+
+
+@pytest.mark.parametrize("bot", [RandomBot(), GreedyBot(), EasyBot(), small_search()],
+                         ids=lambda b: b.name)
+def test_an_explained_choice_is_the_same_choice(bot: Bot) -> None:
+    state = decision("rummy", 6)
+    obs, legal = state.observation(state.current_player), state.legal_actions()
+    action, why = bot.choose_explained(obs, legal, random.Random(4))
+    assert action == bot.choose(obs, legal, random.Random(4))
+    assert why.startswith(f"{action}: ")
+
+
+def test_bench_lines_time_both_ends_of_the_levels() -> None:
+    lines = list(bench_lines(parlour.new_game("spoil-five"), 0.01))
+    assert [line.split()[0] for line in lines] == ["medium", "expert"]
+    assert all("ms p99 per decision" in line and "rollouts/s" in line for line in lines)
