@@ -16,10 +16,16 @@ $(VENV)/.test-deps: $(BIN)/parlour
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@
 
+# What the tests need from the system (a browser, a database server), installed by the
+# project's own scripts; each script does nothing when its program is already there.
+.PHONY: system-deps
+system-deps:
+	@for script in scripts/install-*.sh; do [ ! -e "$$script" ] || bash "$$script" || exit 1; done
+
 play: $(BIN)/parlour
 	$(BIN)/parlour play $(VARIANT)
 
-test: $(VENV)/.test-deps
+test: $(VENV)/.test-deps system-deps
 	$(BIN)/pytest
 	$(BIN)/ruff check src tests
 	$(BIN)/mypy

@@ -14,10 +14,11 @@ from textual.widgets import Input, Select, Static
 
 import parlour
 from parlour.cli import HUMAN, main
+from parlour.moves import parse_move, pick
 from parlour.records import load, resume_match
 from parlour.tui import ParlourApp
 from parlour.tui.app import TableScreen
-from parlour.tui.moves import parse_move, pick, verb_key
+from parlour.tui.moves import verb_key
 from parlour.tui.screens import ChoiceScreen, DealOverScreen, HelpScreen, QuitScreen, StartScreen
 from parlour.tui.widgets import Hand
 

@@ -26,10 +26,11 @@ from parlour.cli import HUMAN, clip
 from parlour.errors import ParlourError
 from parlour.game import Action, State
 from parlour.match import Match
+from parlour.moves import Choice, Move, offered_verbs, parse_move, pick
+from parlour.moves import verb_label as label
 from parlour.records import check_save_path, match_record, save
 from parlour.registry import new_game
-from parlour.tui.moves import VERB_KEYS, Choice, Move, offered_verbs, parse_move, pick, verb_key
-from parlour.tui.moves import verb_label as label
+from parlour.tui.moves import VERB_KEYS, verb_key
 from parlour.tui.screens import (
     DEFAULT_BOT,
     ChoiceScreen,
