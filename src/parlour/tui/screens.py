@@ -19,8 +19,8 @@ from parlour.bots import bot_names
 from parlour.errors import ParlourError
 from parlour.moves import Move, verb_label
 from parlour.registry import get_variant, new_game, player_counts_text, variants
+from parlour.summaries import summary
 from parlour.tui.moves import VERB_KEYS
-from parlour.tui.rules import summary
 
 F = TypeVar("F", bound=Callable[..., Any])
 

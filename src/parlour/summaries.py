@@ -1,4 +1,4 @@
-"""Each variant's rules in a few lines, for the start screen and the help screen.
+"""Each variant's rules in a few lines, for the tables' start and help screens (terminal and web).
 
 The complete rules, with every ambiguity resolved, are in the project's rules document; these
 summaries say what a player needs at the table.
