@@ -18,17 +18,19 @@ SUMMARIES = {
     "(4 cards), and 5-card hands (straight < flush < full house < straight flush). The first "
     "player out wins the deal and takes the others' card counts.",
     "big-two": _CLIMBING + "\n\nRanks 3 (low) … A, 2 (high); suits ♦ < ♣ < ♥ < ♠. The first "
-    "deal opens with a play including 3♦. Plays: singles, pairs and 5-card hands (straight < "
+    "deal opens with a play including 3♦; later deals, the last winner leads anything. Plays: singles, pairs and 5-card hands (straight < "
     "flush < full house < four of a kind < straight flush). When someone goes out the others pay "
     "1 a card, 2 a card from 10 cards, 3 a card with all 13; the match ends at 50 and the "
     "lowest total wins.",
     "pusoy-dos": _CLIMBING + "\n\nRanks 3 (low) … A, 2 (high); suits ♣ < ♠ < ♥ < ♦. The first "
-    "play must include 3♣. Straights include A-2-3-4-5 and 2-3-4-5-6. Play goes on after the "
+    "play must include 3♣. Plays: singles, pairs, triples and 5-card hands (straight < flush < "
+    "full house < four of a kind with one more card < straight flush); straights include "
+    "A-2-3-4-5 and 2-3-4-5-6. Play goes on after the "
     "first player goes out, for places: first place scores most.",
     "forty-five": "Two sides (even and odd seats) take tricks; the turned-up card's suit is "
     "trumps. The 5 of trumps is highest, then the jack of trumps, the A♥, the ace of trumps. "
     "Before the opening lead, a player holding the ace of trumps may rob the turn-up (take it "
-    "and discard a card). Follow suit or trump; the top trumps may be held back when a lower "
+    "and discard a card); when an ace is turned up, the dealer may rob. Follow suit or trump; the top trumps may be held back when a lower "
     "trump is led. Three or four tricks score 5, all five score 10; the first side to 45 wins.",
     "spoil-five": "Everyone antes to the pool; the turned-up card's suit is trumps (5 of trumps, "
     "jack of trumps, A♥, ace of trumps highest). The ace-of-trumps holder may rob the turn-up. "
