@@ -2,7 +2,7 @@
 
 Random play calls ``legal_actions()`` at every step (as an RL environment must) and applies a
 uniformly random choice; greedy play adds an observation per step. Both run in this process, so
-on one core.
+on one core. The RL environments' figures (:mod:`parlour.envs.speed`) follow.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 
 from parlour.bots import make_bot
 from parlour.bots.levels import bench_lines as search_bench_lines
+from parlour.envs.speed import env_bench_lines
 from parlour.errors import ParlourError
 from parlour.game import Game
 
@@ -77,8 +78,10 @@ def run_bench(game: Game, seconds: float = 3.0) -> Iterator[str]:
     deals, steps, elapsed = timed(seconds, lambda i: random_play(game, i))
     yield f"  random play:    {deals / elapsed:10,.0f} deals/s  {steps / elapsed:12,.0f} steps/s" \
           f"  {steps / deals:6.1f} actions/deal"
+    raw_steps = steps / elapsed
     deals, steps, elapsed = timed(seconds, lambda i: bot_play(game, "greedy", i))
     yield f"  greedy play:    {deals / elapsed:10,.0f} deals/s  {steps / elapsed:12,.0f} steps/s"
     for label, value in game.bench_extra(seconds).items():
         yield f"  {label}: {value}"
     yield from (f"  {line}" for line in search_bench_lines(game, seconds))
+    yield from env_bench_lines(game, seconds, raw_steps)

@@ -1,0 +1,292 @@
+"""Observation encodings and action indexes: the numpy half of :mod:`parlour.envs`.
+
+Importable with numpy alone (no gymnasium, no pettingzoo), so shipped bots may use it. Two
+factories, each generic over the game protocol; what differs per family is a table of data in
+``envs/climbing.py``, ``envs/trump.py`` and ``envs/rummy.py``.
+
+``encoder(game)`` → :class:`Encoder`
+
+- ``.size``: the length of every encoding;
+- ``.feature_names()``: a name for every entry (``"hand:3D"``, ``"played:+1:2S"``,
+  ``"to_move:self"``, ``"table_kind:5-card flush"`` …);
+- ``.encode(observation, out=None) -> np.ndarray``: ``float32``, shape ``(size,)``, every entry
+  in ``[-1, 1]``; written into ``out`` when given;
+- ``.encode_batch(observations, out=None)``: shape ``(len(observations), size)``, one numpy
+  pass for the whole batch;
+- ``.raw(observation)`` and ``.encode_raw(raws, out=None)``: the two halves of ``encode_batch``
+  (the family's Python pass over one observation; the numpy pass over many), for callers that
+  gather a batch as they go, as the batched environment does.
+
+An encoding is built from ``state.observation(seat)`` alone, so no card hidden from the seat
+can influence it. It is a run of *card blocks* (52 entries each: entry ``k`` is 1 when the
+``k``-th card of ``game.card_order()`` is in the set — lowest first in the climbing games, ace
+low by suit in rummy, ``2C 2D 2H 2S 3C …`` in the trump games) followed by *scalars*. Seats
+are relative to the observing seat: ``self``, ``+1`` (the next seat in turn order), ``+2`` …
+
+``action_index(game)`` → :class:`ActionIndex`
+
+- ``.size``: the number of actions in the game's fixed action space;
+- ``.index(action, context=None) -> int`` and ``.action(i, context=None) -> Action``, inverse
+  to each other for every action the engine can produce;
+- ``.mask(legal_actions, context=None) -> np.ndarray``: ``int8``, shape ``(size,)``, 1 at the
+  index of each legal action; ``.indices(legal_actions, context=None)`` lists those indexes;
+- ``.names()``: a text for every index (``"pass"``, ``"3D 3S"``, ``"rob 4D"``,
+  ``"layoff 7C below a run"`` …).
+
+``context`` is the observation (or state) the action is taken in. Only Rummy lay-offs need
+it: their index says which cards go on which side of which kind of meld, and the context says
+which table meld that is. Everything else is indexed by the action alone.
+
+>>> import parlour
+>>> game = parlour.new_game("big-two-4card")
+>>> state = game.new_deal(seed=1)
+>>> enc, idx = encoder(game), action_index(game)
+>>> x = enc.encode(state.observation(state.current_player))
+>>> x.shape == (enc.size,), x.dtype.name, len(enc.feature_names()) == enc.size
+(True, 'float32', True)
+>>> legal = state.legal_actions()
+>>> [idx.action(idx.index(a)) for a in legal] == legal, int(idx.mask(legal).sum()) == len(legal)
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from parlour.cards import CARDS
+from parlour.errors import IllegalAction, VariantError
+from parlour.game import Action, Game, Observation, State
+
+FloatArray = npt.NDArray[np.float32]
+MaskArray = npt.NDArray[np.int8]
+
+
+def relative_names(players: int) -> list[str]:
+    """Names of the seats relative to the observing one: ``self``, ``+1``, ``+2`` …
+
+    >>> relative_names(3)
+    ['self', '+1', '+2']
+    """
+    return ["self"] + [f"+{i}" for i in range(1, players)]
+
+
+class FamilyEncoding(Protocol):
+    """What a family supplies for its observation encoding (see ``envs/climbing.py``).
+
+    ``raw(observation)`` returns the card masks, one per card block, and the scalars, in the
+    order of ``card_blocks`` and ``scalars``. A block whose ``in_game_order`` flag is false is
+    a plain card-index mask (a :class:`~parlour.cards.CardSet`'s value); one whose flag is true
+    is already in the game's card order (bit ``k`` = ``game.card_order()[k]``), as the climbing
+    and rummy engines pack their actions.
+    """
+
+    card_blocks: Sequence[tuple[str, bool]]
+    scalars: Sequence[str]
+
+    def raw(self, observation: Any) -> tuple[list[int], list[float]]: ...
+
+
+class Encoder:
+    """A fixed-length ``float32`` encoding of a family's observations (module docstring)."""
+
+    def __init__(self, game: Game, family: FamilyEncoding) -> None:
+        self.game = game
+        self._family = family
+        #: The family's ``raw(observation)``: the card masks and scalars that ``encode_raw``
+        #: stacks (for callers that gather a batch themselves).
+        self.raw = family.raw
+        order = list(game.card_order())
+        blocks = family.card_blocks
+        self.card_entries = 52 * len(blocks)
+        self.size = self.card_entries + len(family.scalars)
+        # One gather from the unpacked 64-bit masks to the game's card order: entry k of block b
+        # reads bit order[k] of a card-index mask, or bit k of a mask already in game order.
+        self._gather = np.array(
+            [64 * b + (k if in_order else order[k]) for b, (_, in_order) in enumerate(blocks)
+             for k in range(52)], dtype=np.intp)
+        self._names = [f"{name}:{CARDS[order[k]]}" for name, _ in blocks for k in range(52)]
+        self._names.extend(family.scalars)
+
+    def feature_names(self) -> list[str]:
+        """A name for every entry: ``"<block>:<card>"`` for card blocks, then the scalars."""
+        return list(self._names)
+
+    def encode(self, observation: Observation, out: FloatArray | None = None) -> FloatArray:
+        """The encoding of one observation (``float32``, shape ``(size,)``)."""
+        masks, scalars = self.raw(observation)
+        if out is None:
+            out = np.empty(self.size, dtype=np.float32)
+        bits = np.unpackbits(np.array(masks, dtype="<u8").view(np.uint8), bitorder="little")
+        n = self.card_entries
+        out[:n] = bits[self._gather]
+        out[n:] = scalars
+        return out
+
+    def encode_batch(self, observations: Sequence[Observation],
+                     out: FloatArray | None = None) -> FloatArray:
+        """The encodings of several observations, stacked (shape ``(len, size)``)."""
+        raws = [self.raw(o) for o in observations]
+        return self.encode_raw(raws, out)
+
+    def encode_raw(self, raws: Sequence[tuple[list[int], list[float]]],
+                   out: FloatArray | None = None) -> FloatArray:
+        """Stack family ``raw`` results into encodings: one numpy pass for the whole batch."""
+        rows = len(raws)
+        if out is None:
+            out = np.empty((rows, self.size), dtype=np.float32)
+        if not rows:
+            return out
+        masks = np.array([r[0] for r in raws], dtype="<u8")
+        bits = np.unpackbits(masks.view(np.uint8), axis=1, bitorder="little")
+        n = self.card_entries
+        out[:, :n] = bits[:, self._gather]
+        out[:, n:] = [r[1] for r in raws]
+        return out
+
+
+class ActionIndex:
+    """A fixed, documented index for every action a game's engine can produce.
+
+    The base class indexes actions by their value alone (climbing plays, trump moves and most
+    Rummy moves); ``names`` says what each index is. Families with actions whose index depends
+    on the table override :meth:`index` and :meth:`action` (Rummy lay-offs).
+    """
+
+    def __init__(self, game: Game, actions: Sequence[Action | None], names: Sequence[str],
+                 action_type: type[Action], keys: Sequence[int] | None = None) -> None:
+        self.game = game
+        self.size = len(names)
+        self._names = list(names)
+        self._actions = list(actions)
+        self._type = action_type
+        if keys is None:
+            keys = [int(a) for a in actions if a is not None]
+        self._index: dict[int, int] = {k: i for i, k in enumerate(keys)}
+        self._lookup: Callable[[int], int | None] = self._index.get
+
+    def names(self) -> list[str]:
+        """What each index stands for."""
+        return list(self._names)
+
+    def _refuse(self, action: object) -> IllegalAction:
+        return IllegalAction(f"{action!r} is not an action of {self.game.name}: index actions "
+                             "from state.legal_actions()")
+
+    def index(self, action: Action, context: Observation | State | None = None) -> int:
+        """The index of ``action`` (an action of this game)."""
+        i = self._lookup(action) if action.__class__ is self._type else None
+        if i is None:
+            raise self._refuse(action)
+        return i
+
+    def indices(self, legal: Sequence[Action],
+                context: Observation | State | None = None) -> list[int]:
+        """The index of each action of ``legal``, in order."""
+        lookup = self._lookup
+        out = list(map(lookup, legal))
+        if None in out or not set(map(type, legal)) <= {self._type}:
+            return [self.index(a, context) for a in legal]  # names the action refused
+        return out  # type: ignore[return-value]
+
+    def action(self, i: int, context: Observation | State | None = None) -> Action:
+        """The action at index ``i``."""
+        a = self._actions[self._check(i)]
+        if a is None:
+            raise IllegalAction(f"action {i} ({self._names[i]}) needs the observation it is "
+                                "taken in: action_index.action(i, observation)")
+        return a
+
+    def _check(self, i: object) -> int:
+        if isinstance(i, (int, np.integer)) and not isinstance(i, bool) and 0 <= i < self.size:
+            return int(i)
+        raise IllegalAction(f"{i!r} is not an action index of {self.game.name}: "
+                            f"the indices are 0 to {self.size - 1}")
+
+    def mask(self, legal: Sequence[Action],
+             context: Observation | State | None = None) -> MaskArray:
+        """``int8`` of shape ``(size,)``: 1 at the index of each action of ``legal``."""
+        m = np.zeros(self.size, dtype=np.int8)
+        m.put(self.indices(legal, context), 1)
+        return m
+
+
+# -- the families' tables, registered by family name -------------------------------------------
+
+_ENCODINGS: dict[str, Callable[[Any], FamilyEncoding]] = {}
+_INDEXES: dict[str, Callable[[Any], ActionIndex]] = {}
+_SCALES: dict[str, Callable[[Any], float]] = {}
+_ENCODER_CACHE: dict[Game, Encoder] = {}
+_INDEX_CACHE: dict[Game, ActionIndex] = {}
+
+
+def register_family(family: str, encoding: Callable[[Any], FamilyEncoding],
+                    index: Callable[[Any], ActionIndex],
+                    reward_scale: Callable[[Any], float]) -> None:
+    """Make ``family`` (a ``Variant.family``) encodable and indexable; ``reward_scale(game)``
+    is the largest absolute return of one deal (what normalised rewards divide by)."""
+    _ENCODINGS[family] = encoding
+    _INDEXES[family] = index
+    _SCALES[family] = reward_scale
+
+
+def _family(game: Game) -> str:
+    from parlour.envs import climbing, rummy, trump  # noqa: F401  (register the families)
+
+    family = game.variant.family
+    if family not in _ENCODINGS:
+        raise VariantError(f"{game.name} ({family or 'no'} family) has no encoding; the encoded "
+                           f"families are {', '.join(sorted(_ENCODINGS))}")
+    return family
+
+
+def encoder(game: Game) -> Encoder:
+    """The observation encoder of ``game`` (shared: one per ruleset)."""
+    enc = _ENCODER_CACHE.get(game)
+    if enc is None:
+        enc = _ENCODER_CACHE[game] = Encoder(game, _ENCODINGS[_family(game)](game))
+    return enc
+
+
+def action_index(game: Game) -> ActionIndex:
+    """The action index of ``game`` (shared: one per ruleset)."""
+    idx = _INDEX_CACHE.get(game)
+    if idx is None:
+        idx = _INDEX_CACHE[game] = _INDEXES[_family(game)](game)
+    return idx
+
+
+def reward_scale(game: Game) -> float:
+    """The largest absolute return of one deal of ``game``: normalised rewards divide by it, so
+    they lie in ``[-1, 1]``.
+
+    >>> import parlour
+    >>> reward_scale(parlour.new_game("big-two-4card")), reward_scale(parlour.new_game("pusoy-dos"))
+    (39.0, 3.0)
+    """
+    return _SCALES[_family(game)](game)
+
+
+REWARDS = ("score", "normalised")
+
+
+def make_game(variant: str | Game, players: int | None, options: dict[str, Any]) -> Game:
+    """``variant`` as a :class:`Game`: a name with its players and options, or a game."""
+    import parlour
+
+    if isinstance(variant, Game):
+        if players is not None or options:
+            raise VariantError("give a variant name with players and options, or a game alone")
+        return variant
+    return parlour.new_game(variant, players=players, **options)
+
+
+def reward_divisor(rewards: str, game: Game) -> float:
+    """What the environments divide returns by: 1 for ``rewards="score"`` (the variant's own
+    scoring), :func:`reward_scale` for ``rewards="normalised"``."""
+    if rewards not in REWARDS:
+        raise VariantError(f"rewards must be one of {', '.join(REWARDS)}, not {rewards!r}")
+    return reward_scale(game) if rewards == "normalised" else 1.0

@@ -1,0 +1,408 @@
+"""The RL environments: PettingZoo AEC (api and seed tests), the action index (round trips over
+many random deals, stable values), the observation encoding (hidden cards never matter, card
+blocks read back), the Gymnasium single-agent env (check_env), the batched env, and the
+example's learning run at a reduced size."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
+
+import parlour
+from parlour.bots import make_bot
+from parlour.cards import CARDS
+from parlour.envs import (
+    action_index,
+    aec_env,
+    batched_env,
+    encoder,
+    reward_scale,
+    single_agent_env,
+)
+from parlour.envs.batched import sample_legal
+from parlour.errors import IllegalAction, SeatError, VariantError
+
+SEATINGS = [(v.name, n) for v in parlour.variants() for n in v.players]
+VARIANTS = [v.name for v in parlour.variants()]
+
+
+def _deals(game, count, seed, bot="random"):
+    """States met in ``count`` deals where every seat plays ``bot`` (a state before each move)."""
+    bots = [make_bot(bot) for _ in range(game.players)]
+    rng = random.Random(seed)
+    for d in range(count):
+        state = game.new_deal(seed=seed + d)
+        while not state.is_over:
+            yield state
+            p = state.current_player
+            state.apply(bots[p].choose(state.observation(p), state.legal_actions(), rng))
+        yield state
+
+
+# -- PettingZoo ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("variant", "players"), SEATINGS)
+def test_pettingzoo_api_and_seed_tests(variant, players):
+    with warnings.catch_warnings():
+        # PettingZoo warns about dict observations for environments not on its own list; the
+        # dict with "observation" and "action_mask" is its classic card games' convention.
+        warnings.filterwarnings("ignore", message=".*(NumPy array|probably should be).*")
+        api_test(aec_env(variant, players=players), num_cycles=1000)
+        seed_test(lambda: aec_env(variant, players=players), num_cycles=1000)
+
+
+def test_aec_rewards_are_the_returns_and_normalised_option_divides():
+    for rewards in ("score", "normalised"):
+        env = aec_env("big-two", rewards=rewards)
+        env.reset(seed=5)
+        total = dict.fromkeys(env.possible_agents, 0.0)
+        for agent in env.agent_iter():
+            obs, reward, terminated, _, _ = env.last()
+            total[agent] += reward
+            env.step(None if terminated else int(np.flatnonzero(obs["action_mask"])[-1]))
+        state = env.state
+        scale = 1.0 if rewards == "score" else reward_scale(env.game)
+        assert [total[a] for a in env.possible_agents] == [r / scale for r in state.returns()]
+        assert any(total.values())
+        if rewards == "normalised":
+            assert all(-1 <= r <= 1 for r in total.values())
+
+
+def test_aec_illegal_index_is_refused_and_changes_nothing():
+    env = aec_env("rummy", players=2)
+    env.reset(seed=1)
+    obs = env.observe(env.agent_selection)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    before = env.state.history
+    for bad in (illegal, -1, 10**6, 1.5, "draw stock", None):
+        with pytest.raises(IllegalAction):
+            env.step(bad)
+    assert env.state.history == before
+    assert np.array_equal(env.observe(env.agent_selection)["action_mask"], obs["action_mask"])
+
+
+def test_aec_observations_are_the_seats_encodings_and_render_is_the_observation():
+    env = aec_env("forty-five", players=4, render_mode="ansi")
+    env.reset(seed=2)
+    state = env.state
+    enc, idx = encoder(env.game), action_index(env.game)
+    for seat, agent in enumerate(env.possible_agents):
+        obs = env.observe(agent)
+        view = state.observation(seat)
+        assert np.array_equal(obs["observation"], enc.encode(view))
+        expected = (idx.mask(state.legal_actions(), view) if seat == state.current_player
+                    else np.zeros(idx.size, dtype=np.int8))
+        assert np.array_equal(obs["action_mask"], expected)
+    assert env.render() == state.observation(state.current_player).render()
+    with pytest.raises(VariantError):
+        aec_env("forty-five", render_mode="human")
+    with pytest.raises(VariantError):
+        aec_env("forty-five", rewards="points")
+
+
+# -- the action index ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_index_round_trips_every_legal_action_of_many_deals(variant):
+    v = parlour.registry.get_variant(variant)
+    kinds = set()
+    for players in (v.players[0], v.players[-1]):
+        game = parlour.new_game(variant, players=players)
+        idx = action_index(game)
+        names = idx.names()
+        assert len(names) == idx.size == len(set(names))
+        # Random deals, and greedy ones where random play rarely reaches every kind of move
+        # (Rummy lay-offs).
+        # Rummy's random deals are long (about 600 moves): fewer of them.
+        for bot, count in (("random", 3 if variant == "rummy" else 12), ("greedy", 12)):
+            for state in _deals(game, count, seed=players * 100, bot=bot):
+                if state.is_over:
+                    continue
+                view = state.observation(state.current_player)
+                legal = state.legal_actions()
+                found = idx.indices(legal, view)
+                assert found == [idx.index(a, view) for a in legal]
+                assert [idx.action(i, view) for i in found] == legal
+                assert len(set(found)) == len(legal)
+                mask = idx.mask(legal, view)
+                assert mask.dtype == np.int8 and mask.sum() == len(legal)
+                assert all(mask[i] for i in found)
+                kinds.update(names[i].split()[0] for i in found)
+                kinds.update(" ".join(names[i].split()[-2:]) for i in found
+                             if names[i].startswith("layoff"))
+    if variant == "rummy":
+        assert {"draw", "discard", "meld", "layoff", "a group", "a run"} <= kinds
+    if variant == "forty-five":
+        assert {"rob", "keep"} <= kinds
+
+
+def test_index_values_are_stable():
+    b2 = parlour.new_game("big-two-4card")
+    idx = action_index(b2)
+    state = b2.new_deal(seed=1)
+    assert idx.size == 21076
+    assert (idx.index(state.parse_action("pass")), idx.index(state.parse_action("3D")),
+            idx.index(state.parse_action("2S"))) == (0, 1, 52)
+    assert str(idx.action(53)) == "3D 3C"
+    assert action_index(parlour.new_game("big-two")).size == 18827
+    assert action_index(parlour.new_game("big-two", allow_triples=True)).size > 18827
+    ff = parlour.new_game("forty-five")
+    tidx = action_index(ff)
+    s = ff.new_deal(seed=1)
+    assert tidx.size == 108
+    assert [tidx.index(s.parse_action(t)) for t in ("2C", "AS", "rob 2C", "rob 4D", "keep",
+                                                     "silent", "jink", "stop")] == \
+        [0, 51, 52, 61, 104, 105, 106, 107]
+    ridx = action_index(parlour.new_game("rummy"))
+    names = ridx.names()
+    assert ridx.size == 2855
+    assert names[:3] == ["draw stock", "draw discard", "discard AC"]
+    assert (names[54], names[318], names[383], names[435], names[655], names[875]) == (
+        "meld AC 2C 3C", "meld AC AD AH", "layoff AC on a group", "layoff AC below a run",
+        "layoff 4C above a run", "layoff AC 5C at both ends of a run")
+
+
+def test_index_refuses_other_games_actions_and_bad_indices():
+    b2 = parlour.new_game("big-two")
+    other = parlour.new_game("pusoy-dos").new_deal(seed=1).parse_action("3D")
+    with pytest.raises(IllegalAction, match="not an action of big-two"):
+        action_index(b2).index(other)
+    trump = parlour.new_game("forty-five").new_deal(seed=1).parse_action("2C")
+    with pytest.raises(IllegalAction):
+        action_index(parlour.new_game("rummy")).index(trump)  # same int as "draw stock"
+    for bad in (-1, 21076 * 2, True, 2.0, "3"):
+        with pytest.raises(IllegalAction, match="not an action index"):
+            action_index(b2).action(bad)
+
+
+def test_rummy_layoffs_need_the_table_and_find_their_meld():
+    game = parlour.new_game("rummy")
+    state = game.new_deal(
+        hands=["3C 7C 8C 9H 4S 5S 6S", "KD KH"], stock="2D 10S ...", discard="QS",
+        melds=["4C 5C 6C", "9C 10C JC", "7D 7H 7S"], player=0, phase="play")
+    view = state.observation(0)
+    idx = action_index(game)
+    layoffs = [a for a in state.legal_actions() if str(a).startswith("layoff")]
+    assert {idx.names()[idx.index(a, view)] for a in layoffs} >= {
+        "layoff 7C above a run", "layoff 8C below a run", "layoff 3C below a run",
+        "layoff 7C 8C above a run", "layoff 7C 8C below a run", "layoff 7C on a group",
+        "layoff 3C 7C at both ends of a run"}
+    for a in layoffs:
+        assert idx.action(idx.index(a, view), view) == a
+    with pytest.raises(IllegalAction, match="give the observation"):
+        idx.index(layoffs[0])
+    assert idx.index(layoffs[0], state) == idx.index(layoffs[0], view)
+
+
+# -- the observation encoding ----------------------------------------------------------------
+
+def test_encoders_and_indexes_need_numpy_alone():
+    code = ("import sys, parlour; from parlour.envs import encoder, action_index; "
+            "g = parlour.new_game('big-two-4card'); s = g.new_deal(seed=1); "
+            "encoder(g).encode(s.observation(0)); action_index(g).mask(s.legal_actions()); "
+            "print(sorted(m for m in ('gymnasium', 'pettingzoo') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(("variant", "players"), SEATINGS)
+def test_hidden_cards_never_change_the_encoding(variant, players):
+    game = parlour.new_game(variant, players=players)
+    enc = encoder(game)
+    rng = random.Random(7)
+    differed = 0
+    for n, state in enumerate(_deals(game, 3, seed=players)):
+        if n % 5:
+            continue
+        seat = rng.randrange(players)
+        view = state.observation(seat)
+        x = enc.encode(view)
+        assert x.shape == (enc.size,) and x.dtype == np.float32
+        assert x.min() >= -1 and x.max() <= 1
+        other = view.sample_state(rng)  # the cards hidden from seat dealt anew
+        assert np.array_equal(enc.encode(other.observation(seat)), x)
+        zones, other_zones = state.zones(), other.zones()
+        differed += any(zones[f"P{p}"] != other_zones[f"P{p}"] for p in range(players))
+    assert differed  # the samples did move hidden cards
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_encoding_names_every_entry_and_card_blocks_read_back(variant):
+    game = parlour.new_game(variant)
+    enc = encoder(game)
+    names = enc.feature_names()
+    assert len(names) == enc.size == len(set(names))
+    hand = [i for i, name in enumerate(names) if name.startswith("hand:")]
+    to_move = names.index("to_move:self")
+    for state in _deals(game, 1, seed=3):
+        if state.is_over:
+            break
+        view = state.observation(state.current_player)
+        x = enc.encode(view)
+        in_order = [str(CARDS[i]) for i in game.card_order() if CARDS[i] in view.hand]
+        assert [names[i][5:] for i in hand if x[i]] == in_order
+        assert x[to_move] == 1
+    batch = [state.observation(0) for state in list(_deals(game, 1, seed=4))[:9]]
+    stacked = enc.encode_batch(batch)
+    assert np.array_equal(stacked, np.stack([enc.encode(o) for o in batch]))
+
+
+def test_climbing_encoding_says_who_played_what():
+    game = parlour.new_game("big-two")
+    state = game.new_deal(seed=11)
+    first = state.current_player
+    play = state.legal_actions()[0]
+    state.apply(play)
+    names = encoder(game).feature_names()
+    seat = (first + 1) % 4
+    x = encoder(game).encode(state.observation(seat))
+    played = {names[i] for i in np.flatnonzero(x) if names[i].startswith("played:")}
+    assert played == {f"played:+3:{c}" for c in play.cards}  # the seat before this one
+    assert x[names.index("table_by:+3")] == 1
+
+
+# -- Gymnasium single-agent env --------------------------------------------------------------
+
+@pytest.mark.parametrize(("variant", "opponents", "seat", "players"), [
+    ("rummy", ["greedy"], 0, 2), ("big-two-4card", "random", 2, 4),
+    ("pusoy-dos", ["greedy", "random", "greedy"], 1, 4), ("forty-five", "greedy", 3, 4),
+    ("spoil-five", "random", 4, 5), ("big-two", "greedy", 0, 4)])
+def test_single_agent_env_passes_check_env(variant, opponents, seat, players):
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*alternative render modes.*")
+        check_env(single_agent_env(variant, opponents=opponents, seat=seat, players=players))
+
+
+def test_single_agent_env_plays_a_deal_with_masks_in_info():
+    env = single_agent_env("rummy", opponents=["greedy"], seat=1, players=2)
+    obs, info = env.reset(seed=4)
+    state = env.state
+    assert state.current_player == 1
+    assert np.array_equal(info["action_mask"], env.action_masks())
+    assert np.array_equal(obs, encoder(env.game).encode(state.observation(1)))
+    rng = np.random.default_rng(0)
+    done, reward, steps = False, 0.0, 0
+    while not done:
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        obs, reward, done, truncated, info = env.step(action)
+        steps += 1
+        assert not truncated
+        assert state.is_over or state.current_player == 1
+    assert reward == state.returns()[1] and steps > 5
+    first, _ = env.reset(seed=4)  # the same seed: the same deal and the same bot moves
+    history = env.state.history
+    again, _ = env.reset(seed=4)
+    assert np.array_equal(first, again) and env.state.history == history
+    env.reset(seed=5)
+    assert env.state.setup() != state.setup()
+
+
+def test_single_agent_env_illegal_actions_and_arguments():
+    env = single_agent_env("big-two-4card", illegal_action="raise")
+    _, info = env.reset(seed=1)
+    bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    before = env.state.history
+    with pytest.raises(IllegalAction):
+        env.step(bad)
+    assert env.state.history == before
+    ending = single_agent_env("big-two-4card", rewards="normalised")
+    ending.reset(seed=1)
+    _, reward, done, _, info = ending.step(bad)
+    assert (reward, done, info["illegal_action"]) == (-1.0, True, True)
+    assert not ending.action_masks().any()
+    with pytest.raises(IllegalAction, match="reset"):  # the episode is over
+        ending.step(bad)
+    with pytest.raises(SeatError):
+        single_agent_env("big-two", seat=4)
+    with pytest.raises(VariantError, match="one opponent"):
+        single_agent_env("big-two", opponents=["greedy", "random"])
+    with pytest.raises(VariantError):
+        single_agent_env("big-two", illegal_action="ignore")
+
+
+# -- the batched env -------------------------------------------------------------------------
+
+def test_batched_env_shapes_masks_and_observations_match_the_deals():
+    env = batched_env("big-two-4card", num_envs=8, seed=3)
+    step = env.reset()
+    enc, idx = encoder(env.game), action_index(env.game)
+    assert step.obs.shape == (8, enc.size) and step.obs.dtype == np.float32
+    assert step.mask.shape == (8, idx.size) and step.mask.dtype == np.int8
+    rng = np.random.default_rng(1)
+    for _ in range(30):
+        for row, state in enumerate(env.states):
+            p = state.current_player
+            assert step.player[row] == p
+            view = state.observation(p)
+            assert np.array_equal(step.obs[row], enc.encode(view))
+            assert np.array_equal(step.mask[row], idx.mask(state.legal_actions(), view))
+            legal = step.legal[step.offsets[row]:step.offsets[row + 1]]
+            assert np.array_equal(legal, np.flatnonzero(step.mask[row]))
+        step = env.step(sample_legal(step, rng))
+
+
+def test_batched_env_auto_resets_with_the_deals_returns():
+    env = batched_env("forty-five", num_envs=16, seed=9, rewards="normalised")
+    step = env.reset()
+    rng = np.random.default_rng(2)
+    finished = 0
+    for _ in range(60):
+        states = list(env.states)
+        step = env.step(sample_legal(step, rng))
+        for row in np.flatnonzero(step.done):
+            ended = states[row]
+            assert ended.is_over and env.states[row] is not ended
+            expected = np.array(ended.returns()) / reward_scale(env.game)
+            assert np.allclose(step.rewards[row], expected)
+            assert not env.states[row].is_over and step.mask[row].any()
+            finished += 1
+        assert not step.rewards[~step.done].any()
+    assert finished >= 16
+
+
+def test_batched_env_is_reproducible_and_refuses_illegal_actions():
+    runs = []
+    for _ in range(2):
+        env = batched_env("rummy", num_envs=4, players=3, seed=21)
+        step = env.reset()
+        rng = np.random.default_rng(5)
+        arrays = []
+        for _ in range(40):
+            step = env.step(sample_legal(step, rng))
+            arrays.append((step.obs.copy(), step.mask.copy(), step.rewards.copy()))
+        runs.append(arrays)
+    for a, b in zip(*runs, strict=True):
+        assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+    histories = [s.history for s in env.states]
+    bad = sample_legal(step, rng)
+    bad[2] = int(np.flatnonzero(step.mask[2] == 0)[0])
+    step.mask[2] = 1  # writing into a returned mask does not make anything legal
+    with pytest.raises(IllegalAction, match="deal 2"):
+        env.step(bad)
+    assert [s.history for s in env.states] == histories
+    with pytest.raises(IllegalAction):
+        env.step([0, 1])
+    with pytest.raises(VariantError):
+        batched_env("rummy", num_envs=0)
+
+
+# -- the example -----------------------------------------------------------------------------
+
+def test_example_learns_to_beat_random():
+    path = Path(__file__).resolve().parents[1] / "examples" / "reinforce_big_two_4card.py"
+    spec = importlib.util.spec_from_file_location("reinforce_big_two_4card", path)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    policy = example.train(150, seed=3)
+    mean, low, high = example.evaluate(policy, 200, seed=777)
+    assert low > 0, (mean, low, high)  # a random player in that seat averages 0
