@@ -358,6 +358,22 @@ def test_on_a_terminal_lines_are_edited_deals_pause_and_ctrl_c_saves(tmp_path: P
     assert len(saved["deals"]) == 2 and saved["deals"][1]["result"] is None
 
 
+def test_the_plain_player_gives_searching_bots_a_time_limit() -> None:
+    # Against a person a searching level answers within its time per move, not after a fixed
+    # number of rollouts (which the rare long Rummy position would stretch to seconds).
+    out = io.StringIO()
+    match = parlour.new_game("big-two").new_match(seed=1)
+    table = cli.Table(match, [cli.HUMAN, "medium", "greedy", "expert"],
+                      cli.Prompt(io.StringIO(), out), out, None)
+    def budget(bot: object) -> tuple[object, object]:
+        return getattr(bot, "iterations", None), getattr(bot, "time_limit", None)
+
+    expected = [None, *(make_bot(n, interactive=True) for n in ("medium", "greedy", "expert"))]
+    assert [budget(b) for b in table.bots] == [budget(b) for b in expected]
+    assert budget(table.bots[1]) != budget(make_bot("medium"))  # no fixed rollout count
+    assert [b.name if b else None for b in table.bots] == [None, "medium", "greedy", "expert"]
+
+
 # -- simulate, replay, variants, bench -------------------------------------------------------------
 
 def test_simulate_reports_means_intervals_and_win_rates() -> None:

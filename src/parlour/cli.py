@@ -204,7 +204,9 @@ class Table:
         #: Who sits where: :data:`HUMAN` once, a bot name at every other seat.
         self.seats = list(seats)
         self.seat = self.seats.index(HUMAN)
-        self.bots = [None if name == HUMAN else make_bot(name) for name in self.seats]
+        # Against a person, searching bots answer within a time limit, not a fixed budget.
+        self.bots = [None if name == HUMAN else make_bot(name, interactive=True)
+                     for name in self.seats]
         self.prompt = prompt
         self.out = out
         self.save_path = save_path
@@ -381,22 +383,6 @@ def pace_seconds(text: str) -> float:
 
 # -- parlour simulate ---------------------------------------------------------------------------
 
-def mean_ci(values: Sequence[float]) -> tuple[float, float]:
-    """Mean and the half-width of its 95% confidence interval (normal approximation).
-
-    >>> mean_ci([1.0, 3.0])
-    (2.0, 1.96)
-    """
-    n = len(values)
-    if n == 0:
-        raise ParlourError("no values to average")
-    mean = sum(values) / n
-    if n < 2:
-        return mean, math.inf
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    return mean, 1.96 * math.sqrt(var / n)
-
-
 def simulate(game: Game, bots: Sequence[Bot], games: int, seed: int,
              progress: bool = False) -> tuple[list[list[float]], list[float]]:
     """Play ``games`` deals; each seat's returns, and its share of wins (ties split)."""
@@ -435,6 +421,8 @@ def _progress(total: int, label: str, show: bool) -> Iterator[Callable[[], None]
 
 
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
+    from parlour.arena.stats import mean_ci  # the arena's statistics, loaded only when used
+
     game = _game_from_args(args)
     bots = _bots(args.bots, game.players)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
@@ -553,6 +541,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--players", type=int, default=None)
     sp.add_argument("--seconds", type=positive_seconds, default=3.0,
                     help="time per measurement (a finite number above 0)")
+
+    from parlour.web import serve as web_serve  # its own module: the web table and its clients
+
+    web_serve.add_parsers(sub)
     return p
 
 
@@ -586,6 +578,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None,
             return cmd_replay(args, out)
         if args.command == "variants":
             return cmd_variants(args, out)
+        if args.command in ("serve", "client"):
+            from parlour.web import serve as web_serve
+
+            return web_serve.run(args, out)
         return cmd_bench(args, out)
     except ParlourError as e:
         sys.stderr.write(f"parlour: {clip(str(e))}\n")

@@ -1,0 +1,239 @@
+"""Load test of the web table (a script, not a unit test).
+
+Starts ``parlour serve`` (uvicorn) on a free port of 127.0.0.1 with a fresh SQLite database,
+opens N tables at once — one seat played by a remote client over the WebSocket protocol, the
+others by the server's bots, variants taken in turn — and plays them for a fixed time. A client
+takes a legal action from each update where it is to move (after ``--think`` seconds), deals on
+after each deal, and opens a new table when a match ends. It stops by itself after
+``--seconds`` and prints:
+
+- actions/s: every action the server applied (bots' and clients'), counted from the tables'
+  records at the end;
+- p50/p99 action latency: from a client sending its action to it receiving the update that
+  shows it applied (a round trip through the server: parse, check, store, broadcast).
+
+    .venv/bin/python scripts/loadtest_web.py --tables 200 --seconds 60
+
+The clients pick uniformly among the legal actions (``--bot greedy`` plays the greedy bot on
+the observation rebuilt with ``parlour.client.observation_from_dict``, which costs the load
+generator more CPU: it shares the machine with the server).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from typing import Any
+
+import websockets
+
+import parlour
+from parlour.bots import make_bot
+from parlour.client import observation_from_dict
+
+VARIANTS = [v.name for v in parlour.registry.variants()]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def http(method: str, url: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data, method=method,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        result: dict[str, Any] = json.loads(answer.read())
+    return result
+
+
+async def ahttp(method: str, url: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    return await asyncio.to_thread(http, method, url, body)
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.tables: list[str] = []
+        self.errors: list[str] = []
+        self.updates = 0
+
+
+async def player(base: str, n: int, args: argparse.Namespace, stats: Stats, stop: float) -> None:
+    """One remote seat: a table after another until the time is up."""
+    rng = random.Random(n)
+    bot = make_bot(args.bot) if args.bot != "random" else None
+    round_ = 0
+    while time.monotonic() < stop:
+        variant = VARIANTS[(n + round_) % len(VARIANTS)]
+        round_ += 1
+        info = parlour.registry.get_variant(variant)
+        seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "greedy"}] * (info.default_players - 1)
+        table = (await ahttp("POST", f"{base}/api/tables",
+                             {"variant": variant, "seats": seats, "seed": n * 1000 + round_}))["table"]
+        stats.tables.append(table["id"])
+        token = (await ahttp("POST", f"{base}/api/tables/{table['id']}/join",
+                             {"seat": 0, "name": f"load{n}"}))["token"]
+        game = parlour.new_game(variant, players=table["players"], **table["options"])
+        uri = base.replace("http://", "ws://") + f"/ws/{table['id']}"
+        async with websockets.connect(uri, max_size=None, open_timeout=60) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            sent_at: float | None = None
+            sent_version = -1
+            acted: tuple[int, int] | None = None
+            while time.monotonic() < stop:
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.monotonic()))
+                except TimeoutError:
+                    break
+                message = json.loads(raw)
+                kind = message["type"]
+                if kind == "error":
+                    if message.get("ref") != "deal":
+                        stats.errors.append(message["message"])
+                    continue
+                if kind != "update":
+                    continue
+                stats.updates += 1
+                if sent_at is not None and message["version"] > sent_version:
+                    stats.latencies.append(time.perf_counter() - sent_at)
+                    sent_at = None
+                view = message["view"]
+                result = view["result"]
+                if result is not None and result["match_over"]:
+                    break
+                if view["deal_over"]:
+                    await ws.send(json.dumps({"type": "next_deal", "token": token, "ref": "deal"}))
+                    continue
+                position = (view["deal"], view["step"])
+                if not view["your_turn"] or position == acted:
+                    continue
+                acted = position
+                if args.think:
+                    await asyncio.sleep(args.think * rng.uniform(0.5, 1.5))
+                if bot is None:
+                    action = rng.choice(view["legal"])["action"]
+                else:
+                    obs = observation_from_dict(game, view["observation"])
+                    state = game.new_deal(seed=0)
+                    legal = [state.parse_action(e["action"]) for e in view["legal"]]
+                    action = str(bot.choose(obs, legal, rng))
+                sent_version = message["version"]
+                sent_at = time.perf_counter()
+                await ws.send(json.dumps({"type": "action", "token": token, "action": action}))
+
+
+async def spectator(base: str, table_id: str, stop: float, stats: Stats) -> None:
+    uri = base.replace("http://", "ws://") + f"/ws/{table_id}"
+    async with websockets.connect(uri, max_size=None, open_timeout=60) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": None}))
+        while time.monotonic() < stop:
+            try:
+                await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.monotonic()))
+            except TimeoutError:
+                break
+            stats.updates += 1
+
+
+async def run(base: str, args: argparse.Namespace) -> Stats:
+    stats = Stats()
+    stop = time.monotonic() + args.seconds
+    players = [asyncio.create_task(player(base, n, args, stats, stop)) for n in range(args.tables)]
+    watchers: list[asyncio.Task[None]] = []
+    if args.spectators:
+        await asyncio.sleep(min(5.0, args.seconds / 4))
+        for table_id in stats.tables[: args.tables]:
+            watchers += [asyncio.create_task(spectator(base, table_id, stop, stats))
+                         for _ in range(args.spectators)]
+    results = await asyncio.gather(*players, *watchers, return_exceptions=True)
+    stats.errors += [repr(r) for r in results if isinstance(r, BaseException)]
+    return stats
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=200, help="concurrent tables (default 200)")
+    parser.add_argument("--seconds", type=float, default=60, help="how long to play (default 60)")
+    parser.add_argument("--bot-delay", type=float, default=0.3,
+                        help="the server's pause before each bot move (default 0.3 s)")
+    parser.add_argument("--think", type=float, default=0.3,
+                        help="mean pause of a client before its move (default 0.3 s)")
+    parser.add_argument("--bot", default="random", help="the clients' choice: random or a bot name")
+    parser.add_argument("--spectators", type=int, default=0, help="spectators per table")
+    args = parser.parse_args()
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory() as tmp:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "parlour", "serve", "--port", str(port),
+             "--database", os.environ.get("LOAD_DB", f"sqlite:///{tmp}/load.sqlite"), "--bot-delay", str(args.bot_delay)],
+            stdout=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    http("GET", f"{base}/api/variants")
+                    break
+                except OSError:
+                    if time.monotonic() > deadline or server.poll() is not None:
+                        raise SystemExit("the server did not start") from None
+                    time.sleep(0.1)
+            started = time.monotonic()
+            cpu_before = _cpu(server.pid)
+            stats = asyncio.run(run(base, args))
+            elapsed = time.monotonic() - started
+            cpu = _cpu(server.pid) - cpu_before
+            actions = sum(len(deal["actions"])
+                          for table_id in stats.tables
+                          for deal in http("GET", f"{base}/api/tables/{table_id}/record")["deals"])
+        finally:
+            server.send_signal(signal.SIGINT)
+            try:
+                server.wait(20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    lat = sorted(stats.latencies)
+    p50 = statistics.median(lat) * 1000 if lat else float("nan")
+    p99 = lat[min(len(lat) - 1, int(0.99 * len(lat)))] * 1000 if lat else float("nan")
+    print(f"tables: {args.tables} concurrent ({len(stats.tables)} played), "
+          f"{args.seconds:.0f} s, bot delay {args.bot_delay} s, client think {args.think} s, "
+          f"{args.spectators} spectator(s) per table")
+    print(f"actions applied: {actions} = {actions / elapsed:.0f} actions/s; "
+          f"updates received: {stats.updates} = {stats.updates / elapsed:.0f}/s")
+    print(f"client action latency: n={len(lat)}, p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
+          f"max {lat[-1] * 1000 if lat else float('nan'):.1f} ms")
+    own = _cpu(os.getpid())
+    print(f"server CPU: {cpu:.1f} s in {elapsed:.1f} s ({100 * cpu / elapsed:.0f}% of one core); "
+          f"load generator CPU: {own:.1f} s; load average {os.getloadavg()[0]:.1f} "
+          f"on {os.cpu_count()} cores")
+    if stats.errors:
+        print(f"errors: {len(stats.errors)}, e.g. {stats.errors[:3]}")
+    return 0 if not stats.errors else 1
+
+
+def _cpu(pid: int) -> float:
+    """User and system CPU seconds of process ``pid`` so far (Linux)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return float("nan")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,216 @@
+"""Persistence of the web tables with SQLAlchemy: tables, seats and every event in order.
+
+A table is stored as the data that rebuilds it exactly: its game (variant, players, options),
+its match seed, its seats, and its events (each deal dealt, each action in notation), in order.
+Replaying the events through :class:`~parlour.match.Match` gives back the match where it was,
+because every deal follows from the seed and every bot choice from the position. A finished
+match is also kept as the JSON match record that ``parlour replay`` reads.
+
+Tokens are never stored, only their SHA-256 hash; :func:`token_matches` compares in constant
+time.
+
+>>> store = Store("sqlite://")
+>>> store.add_table(TableRow("t-1", "big-two", 4, {}, 7, "main", "waiting"),
+...                 [SeatRow(0, "human", None, "", None), SeatRow(1, "bot", "greedy", "greedy", None)])
+>>> store.add_event("t-1", 1, "deal", -1, "")
+>>> [t.id for t in store.tables("main")], store.events("t-1")
+(['t-1'], [('deal', -1, '')])
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Engine,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    delete,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.pool import StaticPool
+
+metadata = MetaData()
+
+tables_t = Table(
+    "parlour_tables", metadata,
+    Column("id", String(64), primary_key=True),
+    Column("variant", String(64), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("options", Text, nullable=False),  # JSON object of option values
+    Column("seed", BigInteger, nullable=False),
+    Column("owner", String(64), nullable=False, index=True),  # the instance that serves it
+    Column("status", String(16), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("record", Text, nullable=True),  # the match record, once finished
+)
+
+seats_t = Table(
+    "parlour_seats", metadata,
+    Column("table_id", String(64), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("bot", String(32), nullable=True),
+    Column("name", String(64), nullable=False),
+    Column("token_hash", String(64), nullable=True),
+)
+
+events_t = Table(
+    "parlour_events", metadata,
+    Column("table_id", String(64), primary_key=True),
+    Column("n", Integer, primary_key=True),  # 1, 2, … in the order they happened
+    Column("kind", String(8), nullable=False),  # "deal" or "action"
+    Column("seat", Integer, nullable=False),
+    Column("text", String(200), nullable=False),
+)
+
+
+@dataclass
+class TableRow:
+    id: str
+    variant: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    owner: str
+    status: str
+    record: dict[str, Any] | None = None
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str
+    bot: str | None
+    name: str
+    token_hash: str | None
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def token_matches(token: str, token_hash: str | None) -> bool:
+    """Whether ``token`` is the one whose hash is stored, compared in constant time.
+
+    >>> token_matches("abc", hash_token("abc")), token_matches("abd", hash_token("abc"))
+    (True, False)
+    """
+    if token_hash is None:
+        return False
+    return hmac.compare_digest(hash_token(token), token_hash)
+
+
+def database_url(url: str) -> str:
+    """``url`` as SQLAlchemy takes it: a plain ``postgresql://`` URL means the psycopg 3 driver
+    (the extra ``parlour[postgres]``), which SQLAlchemy would otherwise take for psycopg2."""
+    if url.startswith("postgresql://") or url.startswith("postgres://"):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
+class Store:
+    """The database of the web tables. Every method is one transaction."""
+
+    def __init__(self, url: str) -> None:
+        url = database_url(url)
+        kwargs: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            # One connection shared by the server's threads: the event loop writes, a worker
+            # thread may read; an in-memory database must be the same one for both.
+            kwargs = {"connect_args": {"check_same_thread": False}, "poolclass": StaticPool}
+        self.engine: Engine = create_engine(url, **kwargs)
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        metadata.create_all(self.engine)
+        # Built once: an event is written on every move, and building the statement anew costs
+        # more than running it.
+        self._add_event = insert(events_t)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def add_table(self, row: TableRow, seats: list[SeatRow]) -> None:
+        with self.engine.begin() as db:
+            db.execute(insert(tables_t).values(
+                id=row.id, variant=row.variant, players=row.players,
+                options=json.dumps(row.options), seed=row.seed, owner=row.owner,
+                status=row.status, created=time.time(), record=None,
+            ))
+            db.execute(insert(seats_t), [
+                {"table_id": row.id, "seat": s.seat, "kind": s.kind, "bot": s.bot,
+                 "name": s.name, "token_hash": s.token_hash}
+                for s in seats
+            ])
+
+    def take_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> None:
+        with self.engine.begin() as db:
+            db.execute(update(seats_t)
+                       .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+                       .values(name=name, token_hash=token_hash))
+
+    def add_event(self, table_id: str, n: int, kind: str, seat: int, text: str) -> None:
+        with self.engine.begin() as db:
+            db.execute(self._add_event,
+                       {"table_id": table_id, "n": n, "kind": kind, "seat": seat, "text": text})
+
+    def set_status(self, table_id: str, status: str, record: dict[str, Any] | None = None) -> None:
+        values: dict[str, Any] = {"status": status}
+        if record is not None:
+            values["record"] = json.dumps(record)
+        with self.engine.begin() as db:
+            db.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
+
+    def delete_tables(self, owner: str) -> None:
+        """Forget every table ``owner`` serves, with its seats and events."""
+        with self.engine.begin() as db:
+            ids = select(tables_t.c.id).where(tables_t.c.owner == owner)
+            db.execute(delete(events_t).where(events_t.c.table_id.in_(ids)))
+            db.execute(delete(seats_t).where(seats_t.c.table_id.in_(ids)))
+            db.execute(delete(tables_t).where(tables_t.c.owner == owner))
+
+    def tables(self, owner: str) -> list[TableRow]:
+        """The tables ``owner`` serves, oldest first."""
+        with self.engine.connect() as db:
+            rows = db.execute(select(tables_t).where(tables_t.c.owner == owner)
+                              .order_by(tables_t.c.created, tables_t.c.id)).all()
+        return [TableRow(r.id, r.variant, r.players, json.loads(r.options), r.seed, r.owner,
+                         r.status, json.loads(r.record) if r.record else None) for r in rows]
+
+    def seats(self, table_id: str) -> list[SeatRow]:
+        with self.engine.connect() as db:
+            rows = db.execute(select(seats_t).where(seats_t.c.table_id == table_id)
+                              .order_by(seats_t.c.seat)).all()
+        return [SeatRow(r.seat, r.kind, r.bot, r.name, r.token_hash) for r in rows]
+
+    def events(self, table_id: str) -> list[tuple[str, int, str]]:
+        """The table's events in order: ``(kind, seat, text)``."""
+        with self.engine.connect() as db:
+            rows = db.execute(select(events_t.c.kind, events_t.c.seat, events_t.c.text)
+                              .where(events_t.c.table_id == table_id)
+                              .order_by(events_t.c.n)).all()
+        return [(r.kind, r.seat, r.text) for r in rows]
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    # WAL with synchronous=NORMAL: a commit costs no fsync, yet the database stays consistent
+    # after a crash (at worst the last few commits are lost).
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()

@@ -1,0 +1,522 @@
+"""The web table's server through its real protocol: the lobby over HTTP, tables over
+WebSockets (Starlette's TestClient), refusals, reconnecting, restart-and-resume from the
+database, records, and parlour.client at a remote seat through a real uvicorn server."""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+from starlette.testclient import TestClient
+
+import parlour
+import parlour.cli
+from parlour.bots import make_bot
+from parlour.client import play_remote
+from parlour.records import replay_match
+from parlour.web import create_app
+from parlour.web.store import Store, hash_token
+from web_helpers import (
+    SHORT,
+    Session,
+    choose,
+    close_all,
+    create,
+    game_of,
+    humans_table,
+    join,
+    play_deal,
+)
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'web.sqlite'}"
+
+
+@pytest.fixture
+def http(db: str) -> Iterator[TestClient]:
+    with TestClient(create_app(db, bot_delay=0, hint_bot="greedy")) as client:
+        try:
+            yield client
+        finally:
+            close_all()
+
+
+# -- the lobby -----------------------------------------------------------------------------------
+
+
+def test_variants_lists_every_variant_with_its_options_and_the_bots(http: TestClient) -> None:
+    data = http.get("/api/variants").json()
+    names = [v["name"] for v in data["variants"]]
+    assert names == [v.name for v in parlour.registry.variants()]
+    big_two = data["variants"][names.index("big-two")]
+    assert big_two["players"] == [4] and big_two["default_players"] == 4
+    assert "3♦" in big_two["rules"] and "50" in big_two["match_end"]
+    straights = next(o for o in big_two["options"] if o["name"] == "straights")
+    assert straights["choices"] == ["standard", "hong-kong"] and straights["default"] == "standard"
+    assert {"greedy", "hard"} <= set(data["bots"])
+
+
+def test_create_list_and_join(http: TestClient) -> None:
+    table = create(http, "big-two", [{"kind": "human"}, {"kind": "bot", "bot": "easy"},
+                                     {"kind": "human"}, {"kind": "bot", "bot": "random"}],
+                   allow_triples=True)
+    assert table["status"] == "waiting" and table["deal"] == 0
+    assert table["options"]["allow_triples"] is True and table["options"]["straights"] == "standard"
+    assert [(s["kind"], s["bot"], s["taken"]) for s in table["seats"]] == [
+        ("human", None, False), ("bot", "easy", True), ("human", None, False),
+        ("bot", "random", True)]
+    listed = http.get("/api/tables").json()["tables"]
+    assert [t["id"] for t in listed] == [table["id"]]
+
+    first = join(http, table["id"], None, "Ann")  # the first free human seat
+    assert first["seat"] == 0 and first["table"]["status"] == "waiting"
+    assert first["table"]["seats"][0] == {"seat": 0, "kind": "human", "bot": None, "name": "Ann",
+                                          "taken": True, "connected": False}
+    second = join(http, table["id"], None, "")
+    assert second["seat"] == 2 and second["token"] != first["token"]
+    assert second["table"]["status"] == "playing" and second["table"]["deal"] == 1
+    assert second["table"]["seats"][2]["name"] == "Player 2"
+    assert http.get(f"/api/tables/{table['id']}").json()["table"]["status"] == "playing"
+
+
+def test_lobby_refusals(http: TestClient) -> None:
+    table = create(http, "rummy", [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
+    cases = [
+        ("/api/tables", {"variant": "chess"}, 400, "unknown variant 'chess'"),
+        ("/api/tables", {"variant": "big-two", "players": 3}, 400, "played by 4 players"),
+        ("/api/tables", {"variant": "big-two", "options": {"triples": True}}, 400,
+         "no option 'triples'"),
+        ("/api/tables", {"variant": "rummy", "seats": [{"kind": "bot", "bot": "grumpy"},
+                                                       {"kind": "human"}]}, 400,
+         "unknown bot 'grumpy'"),
+        ("/api/tables", {"variant": "rummy", "seats": [{"kind": "human"}]}, 400,
+         "must list the 2 seats"),
+        ("/api/tables", {"variant": "rummy", "seed": "x"}, 400, "'seed' must be an integer"),
+        ("/api/tables", {"variant": "rummy", "colour": 1}, 400, "unknown field(s): colour"),
+        (f"/api/tables/{table['id']}/join", {"seat": 1}, 400, "seat 1 is a bot's seat"),
+        (f"/api/tables/{table['id']}/join", {"seat": 5}, 400, "5 is not a seat of this table"),
+        (f"/api/tables/{table['id']}/join", {"seat": 0, "name": "x" * 41}, 400, "at most 40"),
+        ("/api/tables/t-nothing/join", {}, 404, "no table 't-nothing'"),
+    ]
+    for path, body, status, message in cases:
+        answer = http.post(path, json=body)
+        assert answer.status_code == status, (body, answer.json())
+        assert message in answer.json()["error"], (body, answer.json())
+    malformed = http.post("/api/tables", content=b"{not json")
+    assert malformed.status_code == 400 and "not valid JSON" in malformed.json()["error"]
+    assert http.get("/api/tables/t-nothing").status_code == 404
+    assert http.get("/api/tables/t-nothing/record").status_code == 404
+
+    join(http, table["id"], 0, "Ann")
+    for seat in (0, None):  # the seat taken, then a full table
+        answer = http.post(f"/api/tables/{table['id']}/join", json={"seat": seat})
+        assert answer.status_code == 409
+        assert answer.json()["error"] in ("seat 0 is already taken",
+                                          f"table {table['id']} is full: every seat is taken")
+
+
+def test_an_unknown_table_or_a_bad_token_closes_the_socket(http: TestClient) -> None:
+    with http.websocket_connect("/ws/t-nothing") as ws:
+        assert ws.receive_json()["message"] == "no table 't-nothing'"
+    table = create(http, "rummy", [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
+    with http.websocket_connect(f"/ws/{table['id']}") as ws:
+        ws.send_json({"type": "action", "action": "draw stock", "ref": 1})
+        assert ws.receive_json() == {"type": "error", "ref": 1, "message":
+                                     'say hello first: {"type": "hello", "token": TOKEN or null}'}
+        ws.send_json({"type": "hello", "token": "forged", "ref": 2})
+        assert ws.receive_json()["message"] == "that token holds no seat at this table"
+        assert ws.receive()["type"] == "websocket.close"
+
+
+# -- whole deals with several clients ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("variant", "humans"), [
+    ("big-two", [0, 2]),        # climbing: two people and two bots
+    ("forty-five", [0, 1]),     # trump: partners against each other's side
+    ("rummy", [0, 1, 2]),       # rummy: three people
+])
+def test_several_clients_play_a_whole_match(http: TestClient, variant: str,
+                                            humans: list[int]) -> None:
+    players = 3 if variant == "rummy" else None
+    table, sessions = humans_table(http, variant, humans, seed=11, players=players,
+                                   **SHORT[variant])
+    spectator = Session(http, table["id"])
+    game = game_of(table)
+    deals = 0
+    while True:
+        view = play_deal(sessions, game, watchers=[spectator])
+        deals += 1
+        result = view["result"]
+        assert view["current_player"] == -1 and result is not None
+        assert len(result["returns"]) == game.players and result["summary"].startswith(
+            f"deal {deals}:")
+        if result["match_over"]:
+            break
+        sessions[0].send({"type": "next_deal"})
+    assert result["winners"] and spectator.view["result"] == result
+    info = http.get(f"/api/tables/{table['id']}").json()["table"]
+    assert info["status"] == "finished" and info["deal"] == deals
+    assert info["totals"] == result["totals"]
+    record = http.get(f"/api/tables/{table['id']}/record").json()
+    replayed = replay_match(record)
+    assert len(replayed) == deals and record["over"] and record["totals"] == result["totals"]
+    assert [s["name"] for s in record["seats"] if s["kind"] == "human"] == [
+        f"H{s}" for s in humans]
+    for s in sessions:
+        s.send({"type": "next_deal", "ref": "late"})
+        assert s.receive() == {"type": "error", "message": "the match is over", "ref": "late"}
+
+
+@pytest.mark.parametrize("variant", [v.name for v in parlour.registry.variants()])
+def test_every_variant_plays_a_deal_against_bots(http: TestClient, variant: str) -> None:
+    table, [me] = humans_table(http, variant, [0], seed=3)
+    view = me.view
+    assert view["deal"] == 1 and len(view["hand"]) == view["hand_sizes"][0] > 0
+    assert view["observation"]["variant"] == variant and view["text"]
+    view = play_deal([me], game_of(table), seed=3)
+    assert view["deal_over"] and view["result"]["summary"]
+    assert view["log"], "the deal's log"
+
+
+def test_a_bots_only_table_plays_its_match_for_a_spectator(http: TestClient) -> None:
+    table = create(http, "big-two-4card", [{"kind": "bot", "bot": "greedy"}] * 4, deals=2)
+    assert table["status"] == "playing"
+    spectator = Session(http, table["id"])
+    spectator.receive_until(lambda m: m["type"] == "update" and m["table"]["status"] == "finished")
+    assert spectator.view["deal"] == 2 and spectator.view["result"]["match_over"]
+    assert spectator.view["hand"] == [] and "hand" not in spectator.view["observation"]
+    assert len(replay_match(http.get(f"/api/tables/{table['id']}/record").json())) == 2
+
+
+def test_moves_by_verb_and_cards_and_hints(http: TestClient) -> None:
+    _, [me] = humans_table(http, "big-two", [0], seed=5)
+    while not me.view["your_turn"]:
+        me.receive_until(lambda m: m["type"] == "update")
+    legal = me.view["legal"]
+    play = next(e for e in legal if e["verb"] == "play")
+    me.send({"type": "hint", "ref": "h"})
+    hint = me.receive_until(lambda m: m["type"] == "hint")
+    assert hint["ref"] == "h" and hint["action"] in {e["action"] for e in legal} and hint["reason"]
+    version = me.update["version"]
+    me.send({"type": "action", "verb": "play", "cards": play["cards"][::-1]})
+    update = me.receive_until(lambda m: m["type"] == "update" and m["version"] > version)
+    assert any(line.endswith(play["action"]) or play["action"] in line
+               for line in update["view"]["log"])
+    assert update["view"]["observation"]["history"][-1] == [0, play["action"]]
+
+
+# -- refusals ------------------------------------------------------------------------------------
+
+
+def _sync(sessions: list[Session]) -> None:
+    """Read everything sent so far to each session."""
+    for s in sessions:
+        s.ws.send_json({"type": "ping", "ref": "sync"})
+        s.receive_until(lambda m: m == {"type": "pong", "ref": "sync"})
+
+
+def test_every_refusal_goes_to_that_client_alone_and_changes_nothing(http: TestClient) -> None:
+    table, sessions = humans_table(http, "big-two", [0, 1, 2, 3], seed=9)
+    spectator = Session(http, table["id"])
+    everyone = [*sessions, spectator]
+    _sync(everyone)
+    mover_seat = sessions[0].view["current_player"]
+    mover = sessions[mover_seat]
+    waiter = sessions[(mover_seat + 1) % 4]
+    legal = [e["action"] for e in mover.view["legal"]]
+    hand = mover.view["hand"]
+    not_held = next(c for c in waiter.view["hand"])
+    record = http.get(f"/api/tables/{table['id']}/record").json()
+    views = {id(s): s.update for s in everyone}
+
+    cases: list[tuple[Session, Any, str]] = [
+        (mover, "{not json", "the message is not valid JSON"),
+        (mover, [1, 2], 'a message is a JSON object with a "type"'),
+        (mover, {"type": "shout", "token": mover.token}, "unknown message type 'shout'"),
+        (mover, {"type": "action", "token": "forged", "action": legal[0]},
+         "that token holds no seat at this table"),
+        (mover, {"type": "action", "action": legal[0]},
+         "a token (the text given when the seat was taken) is required"),
+        (mover, {"type": "action", "token": waiter.token, "action": legal[0]},
+         "that token is for another seat than the one this connection said hello for"),
+        (spectator, {"type": "action", "token": mover.token, "action": legal[0]},
+         "this connection is a spectator's: say hello with your token first"),
+        (waiter, {"type": "action", "token": waiter.token, "action": waiter.view["hand"][0]},
+         f"it is H{mover_seat}'s turn, not yours"),
+        (mover, {"type": "action", "token": mover.token, "action": "3Z"}, "3Z"),
+        (mover, {"type": "action", "token": mover.token, "action": not_held},
+         f"you do not hold {not_held}"),
+        (mover, {"type": "action", "token": mover.token, "action": "pass"},
+         "the holder of 3D must open; passing is not allowed"),
+        (mover, {"type": "action", "token": mover.token, "action": 7}, "'action' must be the text"),
+        (mover, {"type": "action", "token": mover.token, "verb": "play", "cards": [hand[-1]]},
+         ""),
+        (mover, {"type": "action", "token": mover.token, "verb": "play", "cards": "3D"},
+         "an action message needs"),
+        (mover, {"type": "next_deal", "token": mover.token}, "the deal is not over yet"),
+        (waiter, {"type": "hint", "token": waiter.token}, "a hint is for your turn"),
+        (mover, {"type": "hello", "token": mover.token}, "already said hello"),
+    ]
+    for n, (who, message, expected) in enumerate(cases):
+        if isinstance(message, dict):
+            who.ws.send_json({**message, "ref": n})
+        elif isinstance(message, list):
+            who.ws.send_json(message)
+        else:
+            who.ws.send_text(message)
+        answer = who.receive()
+        assert answer["type"] == "error" and expected in answer["message"], (message, answer)
+        if isinstance(message, dict):
+            assert answer["ref"] == n
+        for s in everyone:
+            s.quiet()  # nobody got anything else: no update, no error
+    assert http.get(f"/api/tables/{table['id']}/record").json() == record
+    assert all(s.update is views[id(s)] for s in everyone)
+    # The refused mover can still play.
+    mover.send({"type": "action", "action": legal[0]})
+    assert mover.receive()["type"] == "update"
+
+
+def test_a_binary_frame_is_refused_like_text(http: TestClient) -> None:
+    _, [me] = humans_table(http, "rummy", [0])
+    me.ws.send_bytes(b"\xff\xfe")
+    assert me.receive()["message"] == "the message is not valid JSON"
+
+
+# -- reconnecting, restarting --------------------------------------------------------------------
+
+
+def test_reconnect_with_the_token_gets_the_seat_back(http: TestClient) -> None:
+    table = create(http, "forty-five", [{"kind": "human"}] + [{"kind": "bot", "bot": "greedy"}] * 3)
+    token = join(http, table["id"], 0, "Ann")["token"]
+    first = Session(http, table["id"], token)
+    assert first.seat == 0 and first.update["table"]["seats"][0]["connected"]
+    hand = first.view["hand"]
+    first.close()
+    watcher = Session(http, table["id"])
+    assert not watcher.update["table"]["seats"][0]["connected"]
+    again = Session(http, table["id"], token)
+    assert again.seat == 0 and again.view["hand"] == hand
+    assert again.update["table"]["seats"][0]["connected"]
+    watcher.receive_until(lambda m: m["type"] == "update" and m["table"]["seats"][0]["connected"])
+
+
+#: The PostgreSQL server of the tests: scripts/install-postgresql.sh (run by make test) installs,
+#: starts and prepares it.
+POSTGRES = os.environ.get("PARLOUR_TEST_POSTGRES",
+                          "postgresql://parlour:parlour@127.0.0.1:5432/parlour_test")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, db: str) -> Iterator[tuple[str, str]]:
+    """A database URL and an instance name of its own, whose tables are deleted at the end
+    (the PostgreSQL database outlives the test)."""
+    if request.param == "sqlite":
+        yield db, "t"
+        return
+    try:
+        Store(POSTGRES).close()
+    except Exception as e:
+        pytest.fail(f"no PostgreSQL at {POSTGRES} (run scripts/install-postgresql.sh, or set "
+                    f"PARLOUR_TEST_POSTGRES): {e}")
+    instance = f"pg{uuid.uuid4().hex[:10]}"
+    yield POSTGRES, instance
+    store = Store(POSTGRES)
+    store.delete_tables(instance)
+    assert store.tables(instance) == []
+    store.close()
+
+
+def test_restart_resumes_every_unfinished_table_exactly(database: tuple[str, str]) -> None:
+    db, instance = database
+    with TestClient(create_app(db, bot_delay=0, hint_bot="greedy", instance=instance)) as http:
+        table, [me] = humans_table(http, "rummy", [0], seed=21)
+        game = game_of(table)
+        watched = create(http, "spoil-five", [{"kind": "human"}] * 4, seed=2)
+        for _ in range(6):  # a few turns of the person, the bot answering each
+            while not me.view["your_turn"]:
+                me.receive_until(lambda m: m["type"] == "update")
+            version = me.update["version"]
+            me.send({"type": "action", "action": choose(make_bot("greedy"), game, me.view,
+                                                        random.Random(version))})
+            me.receive_until(lambda m, v=version: m["type"] == "update" and m["version"] > v)
+        while not me.view["your_turn"]:
+            me.receive_until(lambda m: m["type"] == "update")
+        before = me.update
+        record = http.get(f"/api/tables/{table['id']}/record").json()
+        close_all()
+
+    with TestClient(create_app(db, bot_delay=0, hint_bot="greedy", instance=instance)) as http:
+        listed = {t["id"]: t for t in http.get("/api/tables").json()["tables"]}
+        assert listed[watched["id"]]["status"] == "waiting"
+        assert listed[table["id"]]["status"] == "playing"
+        back = Session(http, table["id"], me.token)
+        assert back.seat == 0 and back.update["version"] == before["version"]
+        assert back.view == before["view"]  # same hand, log, legal actions: everything
+        assert http.get(f"/api/tables/{table['id']}/record").json() == record
+        view = play_deal([back], game, seed=21)
+        assert view["result"]["match_over"]
+        close_all()
+    with TestClient(create_app(db, bot_delay=0, instance=instance)) as http:
+        finished = http.get(f"/api/tables/{table['id']}").json()["table"]
+        assert finished["status"] == "finished"
+    stored = Store(db)
+    row = next(r for r in stored.tables(instance) if r.id == table["id"])
+    assert row.status == "finished" and row.record is not None
+    assert replay_match(row.record)[0].is_over
+    # Only the token's hash is stored.
+    assert stored.seats(table["id"])[0].token_hash == hash_token(me.token) != me.token
+    stored.close()
+
+
+def test_tables_of_another_instance_are_left_to_it(db: str) -> None:
+    with TestClient(create_app(db, bot_delay=0, instance="a")) as http:
+        table = create(http, "rummy", [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
+        assert table["id"].startswith("a-")
+    with TestClient(create_app(db, bot_delay=0, instance="b")) as http:
+        assert http.get("/api/tables").json()["tables"] == []
+        assert http.get(f"/api/tables/{table['id']}").status_code == 404
+    with TestClient(create_app(db, bot_delay=0, instance="a")) as http:
+        assert http.get(f"/api/tables/{table['id']}").status_code == 200
+
+
+# -- parlour.client through a real server --------------------------------------------------------
+
+
+@pytest.fixture
+def server(db: str) -> Iterator[str]:
+    """A uvicorn server on a free port of 127.0.0.1, in a thread, stopped at the end."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    app = create_app(db, bot_delay=0, hint_bot="greedy")
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws="websockets-sansio"
+                                           if _has_sansio() else "websockets"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(20)
+    sock.close()
+
+
+def _has_sansio() -> bool:
+    try:
+        import uvicorn.protocols.websockets.websockets_sansio_impl  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def test_parlour_client_plays_bots_at_remote_seats(server: str) -> None:
+    import httpx
+
+    table = httpx.post(f"{server}/api/tables", json={
+        "variant": "forty-five", "options": {"target": 5}, "seed": 8,
+        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"},
+                  {"kind": "human"}, {"kind": "bot", "bot": "random"}]}).json()["table"]
+    results: dict[int, Any] = {}
+    seen: list[dict[str, Any]] = []
+    printed = io.StringIO()
+
+    def by_function() -> None:
+        results[0] = play_remote(server, table["id"], "greedy", seat=0, name="R0",
+                                 on_message=seen.append, timeout=30)
+
+    def by_command() -> None:
+        results[2] = parlour.cli.main(["client", server, table["id"], "--seat", "2",
+                                       "--bot", "easy", "--name", "R2"], out=printed)
+
+    threads = [threading.Thread(target=by_function), threading.Thread(target=by_command)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert results[2] == 0, printed.getvalue()
+    results[2] = results[0]
+    assert results[0]["match_over"] and results[0] == results[2]
+    record = httpx.get(f"{server}/api/tables/{table['id']}/record").json()
+    assert record["over"] and record["totals"] == results[0]["totals"]
+    assert len(replay_match(record)) == len(record["deals"]) >= 1
+    assert [s["name"] for s in record["seats"]] == ["R0", "greedy", "R2", "random"]
+    # The command printed the match's result; the remote seat only ever got its own view.
+    assert results[0]["summary"] in printed.getvalue()
+    views = [m["view"] for m in seen if m["type"] == "update" and m["view"]["deal"] > 0]
+    assert views and all(v["seat"] == 0 and v["observation"]["seat"] == 0 for v in views)
+
+
+def test_parlour_serve_prints_its_address_and_serves(tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "parlour", "serve", "--port", str(port), "--database",
+         f"sqlite:///{tmp_path / 'served.sqlite'}", "--bot-delay", "0"],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        assert server.stdout.readline() == (
+            f"parlour web table: open http://127.0.0.1:{port}/ (Ctrl-C stops)\n")
+        import httpx
+
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                answer = httpx.get(f"http://127.0.0.1:{port}/api/variants")
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline, "parlour serve did not answer"
+                time.sleep(0.05)
+        assert answer.status_code == 200 and answer.json()["variants"]
+        assert httpx.get(f"http://127.0.0.1:{port}/").status_code == 200
+    finally:
+        server.send_signal(signal.SIGINT)
+        assert server.wait(20) == 0
+
+
+def test_finished_matches_are_saved_as_records_parlour_replay_reads(db: str,
+                                                                    tmp_path: Path) -> None:
+    folder = tmp_path / "records"
+    folder.mkdir()
+    with TestClient(create_app(db, bot_delay=0, records=folder)) as http:
+        table = create(http, "spoil-five", [{"kind": "bot", "bot": "greedy"}] * 3, deals=2,
+                       players=3)
+        spectator = Session(http, table["id"])
+        spectator.receive_until(lambda m: m["type"] == "update"
+                                and m["table"]["status"] == "finished")
+        close_all()
+    saved = folder / f"{table['id']}.json"
+    out = io.StringIO()
+    assert parlour.cli.main(["replay", str(saved)], out=out) == 0
+    assert out.getvalue().count("=== spoil-five, deal") == 2 and "Match totals" in out.getvalue()
+
+
+def test_a_table_whose_events_do_not_replay_is_left_out_at_restart(db: str) -> None:
+    with TestClient(create_app(db, bot_delay=0)) as http:
+        good = create(http, "rummy", [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
+        bad = create(http, "rummy", [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
+    store = Store(db)
+    store.add_event(bad["id"], 99, "action", 1, "meld AS AS AS")
+    store.close()
+    with TestClient(create_app(db, bot_delay=0)) as http:
+        assert [t["id"] for t in http.get("/api/tables").json()["tables"]] == [good["id"]]
