@@ -1,0 +1,139 @@
+// The server's HTTP API and the table's WebSocket (docs/web-protocol.md), and the seats this
+// browser holds. Every refusal comes back as an Error carrying the server's own message.
+
+async function request(method, url, body) {
+  const init = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(url, init);
+  } catch (err) {
+    throw new Error(`the server cannot be reached (${err.message})`);
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    // A body that is not JSON: the status line is all there is to say.
+  }
+  if (!response.ok) {
+    throw new Error(data?.error ?? `${response.status} ${response.statusText}`);
+  }
+  return data;
+}
+
+export const api = {
+  variants: () => request("GET", "/api/variants"),
+  tables: () => request("GET", "/api/tables"),
+  table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
+  create: (spec) => request("POST", "/api/tables", spec),
+  join: (id, seat, name) =>
+    request("POST", `/api/tables/${encodeURIComponent(id)}/join`, { seat, name }),
+};
+
+let variantsPromise = null;
+
+/** The variants and bot names, asked for once per page. */
+export function loadVariants() {
+  variantsPromise ??= api.variants().catch((err) => {
+    variantsPromise = null;
+    throw err;
+  });
+  return variantsPromise;
+}
+
+// A reload must find its seat again: the token is kept per table in localStorage.
+const SEAT_KEY = "parlour.seat.";
+const NAME_KEY = "parlour.name";
+
+export const seats = {
+  get(tableId) {
+    try {
+      return JSON.parse(localStorage.getItem(SEAT_KEY + tableId));
+    } catch {
+      return null;
+    }
+  },
+  set(tableId, seat) {
+    localStorage.setItem(SEAT_KEY + tableId, JSON.stringify(seat));
+  },
+  forget(tableId) {
+    localStorage.removeItem(SEAT_KEY + tableId);
+  },
+};
+
+export const playerName = {
+  get: () => localStorage.getItem(NAME_KEY) ?? "",
+  set: (name) => localStorage.setItem(NAME_KEY, name),
+};
+
+/**
+ * One table's WebSocket: says hello with the seat's token (null: a spectator), hands every
+ * server message to `onMessage`, and reconnects after a dropped connection until closed.
+ */
+export class TableSocket {
+  constructor(tableId, token, { onMessage, onStatus }) {
+    this.tableId = tableId;
+    this.token = token;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus ?? (() => {});
+    this.closed = false;
+    this.retry = 0;
+    this.nextRef = 1;
+    this.connect();
+  }
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(this.tableId)}`);
+    this.ws = ws;
+    this.onStatus("connecting");
+    ws.addEventListener("open", () => {
+      this.retry = 0;
+      ws.send(JSON.stringify({ type: "hello", token: this.token }));
+      this.onStatus("connected");
+    });
+    ws.addEventListener("message", (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.onMessage(message);
+    });
+    ws.addEventListener("close", (event) => {
+      if (this.ws !== ws || this.closed) return;
+      // 4401: the token holds no seat here; 4404: no such table. Retrying cannot help.
+      if (event.code === 4401 || event.code === 4404) {
+        this.closed = true;
+        this.onStatus("refused", event.code);
+        return;
+      }
+      this.onStatus("reconnecting");
+      const delay = Math.min(5000, 250 * 2 ** this.retry++);
+      this.timer = setTimeout(() => this.connect(), delay);
+    });
+  }
+
+  /** Send a message for this seat (the token is added); returns its `ref`. */
+  send(message) {
+    const ref = this.nextRef++;
+    const full = { ...message, ref };
+    if (this.token) full.token = this.token;
+    if (this.ws?.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(full));
+      return ref;
+    }
+    throw new Error("not connected to the table yet; try again in a moment");
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.ws?.close();
+  }
+}

@@ -1,0 +1,231 @@
+// The lobby: a form that creates a table from /api/variants (players, seats and bot levels, the
+// variant's options with their help text and allowed values, a seed), and the list of tables to
+// join or watch.
+import { api, loadVariants, playerName, seats } from "./api.js";
+import { byId as $, element, say } from "./dom.js";
+
+let variants = [];
+let bots = [];
+let refreshTimer = null;
+let ready = null;
+
+// The seat kinds offered for every seat, before the bot levels.
+const SEAT_KINDS = [
+  { value: "you", label: "You" },
+  { value: "human", label: "Another player (open seat)" },
+];
+const PREFERRED_BOT = ["medium", "greedy"];
+
+
+function showError(el, message) {
+  say(el, message, "error");
+}
+
+function currentVariant() {
+  return variants.find((v) => v.name === $("variant").value) ?? variants[0];
+}
+
+function defaultBot() {
+  return PREFERRED_BOT.find((b) => bots.includes(b)) ?? bots[0];
+}
+
+function renderVariant() {
+  const variant = currentVariant();
+  if (!variant) return;
+  $("variant-description").textContent = variant.description;
+  $("rules-text").textContent = variant.rules ?? "";
+  $("match-end").textContent = variant.match_end ? `Match: ${variant.match_end}.` : "";
+  const players = $("players");
+  players.replaceChildren(...variant.players.map((n) => element("option", { value: n, textContent: n })));
+  players.value = variant.default_players;
+  players.disabled = variant.players.length === 1;
+  renderSeats();
+  renderOptions(variant);
+}
+
+function renderSeats() {
+  const count = Number($("players").value);
+  const rows = $("seat-rows");
+  const previous = [...rows.querySelectorAll("select")].map((s) => s.value);
+  const kinds = [...SEAT_KINDS, ...bots.map((b) => ({ value: `bot:${b}`, label: `Bot: ${b}` }))];
+  rows.replaceChildren();
+  for (let seat = 0; seat < count; seat++) {
+    const select = element("select", { id: `seat-${seat}`, dataset: { seat } },
+      ...kinds.map((k) => element("option", { value: k.value, textContent: k.label })));
+    select.value = previous[seat] ?? (seat === 0 ? "you" : `bot:${defaultBot()}`);
+    select.addEventListener("change", () => {
+      // One "You" per table: choosing it here opens the seat that had it.
+      if (select.value !== "you") return;
+      for (const other of rows.querySelectorAll("select")) {
+        if (other !== select && other.value === "you") other.value = "human";
+      }
+    });
+    rows.append(element("label", { className: "seat-row" }, `Seat ${seat}`, select));
+  }
+}
+
+function optionInput(option) {
+  const id = `opt-${option.name}`;
+  const dataset = { option: option.name };
+  if (option.choices) {
+    const select = element("select", { id, dataset },
+      ...option.choices.map((c) => element("option", { value: String(c), textContent: String(c) })));
+    select.value = String(option.default);
+    return select;
+  }
+  if (typeof option.default === "boolean") {
+    return element("input", { id, type: "checkbox", checked: option.default, dataset });
+  }
+  if (Number.isInteger(option.default)) {
+    const input = element("input", { id, type: "number", step: 1, value: option.default, dataset });
+    if (option.min !== null && option.min !== undefined) input.min = option.min;
+    if (option.max !== null && option.max !== undefined) input.max = option.max;
+    return input;
+  }
+  return element("input", { id, value: option.default ?? "", dataset });
+}
+
+function renderOptions(variant) {
+  const rows = $("option-rows");
+  rows.replaceChildren(...variant.options.map((option) => {
+    const input = optionInput(option);
+    const label = element("label", { className: "option-name", htmlFor: input.id }, option.name.replaceAll("_", " "));
+    const allowed = option.choices ? ` (${option.choices.join(", ")})`
+      : Number.isInteger(option.default) && (option.min != null || option.max != null)
+        ? ` (${option.min ?? ""}…${option.max ?? ""})` : "";
+    return element("div", { className: `option-row ${input.type === "checkbox" ? "check" : ""}` },
+      label, input, element("p", { className: "help", textContent: option.help + allowed }));
+  }));
+  $("options").hidden = variant.options.length === 0;
+}
+
+/** The options that differ from the variant's defaults, typed as declared. */
+function chosenOptions(variant) {
+  const options = {};
+  for (const option of variant.options) {
+    const input = $(`opt-${option.name}`);
+    let value;
+    if (input.type === "checkbox") value = input.checked;
+    else if (Number.isInteger(option.default)) value = input.value === "" ? option.default : Number(input.value);
+    else if (option.choices) value = option.choices.find((c) => String(c) === input.value) ?? input.value;
+    else value = input.value;
+    if (value !== option.default) options[option.name] = value;
+  }
+  return options;
+}
+
+async function createTable(event) {
+  event.preventDefault();
+  const variant = currentVariant();
+  const name = $("player-name").value.trim();
+  if (name) playerName.set(name);
+  const kinds = [...$("seat-rows").querySelectorAll("select")].map((s) => s.value);
+  const spec = {
+    variant: variant.name,
+    players: Number($("players").value),
+    options: chosenOptions(variant),
+    seats: kinds.map((k) => (k.startsWith("bot:") ? { kind: "bot", bot: k.slice(4) } : { kind: "human" })),
+    seed: $("seed").value === "" ? null : Number($("seed").value),
+  };
+  showError($("create-error"), "");
+  $("create").disabled = true;
+  try {
+    const { table } = await api.create(spec);
+    const mine = kinds.indexOf("you");
+    if (mine >= 0) await takeSeat(table.id, mine, name);
+    location.hash = `#/table/${encodeURIComponent(table.id)}`;
+  } catch (err) {
+    showError($("create-error"), err.message);
+  } finally {
+    $("create").disabled = false;
+  }
+}
+
+/** Join `seat` (null: the first free human seat) and keep its token for reconnecting. */
+export async function takeSeat(tableId, seat, name) {
+  const joined = await api.join(tableId, seat, name || null);
+  seats.set(tableId, { seat: joined.seat, token: joined.token, name: name || null });
+  return joined;
+}
+
+function seatLabel(seat) {
+  if (seat.kind === "bot") return seat.name && seat.name !== seat.bot ? `${seat.name} (bot: ${seat.bot})` : `bot: ${seat.bot}`;
+  if (!seat.taken) return "free seat";
+  return seat.name + (seat.connected ? "" : " (away)");
+}
+
+function tableItem(table) {
+  const free = table.seats.some((s) => s.kind === "human" && !s.taken);
+  const mine = seats.get(table.id);
+  const status = table.status === "playing" ? `deal ${table.deal}` : table.status;
+  const actions = element("div", { className: "table-actions" });
+  const open = () => { location.hash = `#/table/${encodeURIComponent(table.id)}`; };
+  if (mine && table.status !== "finished") {
+    actions.append(element("button", { type: "button", className: "primary resume", textContent: "Back to my seat", onclick: open }));
+  } else if (free && table.status !== "finished") {
+    const join = element("button", { type: "button", className: "primary join", textContent: "Join" });
+    join.addEventListener("click", async () => {
+      const name = $("player-name").value.trim();
+      if (name) playerName.set(name);
+      try {
+        await takeSeat(table.id, null, name);
+        open();
+      } catch (err) {
+        showError($("tables-error"), err.message);
+        refreshTables();
+      }
+    });
+    actions.append(join);
+  }
+  actions.append(element("button", { type: "button", className: "watch", textContent: "Watch", onclick: open }));
+  return element("li", { className: `table-item ${table.status}`, dataset: { tableId: table.id } },
+    element("div", { className: "table-summary" },
+      element("strong", { textContent: table.variant }),
+      element("span", { className: "muted", textContent: ` · ${table.players} players · ${status}` })),
+    element("div", { className: "table-seats", textContent: table.seats.map(seatLabel).join(" · ") }),
+    actions);
+}
+
+export async function refreshTables() {
+  try {
+    const { tables } = await api.tables();
+    $("tables").replaceChildren(...tables.map(tableItem));
+    if (!tables.length) $("tables").append(element("li", { className: "muted", textContent: "No tables yet: create one." }));
+    $("tables-error").hidden = true;
+  } catch (err) {
+    showError($("tables-error"), err.message);
+  }
+}
+
+async function setUp() {
+  const data = await loadVariants();
+  variants = data.variants;
+  bots = data.bots;
+  $("variant").replaceChildren(...variants.map((v) => element("option", { value: v.name, textContent: v.name })));
+  $("variant").addEventListener("change", renderVariant);
+  $("players").addEventListener("change", renderSeats);
+  $("create-form").addEventListener("submit", createTable);
+  $("refresh-tables").addEventListener("click", refreshTables);
+  $("player-name").value = playerName.get();
+  renderVariant();
+}
+
+export async function showLobby() {
+  $("lobby").hidden = false;
+  document.title = "parlour";
+  $("topbar-info").textContent = "lobby";
+  ready ??= setUp().catch((err) => {
+    ready = null;
+    showError($("create-error"), `The games could not be loaded: ${err.message}`);
+  });
+  await ready;
+  refreshTables();
+  clearInterval(refreshTimer);
+  refreshTimer = setInterval(refreshTables, 4000);
+}
+
+export function hideLobby() {
+  $("lobby").hidden = true;
+  clearInterval(refreshTimer);
+  refreshTimer = null;
+}

@@ -1,0 +1,18 @@
+// The single page: `#/` is the lobby, `#/table/ID` a table (seated if this browser holds a seat
+// there, else watching).
+import { hideLobby, showLobby } from "./lobby.js";
+import { closeTable, openTable } from "./table.js";
+
+function route() {
+  const match = /^#\/table\/([^/?#]+)/.exec(location.hash);
+  if (match) {
+    hideLobby();
+    openTable(decodeURIComponent(match[1]));
+  } else {
+    closeTable();
+    showLobby();
+  }
+}
+
+window.addEventListener("hashchange", route);
+route();

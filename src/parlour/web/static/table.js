@@ -1,0 +1,721 @@
+// The table: everything drawn from the View the server sends (hand, observation fields, text,
+// log, legal moves). What differs per family (the play to beat, the trick and trumps, the melds
+// and piles) is a felt renderer and a few seat details; the rest is shared.
+import { api, loadVariants, playerName, seats, TableSocket } from "./api.js";
+import {
+  actionCards, cardElement, cardRow, prettyAction, suitIcon,
+} from "./cards.js";
+import { byId as $, element, say } from "./dom.js";
+import { takeSeat } from "./lobby.js";
+
+const VERB_LABELS = {
+  play: "Play", pass: "Pass", rob: "Rob", keep: "Keep", silent: "Stay silent", jink: "Jink",
+  stop: "Stop", "draw stock": "Draw from stock", "draw discard": "Take the discard",
+  meld: "Meld", layoff: "Lay off", discard: "Discard",
+};
+
+// How each family's own text (render(), the log) names a seat, so the page can put the players'
+// names in its place.
+const SEAT_LABELS = {
+  rummy: (seat) => (seat === 0 ? "Human" : `Computer ${seat}`),
+  default: (seat) => `P${seat}`,
+};
+
+// What the player to move is asked to do, by family and phase.
+const TURN_HINTS = {
+  climbing: (obs) => (obs.table ? "beat the play or pass" : "lead any combination"),
+  trump: (obs) => ({
+    rob: "rob the turn-up (select the card to give up) or keep",
+    jink: "jink (play on for all five tricks) or stop",
+  })[obs.phase] ?? "play a card",
+  rummy: (obs) => (obs.phase === "draw" ? "draw from the stock or take the discard"
+    : "meld, lay off, then discard to end your turn"),
+};
+
+const ORDINALS = ["1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th"];
+const SUIT_LETTERS = "CDHS";
+const SUIT_WORDS = ["clubs", "diamonds", "hearts", "spades"];
+
+const S = {
+  id: null,
+  socket: null,
+  seat: null,
+  token: null,
+  table: null,
+  view: null,
+  version: -1,
+  family: null,
+  selected: new Set(),
+  labels: null,
+};
+
+// -- names -----------------------------------------------------------------------------------------
+
+function seatName(seat) {
+  const seatsInfo = S.table?.seats ?? [];
+  const name = seatsInfo[seat]?.name || `P${seat}`;
+  // Bots share their level's name: number them so that every seat reads differently.
+  const shared = seatsInfo.some((s) => s.seat !== seat && (s.name || `P${s.seat}`) === name);
+  return shared ? `${name} ${seat}` : name;
+}
+
+/** A seat's name in a few letters, for the tags under melded cards ("Ann", "g2"). */
+function shortName(seat) {
+  const name = seatName(seat);
+  if (name.length <= 6) return name;
+  const numbered = /^(\S).* (\d+)$/.exec(name);
+  return numbered ? numbered[1] + numbered[2] : name.slice(0, 4);
+}
+
+function labelOf(seat) {
+  return (SEAT_LABELS[S.family] ?? SEAT_LABELS.default)(seat);
+}
+
+/** The engine's text with each seat's label ("P2", "Computer 1") replaced by the seat's name. */
+function relabel(text) {
+  if (!S.labels) {
+    const n = S.table?.players ?? 0;
+    const labels = Array.from({ length: n }, (_, s) => [labelOf(s), seatName(s)]);
+    labels.sort((a, b) => b[0].length - a[0].length);
+    const escaped = labels.map(([l]) => l.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    S.labels = { map: new Map(labels), re: escaped.length ? new RegExp(`\\b(${escaped.join("|")})\\b`, "g") : null };
+  }
+  return S.labels.re ? String(text).replace(S.labels.re, (l) => S.labels.map.get(l) ?? l) : String(text);
+}
+
+/** The seat a label of the engine's text stands for, or -1. */
+function seatOfLabel(label) {
+  const n = S.table?.players ?? 0;
+  for (let s = 0; s < n; s++) if (labelOf(s) === label) return s;
+  return -1;
+}
+
+function textLines() {
+  return String(S.view?.text ?? "").split("\n");
+}
+
+// -- small pieces ---------------------------------------------------------------------------------
+
+function caption(text, className = "caption") {
+  return element("div", { className, textContent: text });
+}
+
+function namedCard(card, seat, classes = [], short = false) {
+  return element("figure", { className: `named-card ${classes.join(" ")}`, dataset: { seat }, title: seatName(seat) },
+    cardElement(card, ["small"]),
+    element("figcaption", { className: `seat-colour-${seat % 8}`, textContent: short ? shortName(seat) : seatName(seat) }));
+}
+
+function emptySlot(seat) {
+  return element("figure", { className: "named-card waiting-slot", dataset: { seat } },
+    element("div", { className: "card small empty-slot" }),
+    element("figcaption", { textContent: seatName(seat) }));
+}
+
+function miniBacks(count) {
+  const fan = element("span", { className: "mini-backs", ariaHidden: "true" });
+  for (let i = 0; i < Math.min(count, 5); i++) fan.append(element("span", { className: "mini-back" }));
+  return fan;
+}
+
+function badge(text, className = "") {
+  return element("span", { className: `badge ${className}`, textContent: text });
+}
+
+// -- the families' felts and seat details --------------------------------------------------------
+
+function climbingFelt(obs) {
+  const area = element("div", { className: "play-area climbing" });
+  const line = textLines().find((l) => l.startsWith("Table:"));
+  if (line) area.append(caption(relabel(line.replace(/^Table:\s*/, ""))));
+  if (obs.table) area.append(cardRow(actionCards(obs.table), ["table-card"]));
+  else area.append(element("div", { className: "empty-table", textContent: "the table is clear" }));
+  const finished = obs.finished ?? [];
+  if (finished.length) {
+    area.append(caption(`Out: ${finished.map((s, i) => `${ORDINALS[i]} ${seatName(s)}`).join(", ")}`, "note"));
+  }
+  const recent = (obs.history ?? []).slice(-(S.table.players));
+  if (recent.length) {
+    area.append(element("ol", { className: "recent" }, ...recent.map(([seat, action]) =>
+      element("li", { dataset: { seat } },
+        element("span", { className: "who", textContent: seatName(seat) }),
+        actionCards(action).length ? cardRow(actionCards(action), ["tiny"])
+          : element("span", { className: "word", textContent: action })))));
+  }
+  return area;
+}
+
+function climbingSeat(obs, seat) {
+  const out = [];
+  const place = (obs.finished ?? []).indexOf(seat);
+  if (place >= 0) out.push(badge(`out · ${ORDINALS[place]}`, "good"));
+  return out;
+}
+
+/** The trick lines of a trump game's text: the cards with who played them, and who wins. */
+function parseTrickLine(line) {
+  const m = /^trick (\d+): (.*?) · (?:won by (.+?) with (\S+)|(.+?) is winning with (\S+))$/.exec(line);
+  if (!m) return null;
+  const plays = m[2].split(", ").map((p) => {
+    const words = p.split(" ");
+    return { seat: seatOfLabel(words.slice(0, -1).join(" ")), card: words[words.length - 1] };
+  });
+  return { number: Number(m[1]), plays, done: Boolean(m[3]), best: m[4] ?? m[6] };
+}
+
+function trickRow(plays, best) {
+  return element("div", { className: "trick" }, ...plays.map(({ seat, card }) =>
+    namedCard(card, seat, card === best ? ["winning"] : [])));
+}
+
+function trumpFelt(obs) {
+  const area = element("div", { className: "play-area trump" });
+  const n = S.table.players;
+  const suit = SUIT_LETTERS[obs.trump] ?? null;
+  const info = element("div", { className: "trump-info" });
+  if (obs.turn_up) {
+    info.append(element("figure", { className: "turn-up" }, cardElement(obs.turn_up, ["small"]),
+      element("figcaption", { textContent: "turn-up" })));
+  }
+  const facts = element("div", { className: "facts" });
+  if (suit) {
+    const trumps = element("div", { className: "trumps" }, "Trumps: ");
+    trumps.insertAdjacentHTML("beforeend", suitIcon(suit));
+    trumps.append(` ${SUIT_WORDS[obs.trump]}`);
+    facts.append(trumps);
+  }
+  if (obs.dealer >= 0 && obs.dealer !== null) facts.append(caption(`Dealer: ${seatName(obs.dealer)}`, "note"));
+  if (obs.robber >= 0) facts.append(caption(`${seatName(obs.robber)} robbed the turn-up`, "note"));
+  if (obs.announced >= 0) facts.append(caption(`${seatName(obs.announced)} holds the ace of trumps`, "note"));
+  if (obs.ace_demoted) facts.append(caption("the ace of trumps ranks lowest this deal", "note"));
+  if (obs.jinker >= 0) facts.append(caption(`${seatName(obs.jinker)} jinked: playing for all five`, "note"));
+  if (obs.variant === "spoil-five" && obs.pool !== null) facts.append(caption(`Pool: ${obs.pool} chips`, "pool"));
+  info.append(facts);
+  area.append(info);
+
+  const tricks = textLines().map(parseTrickLine).filter(Boolean);
+  const current = tricks.find((t) => !t.done);
+  const trick = obs.trick ?? [];
+  if (trick.length && obs.leader !== null) {
+    const plays = trick.map((card, i) => ({ card, seat: (obs.leader + i) % n }));
+    area.append(caption(`Trick ${(obs.trick_winners ?? []).length + 1}` +
+      (current ? ` · ${seatName(current.plays.find((p) => p.card === current.best)?.seat ?? -1)} is winning` : "")));
+    const row = trickRow(plays, current?.best);
+    // The seats still to play, in turn, as empty places.
+    for (let i = trick.length; i < n; i++) row.append(emptySlot((obs.leader + i) % n));
+    area.append(row);
+  } else {
+    const last = tricks.filter((t) => t.done).pop();
+    if (last) {
+      const winner = last.plays.find((p) => p.card === last.best)?.seat ?? -1;
+      area.append(caption(`Trick ${last.number} to ${seatName(winner)}`));
+      area.append(trickRow(last.plays, last.best));
+    } else {
+      area.append(element("div", { className: "empty-table", textContent: obs.phase === "rob" ? "robbing: before the first lead" : "no trick yet" }));
+    }
+  }
+  if (obs.variant === "forty-five" && Array.isArray(obs.scores)) area.append(sidesPanel(obs));
+  return area;
+}
+
+function sidesPanel(obs) {
+  const n = S.table.players;
+  const target = S.table.options?.target ?? 45;
+  const panel = element("div", { className: "sides" });
+  ["A", "B"].forEach((side, k) => {
+    const members = Array.from({ length: n }, (_, s) => s).filter((s) => s % 2 === k);
+    const tricks = members.reduce((sum, s) => sum + (obs.tricks_won?.[s] ?? 0), 0);
+    const mine = S.seat !== null && S.seat % 2 === k;
+    // The match totals are the sides' points after the deals finished (each partner holds
+    // its side's); the observation's are those before this deal.
+    const points = S.table.totals?.[members[0]] ?? obs.scores[k] ?? "?";
+    panel.append(element("div", { className: `side-score ${mine ? "mine" : ""}`, dataset: { side } },
+      element("strong", { textContent: `Side ${side}${mine ? " (your side)" : ""}` }),
+      element("span", { textContent: members.map(seatName).join(", ") }),
+      element("span", { className: "points", textContent: `${points} / ${target} points · ${tricks} trick${tricks === 1 ? "" : "s"} this deal` })));
+  });
+  return panel;
+}
+
+/** Per seat, the number after its label on a line of the text starting with `prefix`. */
+function numbersOnLine(prefix) {
+  const line = textLines().find((l) => l.startsWith(prefix));
+  const values = new Map();
+  if (!line) return values;
+  for (const m of line.matchAll(/(P\d+) (-?\d+)/g)) values.set(seatOfLabel(m[1]), Number(m[2]));
+  return values;
+}
+
+function trumpSeat(obs, seat) {
+  const out = [];
+  if (obs.dealer === seat) out.push(badge("dealer"));
+  if (obs.variant === "forty-five") out.push(badge(`side ${"AB"[seat % 2]}`, "side"));
+  if (obs.robber === seat) out.push(badge("robbed"));
+  const tricks = obs.tricks_won?.[seat];
+  if (tricks !== undefined && tricks !== null) out.push(element("span", { className: "stat", textContent: `${tricks} trick${tricks === 1 ? "" : "s"}` }));
+  const chips = numbersOnLine("pool:").get(seat);
+  if (chips !== undefined) out.push(element("span", { className: "stat", textContent: `${chips} chips` }));
+  return out;
+}
+
+function rummyFelt(obs) {
+  const area = element("div", { className: "play-area rummy" });
+  const discard = obs.discard ?? [];
+  const top = discard.length ? discard[discard.length - 1] : null;
+  area.append(element("div", { className: "piles" },
+    element("figure", { className: "pile stock" }, cardElement(null, ["small"]),
+      element("figcaption", { textContent: `stock · ${obs.stock_size ?? "?"}` })),
+    element("figure", { className: "pile discard", dataset: { top: top ?? "" } },
+      top ? cardElement(top, ["small"]) : element("div", { className: "card small empty-slot" }),
+      element("figcaption", { textContent: `discard · ${discard.length}` }))));
+  const melds = obs.melds ?? [];
+  const owners = new Map();
+  (obs.placed ?? []).forEach((cards, seat) => (cards ?? []).forEach((c) => owners.set(c, seat)));
+  if (melds.length) {
+    area.append(element("div", { className: "melds" }, ...melds.map((meld, i) =>
+      element("div", { className: "meld", dataset: { meld: i + 1 } },
+        element("span", { className: "meld-number", textContent: `meld ${i + 1}` }),
+        element("div", { className: "meld-cards" }, ...(meld ?? []).map((card) => {
+          const owner = owners.get(card);
+          return namedCard(card, owner ?? -1, ["in-meld"], true);
+        }))))));
+  } else {
+    area.append(element("div", { className: "empty-table", textContent: "no melds on the table yet" }));
+  }
+  return area;
+}
+
+function rummySeat(obs, seat) {
+  const out = [];
+  const score = obs.scores?.[seat];
+  if (score !== undefined && score !== null) out.push(element("span", { className: "stat", textContent: `${score} pts down` }));
+  const taken = obs.taken?.[seat] ?? [];
+  if (taken.length) out.push(element("span", { className: "took" }, "took ", cardRow(taken, ["tiny"])));
+  if (obs.went_out === seat) out.push(badge("went out", "good"));
+  return out;
+}
+
+const FAMILIES = {
+  climbing: { felt: climbingFelt, seat: climbingSeat },
+  trump: { felt: trumpFelt, seat: trumpSeat },
+  rummy: { felt: rummyFelt, seat: rummySeat },
+};
+
+// -- the page --------------------------------------------------------------------------------------
+
+function seatBox(obs, seat, mine) {
+  const view = S.view;
+  const info = S.table.seats[seat] ?? {};
+  const count = view.hand_sizes?.[seat];
+  const box = element("div", {
+    className: `seat-box ${view.current_player === seat ? "active" : ""} ${mine ? "mine" : ""}`,
+    dataset: { seat },
+  });
+  const title = element("div", { className: "seat-name" },
+    element("span", { className: `dot seat-colour-${seat % 8}` }),
+    element("span", { className: "name", textContent: seatName(seat) + (mine ? " (you)" : "") }));
+  if (info.kind === "bot") title.append(badge(info.name === info.bot ? "bot" : `bot · ${info.bot}`, "bot"));
+  else if (!info.taken) title.append(badge("free seat", "warn"));
+  else if (!info.connected) title.append(badge("away", "warn"));
+  box.append(title);
+  const row = element("div", { className: "seat-details" });
+  if (count !== undefined && !mine) row.append(miniBacks(count), element("span", { className: "count", textContent: `${count} card${count === 1 ? "" : "s"}` }));
+  if (obs && FAMILIES[S.family]) row.append(...FAMILIES[S.family].seat(obs, seat));
+  const total = S.table.totals?.[seat];
+  // The trump games show their match score in place: the sides' points, or the chips.
+  if (total !== undefined && S.family !== "trump") row.append(element("span", { className: "total", textContent: `match ${fmt(total, false)}` }));
+  box.append(row);
+  return box;
+}
+
+function renderHead() {
+  const t = S.table;
+  $("table-title").textContent = `${t.variant} · ${t.status === "waiting" ? "waiting for players" : `deal ${t.deal}`}`;
+  $("topbar-info").textContent = S.seat === null ? `table ${t.id} · watching` : `table ${t.id} · ${seatName(S.seat)}`;
+  document.title = `${t.variant} · parlour`;
+  const standing = $("standing");
+  standing.replaceChildren();
+  if (t.deal > 0) {
+    standing.append(element("span", { className: "muted", textContent: "match: " }),
+      ...t.seats.map((s) => element("span", { className: "standing-seat", dataset: { seat: s.seat }, textContent: `${seatName(s.seat)} ${t.totals?.[s.seat] ?? 0}` })));
+  }
+  if (t.match_end) standing.append(element("span", { className: "muted match-end", textContent: t.match_end }));
+  const free = t.seats.some((s) => s.kind === "human" && !s.taken);
+  $("join-bar").hidden = !(S.seat === null && free && t.status !== "finished");
+}
+
+function renderSeats(obs) {
+  const n = S.table.players;
+  const start = S.seat ?? 0;
+  const others = [];
+  for (let k = S.seat === null ? 0 : 1; k < n; k++) others.push((start + k) % n);
+  $("opponents").replaceChildren(...others.map((s) => seatBox(obs, s, false)));
+  $("me").replaceChildren(...(S.seat === null ? [] : [seatBox(obs, S.seat, true)]));
+}
+
+function renderFelt(obs) {
+  const felt = $("felt");
+  if (!obs) {
+    const free = S.table.seats.filter((s) => s.kind === "human" && !s.taken).length;
+    felt.replaceChildren(element("div", { className: "waiting" },
+      element("p", { textContent: free ? `Waiting for ${free} more player${free === 1 ? "" : "s"} to take a seat.` : "Dealing…" }),
+      element("p", { className: "muted", textContent: "Share this page's address: whoever opens it can take a free seat." })));
+    return;
+  }
+  const family = FAMILIES[S.family];
+  felt.replaceChildren(family ? family.felt(obs) : element("pre", { className: "text", textContent: relabel(S.view.text) }));
+}
+
+function playableCards() {
+  const playable = new Set();
+  for (const move of S.view.legal) for (const c of move.cards) playable.add(c);
+  return playable;
+}
+
+function renderHand() {
+  const view = S.view;
+  const hand = $("hand");
+  hand.replaceChildren();
+  if (S.seat === null) {
+    hand.append(element("p", { className: "muted watching", textContent: "You are watching: no hand is shown." }));
+    return;
+  }
+  const playable = playableCards();
+  const anyCards = view.legal.some((m) => m.cards.length);
+  for (const card of view.hand) {
+    const classes = ["in-hand"];
+    if (S.selected.has(card)) classes.push("selected");
+    if (card === view.new_card) classes.push("new-card");
+    if (view.your_turn && anyCards && !playable.has(card)) classes.push("unplayable");
+    const el = cardElement(card, classes);
+    el.tabIndex = 0;
+    el.setAttribute("role", "button");
+    el.setAttribute("aria-pressed", String(S.selected.has(card)));
+    if (card === view.new_card) el.append(element("span", { className: "new-badge", textContent: "new" }));
+    el.addEventListener("click", () => toggle(card));
+    el.addEventListener("keydown", (e) => {
+      if (e.key === " " || e.key === "Enter") {
+        e.preventDefault();
+        toggle(card);
+      }
+    });
+    hand.append(el);
+  }
+  $("clear-btn").disabled = S.selected.size === 0;
+  layoutHand();
+}
+
+/** Overlap the hand's cards just enough to fit its width. */
+function layoutHand() {
+  const hand = $("hand");
+  const cards = hand.querySelectorAll(".card");
+  if (!cards.length) return;
+  const width = hand.clientWidth - 8;
+  const cardWidth = cards[0].offsetWidth;
+  const n = cards.length;
+  const gap = n > 1 ? Math.min(6, (width - n * cardWidth) / (n - 1)) : 0;
+  hand.style.setProperty("--overlap", `${Math.floor(gap)}px`);
+}
+
+function toggle(card) {
+  // Where every move takes one card (the trump games, a discard), a click picks that card alone.
+  const single = S.view.legal.length > 0 && S.view.legal.every((m) => m.cards.length <= 1) ||
+    (S.view.legal.length === 0 && S.family === "trump");
+  if (S.selected.has(card)) S.selected.delete(card);
+  else {
+    if (single) S.selected.clear();
+    S.selected.add(card);
+  }
+  say($("message"), "");
+  $("choices").hidden = true;
+  renderHand();
+  markSuggested(null);
+}
+
+function renderActions() {
+  const view = S.view;
+  const seated = S.seat !== null;
+  $("actions").hidden = !seated || Boolean(view.deal_over);
+  $("actions").dataset.legal = JSON.stringify(view.legal ?? []);
+  $("verbs").replaceChildren(...(view.verbs ?? []).map((verb) => element("button", {
+    type: "button", className: "verb primary", dataset: { verb }, textContent: VERB_LABELS[verb] ?? verb,
+    onclick: () => act(verb),
+  })));
+  $("hint-btn").disabled = !view.your_turn;
+}
+
+function renderTurn(obs) {
+  const view = S.view;
+  let text;
+  if (view.deal_over) text = "The deal is over.";
+  else if (!obs) text = "";
+  else if (view.your_turn) text = `Your turn: ${(TURN_HINTS[S.family] ?? (() => "choose a move"))(obs)}.`;
+  else if (view.current_player >= 0) {
+    const bot = S.table.seats[view.current_player]?.kind === "bot";
+    text = `${seatName(view.current_player)}${bot ? " (bot) is thinking…" : " to play."}`;
+  } else text = "";
+  const turn = $("turn");
+  turn.textContent = text;
+  turn.classList.toggle("yours", Boolean(view.your_turn));
+}
+
+function renderDealOver(obs) {
+  const view = S.view;
+  const panel = $("deal-over");
+  const result = view.result;
+  if (!view.deal_over || !result) {
+    panel.hidden = true;
+    panel.replaceChildren();
+    return;
+  }
+  const n = S.table.players;
+  const winners = new Set(result.winners ?? []);
+  const rows = Array.from({ length: n }, (_, s) => element("tr", { className: winners.has(s) ? "winner" : "" },
+    element("th", { textContent: seatName(s) + (s === S.seat ? " (you)" : "") }),
+    element("td", { textContent: fmt(result.returns?.[s]) }),
+    element("td", { textContent: fmt(result.totals?.[s], false) })));
+  const parts = [
+    element("h3", { textContent: result.match_over ? "The match is over" : `Deal ${view.deal} is over` }),
+    element("p", { className: "summary", textContent: relabel(result.summary ?? "") }),
+    element("table", { className: "results" },
+      element("thead", {}, element("tr", {}, element("th", { textContent: "" }), element("th", { textContent: "this deal" }), element("th", { textContent: "match" }))),
+      element("tbody", {}, ...rows)),
+  ];
+  const shown = obs?.shown ?? [];
+  if (shown.length) {
+    parts.push(element("div", { className: "shown" }, ...shown.map((cards, s) => element("div", { className: "shown-hand" },
+      element("span", { className: "who", textContent: `${seatName(s)}:` }),
+      (cards ?? []).length ? cardRow(cards, ["small"]) : element("span", { className: "muted", textContent: "no cards" })))));
+  }
+  if (result.match_over) {
+    parts.push(element("p", { className: "winners", textContent: `Winner${winners.size === 1 ? "" : "s"}: ${[...winners].map(seatName).join(", ")}` }));
+    parts.push(element("a", { className: "button primary", href: "#/", id: "to-lobby", textContent: "Back to the lobby" }));
+  } else if (S.seat !== null) {
+    parts.push(element("button", { type: "button", id: "next-deal", className: "primary", textContent: "Next deal", onclick: nextDeal }));
+  } else {
+    parts.push(element("p", { className: "muted", textContent: "Waiting for a player to start the next deal." }));
+  }
+  panel.replaceChildren(...parts);
+  panel.hidden = false;
+}
+
+/** A score for the page: whole numbers as they are, others to two places; `signed` adds "+". */
+function fmt(value, signed = true) {
+  if (value === undefined || value === null) return "";
+  const v = Number(value);
+  const text = Number.isInteger(v) ? String(v) : v.toFixed(2);
+  return signed && v > 0 ? `+${text}` : text;
+}
+
+function renderLog() {
+  const log = $("log");
+  const lines = S.view.log ?? [];
+  log.replaceChildren(...lines.map((line) => element("li", { textContent: relabel(line) })));
+  log.scrollTop = log.scrollHeight;
+  $("text").textContent = relabel(S.view.text ?? "");
+}
+
+function render() {
+  if (!S.table || !S.view) return;
+  const obs = S.view.observation;
+  const root = $("table-view");
+  root.dataset.version = S.version;
+  root.dataset.yourTurn = String(Boolean(S.view.your_turn));
+  root.dataset.dealOver = String(Boolean(S.view.deal_over));
+  root.dataset.family = S.family ?? "";
+  root.dataset.seat = S.seat ?? "";
+  root.dataset.status = S.table.status;
+  renderHead();
+  renderSeats(obs);
+  renderFelt(obs);
+  renderTurn(obs);
+  renderHand();
+  renderActions();
+  renderDealOver(obs);
+  renderLog();
+}
+
+// -- talking to the server -------------------------------------------------------------------------
+
+function send(message) {
+  try {
+    S.socket.send(message);
+    return true;
+  } catch (err) {
+    say($("message"), err.message, "error");
+    return false;
+  }
+}
+
+function sameCards(a, b) {
+  return a.length === b.length && a.every((c) => b.includes(c));
+}
+
+function act(verb) {
+  const moves = S.view.legal.filter((m) => m.verb === verb);
+  const selected = [...S.selected];
+  $("choices").hidden = true;
+  if (moves.length && moves.every((m) => m.cards.length === 0)) {
+    send({ type: "action", verb, cards: [] });
+    return;
+  }
+  const fitting = moves.filter((m) => sameCards(m.cards, selected));
+  if (fitting.length > 1) {
+    // A lay-off that fits several melds: ask which.
+    $("choices").replaceChildren(element("span", { textContent: "Which one? " }), ...fitting.map((m) =>
+      element("button", {
+        type: "button", className: "choice", dataset: { action: m.action },
+        textContent: m.target ? `on meld ${m.target}` : prettyAction(m.action),
+        onclick: () => {
+          $("choices").hidden = true;
+          send({ type: "action", action: m.action });
+        },
+      })));
+    $("choices").hidden = false;
+    return;
+  }
+  say($("message"), "");
+  send({ type: "action", verb, cards: selected });
+}
+
+function markSuggested(verb) {
+  for (const b of $("verbs").querySelectorAll("button")) b.classList.toggle("suggested", b.dataset.verb === verb);
+}
+
+function askHint() {
+  if (send({ type: "hint" })) say($("message"), "Thinking…", "info");
+}
+
+function showHint(message) {
+  const move = S.view.legal.find((m) => m.action === message.action);
+  const cards = move ? move.cards : actionCards(message.action);
+  S.selected = new Set(cards.filter((c) => S.view.hand.includes(c)));
+  renderHand();
+  renderActions();
+  markSuggested(move?.verb ?? null);
+  const el = $("message");
+  say(el, `Hint: ${prettyAction(message.action)}${message.reason ? ` — ${relabel(message.reason)}` : ""}`, "hint");
+  el.dataset.action = message.action;
+}
+
+function nextDeal() {
+  send({ type: "next_deal" });
+}
+
+function onMessage(message) {
+  switch (message.type) {
+    case "welcome":
+      S.seat = message.seat ?? null;
+      S.table = message.table;
+      S.labels = null;
+      break;
+    case "update": {
+      const changed = message.version !== S.version;
+      S.table = message.table;
+      S.view = message.view;
+      S.version = message.version;
+      S.labels = null;
+      const hand = new Set(S.view.hand ?? []);
+      S.selected = new Set([...S.selected].filter((c) => hand.has(c)));
+      if (changed) {
+        // The game moved on: an old hint or refusal no longer applies.
+        say($("message"), "");
+        $("choices").hidden = true;
+      }
+      render();
+      break;
+    }
+    case "error":
+      if (message.ref === null || message.ref === undefined) say($("table-error"), message.message, "error");
+      else say($("message"), relabel(message.message), "error");
+      break;
+    case "hint":
+      showHint(message);
+      break;
+    default:
+      break;
+  }
+}
+
+function onStatus(status, code) {
+  const conn = $("conn");
+  conn.hidden = false;
+  conn.dataset.status = status;
+  conn.textContent = { connecting: "connecting…", connected: "connected", reconnecting: "reconnecting…", refused: "disconnected" }[status] ?? status;
+  if (status === "refused" && code === 4401 && S.id) {
+    // The stored token holds no seat here (any more): watch instead.
+    seats.forget(S.id);
+    const id = S.id;
+    closeTable();
+    openTable(id);
+    say($("table-error"), "This browser's seat at the table was not recognised: you are watching.", "error");
+  } else if (status === "refused" && code === 4404) {
+    say($("table-error"), "There is no such table.", "error");
+  }
+}
+
+let wired = false;
+
+function wire() {
+  if (wired) return;
+  wired = true;
+  $("hint-btn").addEventListener("click", askHint);
+  $("clear-btn").addEventListener("click", () => {
+    S.selected.clear();
+    say($("message"), "");
+    renderHand();
+    renderActions();
+  });
+  $("join-bar").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const name = $("join-name").value.trim();
+    if (name) playerName.set(name);
+    try {
+      await takeSeat(S.id, null, name);
+      const id = S.id;
+      closeTable();
+      openTable(id);
+    } catch (err) {
+      say($("table-error"), err.message, "error");
+    }
+  });
+  new ResizeObserver(layoutHand).observe($("hand"));
+}
+
+export async function openTable(id) {
+  if (S.id === id && S.socket) return;
+  closeTable();
+  wire();
+  const stored = seats.get(id);
+  Object.assign(S, {
+    id, seat: stored?.seat ?? null, token: stored?.token ?? null, table: null, view: null,
+    version: -1, family: null, selected: new Set(), labels: null,
+  });
+  $("table-view").hidden = false;
+  $("table-error").hidden = true;
+  $("join-name").value = playerName.get();
+  $("felt").replaceChildren(element("p", { className: "muted", textContent: "Connecting to the table…" }));
+  for (const part of ["opponents", "me", "hand", "verbs", "log"]) $(part).replaceChildren();
+  $("deal-over").hidden = true;
+  say($("message"), "");
+  try {
+    const [{ table }, { variants }] = await Promise.all([api.table(id), loadVariants()]);
+    if (S.id !== id) return;
+    const variant = variants.find((v) => v.name === table.variant);
+    S.family = variant?.family ?? null;
+    S.table = S.table ?? table;
+    $("table-rules").textContent = variant?.rules ?? "";
+  } catch (err) {
+    say($("table-error"), err.message, "error");
+    return;
+  }
+  S.socket = new TableSocket(id, S.token, { onMessage, onStatus });
+}
+
+export function closeTable() {
+  S.socket?.close();
+  S.socket = null;
+  S.id = null;
+  $("table-view").hidden = true;
+  $("conn").hidden = true;
+}
