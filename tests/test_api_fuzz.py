@@ -25,45 +25,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import parlour
+from helpers import CONFIGS, GAME_IDS, GAMES, IDS, check_conserved
 from parlour.cards import CARDS, RANK_TEXT, SUIT_SYMBOLS, SUIT_TEXT
 from parlour.errors import DealError, IllegalAction, ParlourError, SeatError, VariantError
 from parlour.game import Action, State
 from parlour.registry import game_from_description
-from test_protocol import check_conserved
 
-CONFIGS = [(v.name, n) for v in parlour.variants() for n in v.players]
-IDS = [f"{name}-{n}p" for name, n in CONFIGS]
 VARIANTS = [v.name for v in parlour.variants()]
-
-
-def other_options(variant: parlour.Variant) -> dict[str, Any]:
-    """Every option with a choice moved off its default: each switch flipped, each option
-    with named choices on another one (the rules' less common paths: robbing silently,
-    jinking, triples …)."""
-    options: dict[str, Any] = {}
-    for info in variant.option_info():
-        if isinstance(info.default, bool):
-            options[info.name] = not info.default
-        elif info.choices:
-            options[info.name] = next(c for c in reversed(info.choices) if c != info.default)
-    return options
-
-
-#: Every variant at every player count with its default options, and with the other options.
-GAMES = [parlour.new_game(name, players=n) for name, n in CONFIGS] + [
-    parlour.new_game(v.name, **other_options(v)) for v in parlour.variants() if other_options(v)]
-GAME_IDS = [IDS[i] if i < len(IDS) else f"{g.name}-{g.players}p-options"
-            for i, g in enumerate(GAMES)]
-#: Known engine bugs these suites found, reported as expected failures until fixed: the climbing
-#: sampler deals a forced passer cards that beat the table, and Rummy's legal_actions offers
-#: melds with the taken discard that apply refuses.
-KNOWN_BUGS = {
-    "big-two": "sample_state ignores that a pass under pass_only_if_no_legal_play was forced",
-    "rummy": "legal_actions offers moves that forbid_discard_of_drawn_discard makes apply refuse",
-}
-GAMES = [pytest.param(g, marks=pytest.mark.xfail(reason=KNOWN_BUGS[g.name], strict=False))
-         if gid.endswith("-options") and g.name in KNOWN_BUGS else g
-         for g, gid in zip(GAMES, GAME_IDS, strict=True)]
 FUZZ = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 QUICK = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

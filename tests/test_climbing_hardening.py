@@ -340,6 +340,37 @@ def test_composed_positions_round_trip_replay_and_sample_consistently(index: int
     assert replayed.setup() == state.setup()
 
 
+def test_sampled_states_respect_passes_forced_by_pass_only_if_no_legal_play() -> None:
+    # P1 passes on the KD because it must (B8): a sampled deal must not hand it the AH, which
+    # would have beaten the KD and made the replayed pass illegal.
+    forced = parlour.new_game("big-two", pass_only_if_no_legal_play=True)
+    hands = ["3C 4C KD", "5D 6D 7D", "8D AH AS", "9D 10D 2S"]
+    seen = {}
+    for game in (forced, BIG_TWO):
+        state = deal(game, hands, leader=0)
+        for play in ("KD", PASS, "AS", "2S", PASS, PASS, PASS):
+            state.apply(play)
+        obs = state.observation(0)
+        samples = [obs.sample_state(random.Random(k)) for k in range(30)]
+        assert all(s.observation(0) == obs for s in samples)
+        seen[game] = {card for s in samples for card in names(str(s.hand(1)))}
+    assert "AH" not in seen[forced] and seen[forced] <= set(names("5D 6D 7D 8D 9D 10D"))
+    assert "AH" in seen[BIG_TWO]  # without the option the pass tells nothing
+
+
+def test_sampled_states_replay_every_forced_pass_of_whole_deals() -> None:
+    game = parlour.new_game("big-two", pass_only_if_no_legal_play=True)
+    for seed in range(3):
+        state = game.new_deal(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            for seat in range(4):
+                obs = state.observation(seat)
+                sampled = obs.sample_state(random.Random(len(state.history)))
+                assert sampled.observation(seat) == obs
+            state.apply(rng.choice(state.legal_actions()))
+
+
 # -- categories ---------------------------------------------------------------------------------
 
 

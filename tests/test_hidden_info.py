@@ -14,12 +14,10 @@ import re
 
 import pytest
 
+from helpers import GAME_IDS, GAMES, MAX_STEPS
 from parlour.bots import Bot, make_bot
 from parlour.cards import CARDS, RANK_NAMES, RANK_TEXT, SUIT_NAMES, SUIT_SYMBOLS, SUIT_TEXT, Card
 from parlour.game import Game, State
-from test_api_fuzz import GAME_IDS, GAMES
-
-MAX_STEPS = 20_000
 
 # A card written as a whole token: canonical ``10H``, ``T`` for ten, or a suit symbol. Matching
 # is case-sensitive because the renderers write cards in capitals, and lower case would find

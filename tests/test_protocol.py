@@ -18,59 +18,22 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import parlour
+from helpers import CONFIGS, GREEDY_SHARE, IDS, INVARIANT_OPTIONS, check_conserved, play_random
 from parlour.bots import make_bot
 from parlour.cards import CARDS, CardSet, parse_card
 from parlour.errors import CardError, IllegalAction
 from parlour.game import State
 from parlour.records import deal_record, replay_deal
 
-CONFIGS = [(v.name, n) for v in parlour.variants() for n in v.players]
-IDS = [f"{name}-{n}p" for name, n in CONFIGS]
-MAX_STEPS = 20_000
 SETTINGS = settings(max_examples=6, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 seeds = st.integers(min_value=0, max_value=2**32)
-
-# Rummy under uniformly random play mostly runs to its 1,000-turn safety limit, and the checks of
-# every step cost more the longer the history. The invariant runs mix the greedy bot into
-# rummy's random play, so that most deals end normally, and cap the turns, so that none runs
-# long; tests/test_rummy_properties.py counts that this play still reaches every kind of
-# action, the stock rebuild and both endings.
-GREEDY_SHARE = {"rummy": 0.7}
-INVARIANT_OPTIONS: dict[str, dict[str, Any]] = {"rummy": {"turn_limit": 100}}
-
-
-def play_random(state: State, rng: random.Random, on_step: Any = None,
-                greedy_share: float = 0.0) -> None:
-    """Play to the end: uniformly random actions, or the greedy bot's with ``greedy_share``."""
-    greedy = make_bot("greedy")
-    steps = 0
-    while not state.is_over:
-        legal = state.legal_actions()
-        assert legal, "a live state must have a legal action"
-        if on_step:
-            on_step(state, legal)
-        if greedy_share and rng.random() < greedy_share:
-            p = state.current_player
-            state.apply(greedy.choose(state.observation(p), legal, rng))
-        else:
-            state.apply(rng.choice(legal))
-        steps += 1
-        assert steps < MAX_STEPS, "deal did not end"
 
 
 def snapshot(state: State) -> tuple[Any, ...]:
     n = state.game.players
     return (state.current_player, state.history, state.returns(), state.zones(),
             [state.observation(s) for s in range(n)])
-
-
-def check_conserved(state: State) -> None:
-    total = 0
-    for name, cards in state.zones().items():
-        assert not total & cards, f"zone {name} overlaps another"
-        total |= cards
-    assert total == (1 << 52) - 1, f"cards missing: {CardSet((1 << 52) - 1 - total)}"
 
 
 def cards_mentioned(value: Any) -> set[int]:

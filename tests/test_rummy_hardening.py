@@ -10,6 +10,7 @@ from dataclasses import FrozenInstanceError, fields
 import pytest
 
 import parlour
+from helpers import named_cards
 from parlour.bots import make_bot
 from parlour.cards import CARDS, Card, CardSet
 from parlour.errors import CardError, DealError, IllegalAction, SeatError
@@ -17,7 +18,6 @@ from parlour.games.rummy.actions import DISCARD, LAYOFF, MELD, RummyAction
 from parlour.games.rummy.engine import RummyState
 from parlour.games.rummy.observation import RummyObservation
 from parlour.records import deal_record, replay_deal
-from test_rummy_properties import named_cards
 
 ALL = CardSet((1 << 52) - 1)
 REBUILT = "the stock is rebuilt from the discard pile under its top card"

@@ -12,30 +12,22 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import parlour
-from parlour import Card, CardSet, IllegalAction
+from helpers import GREEDY_SHARE, INVARIANT_OPTIONS, named_cards, play_random
+from parlour import CardSet, IllegalAction
 from parlour.bots import make_bot
 from parlour.games.rummy.actions import DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD
 from parlour.games.rummy.engine import RummyState
 from parlour.records import deal_record, replay_deal
-from test_protocol import GREEDY_SHARE, INVARIANT_OPTIONS, play_random
 
 ALL = CardSet((1 << 52) - 1)
 players = st.sampled_from([2, 3, 4])
 seeds = st.integers(0, 2**32)
-# A card as the text writes one: canonical and in capitals, a whole token ("[4C]" included).
-CARD_TOKEN = re.compile(r"(?<![\w])(?:10|[2-9JQKA])[CDHS](?![\w])")
-
-
-def named_cards(text: str) -> CardSet:
-    """Every card ``text`` names."""
-    return CardSet.from_cards(Card.parse(token) for token in CARD_TOKEN.findall(text))
 
 
 def new_state(n: int, seed: int, **options: object) -> RummyState:

@@ -144,6 +144,37 @@ def test_discarding_the_taken_discard_refused_when_forbidden() -> None:
     assert_allowed(state, "discard 2C")
 
 
+def test_the_forbid_option_forbids_only_discarding_the_taken_card() -> None:
+    # E5: the taken card may be melded or laid off in the same turn; only discarding it is out.
+    forbid = {"forbid_discard_of_drawn_discard": True}
+    state = deal(["2D 3D 9C", "5C 6D 7S"], discard="9S 4D", **forbid)
+    state.apply("draw discard")
+    assert_allowed(state, "meld 2D 3D 4D")
+    state = deal(["5H 6H 7H 2C", "5C 6D 7S"], discard="9S 8H", **forbid)
+    state.apply("draw discard")
+    state.apply("meld 5H 6H 7H")
+    assert_allowed(state, "layoff 8H on 1")
+    # Discarding another card may leave the taken one as the only card in hand.
+    state = deal(["9C", "5C 6D 7S"], discard="9S KC", **forbid)
+    state.apply("draw discard")
+    assert_allowed(state, "discard 9C")
+
+
+def test_the_forbid_option_refuses_a_meld_that_strands_the_taken_card() -> None:
+    # Melding the rest leaves the taken card alone: allowed while it can still be laid off
+    # (going out), refused when the turn could end only by discarding it.
+    forbid = {"forbid_discard_of_drawn_discard": True}
+    state = deal(["5H 6H 7H", "5C 6D 7S"], discard="9S 8H", **forbid)
+    state.apply("draw discard")
+    assert_allowed(state, "meld 5H 6H 7H")
+    state.apply("meld 5H 6H 7H")
+    state.apply("layoff 8H on 1")
+    assert state.is_over and state.observation(0).went_out == 0
+    state = deal(["5H 6H 7H", "5C 6D 7S"], discard="9S KC", **forbid)
+    state.apply("draw discard")
+    assert_refused(state, "meld 5H 6H 7H")
+
+
 # -- 9. out by discarding after a meld -------------------------------------------------------
 def test_meld_then_discard_goes_out_and_play_stops() -> None:
     state = deal(["5H 6H 7H", "2C 3D 4S"], stock="9C ...", discard="9D")

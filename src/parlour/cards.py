@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import operator
 import reprlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import ClassVar, SupportsIndex
 
 from parlour.errors import CardError
@@ -168,6 +168,32 @@ def mask_of(cards: Iterable[Card | int]) -> int:
     for c in cards:
         m |= 1 << int(c)
     return m
+
+
+def bit_mover(to: Sequence[int]) -> Callable[[int], int]:
+    """A function that moves bit ``i`` of a 52-bit mask to bit ``to[i]``: a card mask from one
+    card order to another, in seven byte-table lookups rather than a loop over its cards
+    (observations convert every hand and pile, many times a step).
+
+    >>> reverse = bit_mover(range(51, -1, -1))
+    >>> reverse(1), reverse(0b110) == 1 << 50 | 1 << 49, reverse(reverse(12345)) == 12345
+    (2251799813685248, True, True)
+    """
+    tables: list[tuple[int, ...]] = []
+    for base in range(0, 56, 8):
+        table = [0] * 256
+        for value in range(1, 256):
+            low = value & -value
+            i = base + low.bit_length() - 1
+            table[value] = table[value ^ low] | (1 << to[i] if i < 52 else 0)
+        tables.append(tuple(table))
+    t0, t1, t2, t3, t4, t5, t6 = tables
+
+    def move(m: int) -> int:
+        return (t0[m & 255] | t1[m >> 8 & 255] | t2[m >> 16 & 255] | t3[m >> 24 & 255]
+                | t4[m >> 32 & 255] | t5[m >> 40 & 255] | t6[m >> 48 & 255])
+
+    return move
 
 
 class CardSet(int):

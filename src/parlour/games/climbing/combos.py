@@ -12,11 +12,12 @@ them as cards leave).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
 from itertools import combinations, product
 from typing import ClassVar
 
-from parlour.cards import CARDS, SUIT_NAMES, Card, CardSet
+from parlour.cards import CARDS, SUIT_NAMES, Card, CardSet, bit_mover
 from parlour.errors import IllegalAction
 from parlour.game import Action
 from parlour.games.climbing.rules import RANK_WORDS, RANKS, Category, ClimbingRules
@@ -41,6 +42,21 @@ SUIT_ROW = sum(1 << 4 * r for r in range(13))  # one suit's bits in key order (s
 _NIBBLE_BITS = [[1 << s for s in range(4) if n >> s & 1] for n in range(16)]
 _NIBBLE_SUB2 = [[a | b for a, b in combinations(bits, 2)] for bits in _NIBBLE_BITS]
 _NIBBLE_SUB3 = [[a | b | c for a, b, c in combinations(bits, 3)] for bits in _NIBBLE_BITS]
+
+
+def can_beat(plays: Sequence[int], table: int) -> bool:
+    """Whether any of ``plays`` (packed, sorted, as :meth:`ComboTable.hand_combos` lists a
+    hand's) beats the packed ``table`` play: one of its size and stronger.
+
+    >>> import parlour
+    >>> t = parlour.new_game("big-two").table
+    >>> def packed(cards: str) -> int: return t.classify(t.key_mask(parlour.parse_cards(cards)))
+    >>> plays = t.hand_combos(t.key_mask(parlour.parse_cards("4D 4S 9C")))
+    >>> can_beat(plays, packed("4C 4H")), can_beat(plays, packed("10C"))
+    (True, False)
+    """
+    i = bisect_right(plays, table | MASK)
+    return i < len(plays) and plays[i] >> SIZE_SHIFT == table >> SIZE_SHIFT
 
 
 class ClimbingAction(Action):
@@ -110,6 +126,8 @@ class ComboTable:
         for g, k in enumerate(self.to_key):
             self.from_key[k] = g
         self._text = [str(CARDS[self.from_key[k]]) for k in range(52)]
+        self._to_global = bit_mover(self.from_key)
+        self._to_key = bit_mover(self.to_key)
         #: The card indices from the lowest card to the highest in this variant (key order).
         self.card_order = tuple(self.from_key)
         self._card_set = CardSet.ordered(self.card_order)
@@ -176,25 +194,15 @@ class ComboTable:
 
     def key_of(self, global_mask: int) -> int:
         """The key-order mask of a card set (a global mask); the inverse of :meth:`global_mask`."""
-        m = 0
-        global_mask = int(global_mask)
-        while global_mask:
-            low = global_mask & -global_mask
-            m |= 1 << self.to_key[low.bit_length() - 1]
-            global_mask ^= low
-        return m
+        return self._to_key(int(global_mask))
 
     def global_mask(self, key_mask: int) -> int:
-        m = 0
-        while key_mask:
-            low = key_mask & -key_mask
-            m |= 1 << self.from_key[low.bit_length() - 1]
-            key_mask ^= low
-        return m
+        """The card-index mask of a key-order mask (its cards only: strength bits are dropped)."""
+        return self._to_global(key_mask)
 
     def card_set(self, key_mask: int) -> CardSet:
         """The cards of a key-order mask as a card set that lists them in this variant's order."""
-        return self._card_set(self.global_mask(key_mask))
+        return int.__new__(self._card_set, self._to_global(key_mask))
 
     def category(self, packed: int) -> Category:
         size = packed >> SIZE_SHIFT

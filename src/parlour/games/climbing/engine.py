@@ -18,6 +18,7 @@ from parlour.games.climbing.combos import (
     SIZE_SHIFT,
     STRENGTH_SHIFT,
     ClimbingAction,
+    can_beat,
 )
 from parlour.games.climbing.rules import penalty
 
@@ -66,8 +67,11 @@ class ClimbingState(State):
         self._passes = start.passes
         self._active = sum(1 for h in hands if h)
         self._finished: list[int] = list(start.finished)
-        self._moves: list[ClimbingAction] = []
-        self._seats: list[int] = []
+        # (seat, action) pairs, so an observation's history is one tuple() copy.
+        self._history: list[tuple[int, ClimbingAction]] = []
+        # Every card played since the start (key order), kept as plays are made, not rescanned.
+        self._played = start.table & MASK
+        self._out = table.card_set(start.out)  # as observations show it
         self._returns: list[float] = [0.0] * n
         self._opening = False
         if start.table:
@@ -116,8 +120,7 @@ class ClimbingState(State):
             if self._pass_only and self._can_beat(p, t):
                 raise IllegalAction("you may pass only when you cannot beat the table "
                                     f"({self._t.cards_text(t & MASK)})")
-            self._moves.append(action)  # type: ignore[arg-type]
-            self._seats.append(p)
+            self._history.append((p, action))  # type: ignore[arg-type]
             self._passes += 1
             ts = self._table_seat
             still_in = self._hands[ts] != 0
@@ -144,8 +147,8 @@ class ClimbingState(State):
             if not m & 1:
                 raise IllegalAction(f"the first play must include {self._t.rules.lowest_card_text}")
         self._opening = False
-        self._moves.append(action)  # type: ignore[arg-type]
-        self._seats.append(p)
+        self._history.append((p, action))  # type: ignore[arg-type]
+        self._played |= m
         hand ^= m
         self._hands[p] = hand
         combos = self._combos[p]
@@ -199,8 +202,7 @@ class ClimbingState(State):
         combos = self._combos[p]
         if combos is None:
             combos = self._combos[p] = self._t.hand_combos(self._hands[p])
-        lo = bisect_right(combos, t | MASK)
-        return lo < len(combos) and combos[lo] >> SIZE_SHIFT == t >> SIZE_SHIFT
+        return can_beat(combos, t)
 
     def _must_play_reason(self) -> str:
         if self._opening:
@@ -246,8 +248,7 @@ class ClimbingState(State):
         c._hands = self._hands[:]
         c._combos = self._combos[:]
         c._finished = self._finished[:]
-        c._moves = self._moves[:]
-        c._seats = self._seats[:]
+        c._history = self._history[:]
         c._returns = self._returns[:]
         return c
 
@@ -256,7 +257,7 @@ class ClimbingState(State):
 
     @property
     def history(self) -> list[tuple[int, Action]]:
-        return list(zip(self._seats, self._moves, strict=False))
+        return list(self._history)
 
     def setup(self) -> dict[str, Any]:
         start = self._setup
@@ -274,17 +275,10 @@ class ClimbingState(State):
             spec["finished"] = list(start.finished)
         return spec
 
-    def _played(self) -> int:
-        """Every card played since the start, the start's table play included (key order)."""
-        played = self._setup.table & MASK
-        for a in self._moves:
-            played |= a & MASK
-        return played
-
     def zones(self) -> dict[str, CardSet]:
         cs = self._t.card_set
         zones = {f"P{i}": cs(h) for i, h in enumerate(self._hands)}
-        zones["played"] = cs(self._played())
+        zones["played"] = cs(self._played)
         zones["out"] = cs(self._setup.out)
         return zones
 
@@ -308,24 +302,29 @@ class ClimbingState(State):
         return self._finished[:]
 
     def observation(self, seat: int) -> ClimbingObservation:
-        from parlour.games.climbing.observation import ClimbingObservation
+        global _Observation
+        if seat.__class__ is not int or not 0 <= seat < self._n:
+            seat = self.check_seat(seat)
+        if _Observation is None:
+            from parlour.games.climbing.observation import ClimbingObservation
 
-        seat = self.check_seat(seat)
+            _Observation = ClimbingObservation
         t = self._t
         start = self._setup
-        return ClimbingObservation(
+        table = self._table_play
+        return _Observation.assemble(
             game=self.game,
             seat=seat,
             current_player=self.current_player,
             hand=t.card_set(self._hands[seat]),
-            hand_sizes=tuple(h.bit_count() for h in self._hands),
-            table=t.action(self._table_play) if self._table_play else None,
-            table_seat=self._table_seat if self._table_play else -1,
+            hand_sizes=tuple([h.bit_count() for h in self._hands]),
+            table=t.action(table) if table else None,
+            table_seat=self._table_seat if table else -1,
             passes=self._passes,
             opening=self._opening,
-            history=tuple(zip(self._seats, self._moves, strict=False)),
-            played=t.card_set(start.out | self._played()),
-            out=t.card_set(start.out),
+            history=tuple(self._history),
+            played=t.card_set(start.out | self._played),
+            out=self._out,
             first_leader=start.leader,
             start_table=t.action(start.table) if start.table else None,
             start_table_seat=start.table_seat,
@@ -334,3 +333,6 @@ class ClimbingState(State):
             finished=tuple(self._finished),
             scores=tuple(self._returns),
         )
+
+
+_Observation: type[ClimbingObservation] | None = None

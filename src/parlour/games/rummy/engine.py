@@ -160,18 +160,20 @@ class RummyState(State):
             shared = MappingProxyType({
                 "game": self.game,
                 "current_player": self.current_player,
-                "hand_sizes": tuple(h.bit_count() for h in self._hands),
+                "hand_sizes": tuple([h.bit_count() for h in self._hands]),
                 "phase": "over" if over else "draw" if self._drawing else "play",
-                "melds": tuple(card_set(m) for m in self._melds),
-                "placed": tuple(card_set(m) for m in self._placed),
-                "discard": tuple(TO_CARD[c] for c in self._pile),
-                "taken": tuple(card_set(m) for m in self._taken),
+                # map() rather than generators: the pile and the discard draws grow long, and
+                # an environment asks for an observation every step.
+                "melds": tuple(map(card_set, self._melds)),
+                "placed": tuple(map(card_set, self._placed)),
+                "discard": tuple(map(TO_CARD.__getitem__, self._pile)),
+                "taken": tuple(map(card_set, self._taken)),
                 "scores": tuple(self._scores),
                 "stock_size": len(self._stock),
                 "turn": self._turn,
                 "went_out": self._went_out,
                 "history": self._past + tuple(self._history),
-                "discard_draws": tuple(TO_CARD[c] for c in self._discard_draws),
+                "discard_draws": tuple(map(TO_CARD.__getitem__, self._discard_draws)),
                 "rebuilds": tuple(self._rebuilds),
                 "shown": tuple(card_set(h) for h in self._hands) if over else (),
             })
@@ -282,9 +284,8 @@ class RummyState(State):
         return out
 
     def _forbid_filter(self, melds: list[Action], hand: int) -> list[Action]:
-        # A meld or lay-off that leaves only the card just taken would leave no legal discard.
         only = 1 << self._drawn
-        out = [a for a in melds if hand & ~(int(a) >> KIND_BITS & FULL) != only]
+        out = [a for a in melds if not self._strands_drawn(hand, int(a))]
         out.extend(DISCARD_ACTIONS[i] for i in range(52) if (hand & ~only) >> i & 1)
         return out
 
@@ -345,17 +346,32 @@ class RummyState(State):
         if missing:
             raise IllegalAction(f"{act} is not allowed: you do not hold {text_of(missing)}")
 
-    def _check_drawn_kept(self, p: int, cards: int, act: Action) -> None:
-        # With the option on, the card taken from the discard pile must stay in hand to the
-        # end of the turn, so nothing may leave it as the only card.
+    def _strands_drawn(self, hand: int, a: int) -> bool:
+        """Whether the meld or lay-off ``a`` would leave ``hand`` holding only the card taken
+        from the discard pile, with no meld to lay it off on: the turn could then end only by
+        discarding it, which the forbid option refuses."""
+        cards = a >> KIND_BITS & FULL
+        only = 1 << self._drawn
+        if hand & ~cards != only:
+            return False
+        melds = self._melds[:]
+        if a & 7 == MELD:
+            melds.append(cards)
+        else:
+            melds[a >> TARGET_SHIFT] |= cards
+        return not any(extensions(meld, only) for meld in melds)
+
+    def _check_drawn_kept(self, p: int, cards: int, act: Action, discard: bool) -> None:
+        # With the option on, the card taken from the discard pile may not be discarded this
+        # turn (E5); melding it or laying it off is allowed.
         if (self._drawn_from_discard and self._drawn >= 0
                 and self.game.options.forbid_discard_of_drawn_discard):
-            if cards >> self._drawn & 1:
+            if discard and cards >> self._drawn & 1:
                 raise IllegalAction(
                     f"{act} is not allowed: the card taken from the discard pile "
                     f"({TO_CARD[self._drawn]}) may not be discarded this turn"
                 )
-            if self._hands[p] & ~cards == 1 << self._drawn:
+            if not discard and self._strands_drawn(self._hands[p], int(act)):
                 raise IllegalAction(
                     f"{act} is not allowed: it would leave only {TO_CARD[self._drawn]}, the card "
                     "taken from the discard pile, which may not be discarded this turn"
@@ -383,7 +399,7 @@ class RummyState(State):
                     f"{act} is not allowed: {text_of(meld | cards)} would not be a valid meld "
                     "(melds are not rearranged)"
                 )
-        self._check_drawn_kept(p, cards, act)
+        self._check_drawn_kept(p, cards, act, discard=False)
         hand = self._hands[p] ^ cards
         self._hands[p] = hand
         self._taken[p] &= hand
@@ -403,7 +419,7 @@ class RummyState(State):
     def _discard(self, p: int, card: int, act: Action) -> None:
         card_mask = 1 << card
         self._check_held(p, card_mask, act)
-        self._check_drawn_kept(p, card_mask, act)
+        self._check_drawn_kept(p, card_mask, act, discard=True)
         hand = self._hands[p] ^ card_mask
         self._hands[p] = hand
         self._taken[p] &= hand

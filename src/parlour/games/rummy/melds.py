@@ -23,9 +23,9 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
-from parlour.cards import CARDS, Card, CardSet, bits
+from parlour.cards import CARDS, Card, CardSet, bit_mover, bits
 
 ROW = (1 << 13) - 1
 FULL = (1 << 52) - 1
@@ -42,31 +42,10 @@ CARD_ORDER: tuple[int, ...] = tuple(int(c) for c in TO_CARD)
 RummyCards = CardSet.ordered(CARD_ORDER)
 
 
-def _chunk_tables(to: Sequence[int]) -> tuple[tuple[int, ...], ...]:
-    """For each byte of a 52-bit mask, every value of that byte with its bits moved to ``to``.
-
-    Converting a mask between card-index and rummy layout is then seven lookups, not a loop over
-    its cards: observations and zones convert every hand and meld, many times a turn.
-    """
-    tables = []
-    for base in range(0, 52, 8):
-        table = [0] * 256
-        for value in range(1, 256):
-            low = value & -value
-            i = base + low.bit_length() - 1
-            table[value] = table[value ^ low] | (1 << to[i] if i < 52 else 0)
-        tables.append(tuple(table))
-    return tuple(tables)
-
-
-_LAYOUT_TO_INDEX = _chunk_tables(CARD_ORDER)
-_INDEX_TO_LAYOUT = _chunk_tables(TO_RUMMY)
-
-
-def _convert(m: int, tables: tuple[tuple[int, ...], ...]) -> int:
-    t0, t1, t2, t3, t4, t5, t6 = tables
-    return (t0[m & 255] | t1[m >> 8 & 255] | t2[m >> 16 & 255] | t3[m >> 24 & 255]
-            | t4[m >> 32 & 255] | t5[m >> 40 & 255] | t6[m >> 48 & 255])
+# Masks convert between card-index order and the rummy layout by byte tables: observations and
+# zones convert every hand and meld, many times a turn.
+_to_index = bit_mover(CARD_ORDER)
+_to_layout = bit_mover(TO_RUMMY)
 
 
 #: The four bits of each ace-low rank.
@@ -88,7 +67,7 @@ def mask_value(m: int) -> int:
 def rummy_mask(cards: CardSet | Iterable[Card | int]) -> int:
     """The rummy-layout mask of some cards (a card set, or cards or card indices)."""
     if isinstance(cards, CardSet):
-        return _convert(int(cards), _INDEX_TO_LAYOUT)
+        return _to_layout(int(cards))
     m = 0
     for c in cards:
         m |= 1 << TO_RUMMY[int(c)]
@@ -97,7 +76,7 @@ def rummy_mask(cards: CardSet | Iterable[Card | int]) -> int:
 
 def card_set(m: int) -> CardSet:
     """The card set of a rummy-layout mask, listed in rummy's order."""
-    return int.__new__(RummyCards, _convert(m, _LAYOUT_TO_INDEX))
+    return int.__new__(RummyCards, _to_index(m))
 
 
 def text_of(m: int) -> str:

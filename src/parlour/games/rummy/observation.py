@@ -274,7 +274,7 @@ def observe(state: RummyState, seat: int) -> RummyObservation:
     drawn = state._drawn
     if drawn >= 0 and not (state._drawn_from_discard or seat == state.current_player):
         drawn = -1  # another seat's draw from the stock
-    return RummyObservation(
+    return RummyObservation.assemble(
         seat=seat,
         hand=card_set(state._hands[seat]),
         drawn=None if drawn < 0 else TO_CARD[drawn],

@@ -398,9 +398,13 @@ class TrumpState(State):
         return self._public_history(self.check_seat(seat))
 
     def _public_history(self, seat: int) -> tuple[tuple[int, TrumpAction], ...]:
+        if self.robber < 0 or self.robber == seat:  # no discard is hidden from this seat
+            return tuple(self._history)
+        # The state's own pairs where nothing is hidden: observations of one deal then share
+        # them, which lets an encoder carry its history fold on from step to step.
         return tuple(
-            (s, HIDDEN_ROB) if s != seat and ROB_BASE <= a < ROB_BASE + 52 else (s, a)
-            for s, a in self._history
+            (s, HIDDEN_ROB) if s != seat and ROB_BASE <= a < ROB_BASE + 52 else pair
+            for pair in self._history for s, a in (pair,)
         )
 
     def observation(self, seat: int) -> TrumpObservation:

@@ -387,18 +387,18 @@ def chips_text(count: int) -> str:
 
 def observe(state: TrumpState, seat: int) -> TrumpObservation:
     hands = state._hands
-    return TrumpObservation(
-        game=state.game,  # type: ignore[arg-type]
+    return TrumpObservation.assemble(
+        game=state.game,
         seat=seat,
         current_player=state.current_player,
         hand=state._set_type(hands[seat]),
-        hand_sizes=tuple(h.bit_count() for h in hands),
+        hand_sizes=tuple([h.bit_count() for h in hands]),
         phase=_PHASES[state.phase],
         dealer=state.dealer,
         turn_up=CARDS[state.turn_up],
         trump=state.trump,
         leader=state.leader,
-        trick=tuple(CARDS[c] for c in state._trick),
+        trick=tuple([CARDS[c] for c in state._trick]),
         trick_winners=tuple(state._trick_winners),
         tricks_won=tuple(state._tricks_won),
         announced=state.keeper,
