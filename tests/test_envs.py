@@ -5,6 +5,7 @@ example's learning run at a reduced size."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import random
 import subprocess
@@ -29,6 +30,7 @@ from parlour.envs import (
     single_agent_env,
 )
 from parlour.envs.batched import sample_legal
+from parlour.envs.encoding import HistoryFold
 from parlour.errors import IllegalAction, SeatError, VariantError
 
 SEATINGS = [(v.name, n) for v in parlour.variants() for n in v.players]
@@ -269,6 +271,82 @@ def test_climbing_encoding_says_who_played_what():
     played = {names[i] for i in np.flatnonzero(x) if names[i].startswith("played:")}
     assert played == {f"played:+3:{c}" for c in play.cards}  # the seat before this one
     assert x[names.index("table_by:+3")] == 1
+
+
+def _full_fold(history):
+    values = [0, 0, 0]
+    _order_sensitive(values, history)
+    return values
+
+
+def _order_sensitive(values, actions):
+    for seat, card in actions:
+        values[seat] = (values[seat] * 53 + card + 1) % (1 << 61)
+
+
+def test_history_fold_carried_on_equals_a_fold_of_the_whole_history():
+    rng = random.Random(3)
+    fold = HistoryFold(_order_sensitive, 3)
+    fold.LIMIT = 8  # forgets often, as a long run would
+    deals: list[tuple] = [tuple((rng.randrange(3), rng.randrange(52)) for _ in range(20))]
+    asked = 0
+    for _ in range(3000):
+        roll = rng.random()
+        h = rng.choice(deals)
+        if roll < 0.6:  # a deal moves on by an action or a few
+            h += tuple((rng.randrange(3), rng.randrange(52)) for _ in range(rng.randrange(1, 4)))
+        elif roll < 0.75 and h:  # a branch from an earlier point (a cloned state)
+            h = (*h[:rng.randrange(len(h))], (rng.randrange(3), rng.randrange(52)))
+        elif roll < 0.85 and len(h) > 1:  # the same pair objects in another history
+            h = (rng.choice(h), *h[1:]) if rng.random() < 0.5 else h[:-2] + h[-1:]
+        elif roll < 0.9:  # equal values, new pair objects
+            h = tuple((s, c) for s, c in h)
+        deals.append(h)
+        if len(deals) > 12:
+            deals.pop(rng.randrange(len(deals)))
+        assert fold(h) == _full_fold(h)
+        asked += len(h) > HistoryFold.SHORT  # long enough to be carried on
+    assert asked > 500
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_encodings_carried_from_step_to_step_equal_fresh_ones(variant):
+    # Interleaved deals and a branch, observed by every seat in turn: each encoding equals that
+    # of the same observation with a history of new pair objects (which nothing carries on).
+    game = parlour.new_game(variant)
+    enc = encoder(game)
+    rng = random.Random(5)
+    states = [game.new_deal(seed=s) for s in range(3)]
+    checked = 0
+    for step in range(240):
+        if step == 40:
+            states.append(states[0].clone())
+        i = rng.randrange(len(states))
+        if states[i].is_over:
+            states[i] = game.new_deal(seed=100 + step)
+        state = states[i]
+        view = state.observation(step % game.players)
+        fresh = dataclasses.replace(view, history=tuple((s, a) for s, a in view.history))
+        assert np.array_equal(enc.encode(view), enc.encode(fresh))
+        checked += len(view.history) > 8
+        state.apply(rng.choice(state.legal_actions()))
+    assert checked > 100
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_observations_are_exactly_what_their_dataclass_makes(variant):
+    # Engines assemble observations without the frozen dataclass's __init__ (for speed): they
+    # must hold exactly its fields and equal what __init__ makes.
+    game = parlour.new_game(variant)
+    for n, state in enumerate(_deals(game, 2, seed=5)):
+        if n % 3:
+            continue
+        for seat in range(game.players):
+            view = state.observation(seat)
+            fields = {f.name: getattr(view, f.name) for f in dataclasses.fields(view)}
+            assert set(vars(view)) == set(fields)
+            made = type(view)(**fields)
+            assert made == view and repr(made) == repr(view) and hash(made) == hash(view)
 
 
 # -- Gymnasium single-agent env --------------------------------------------------------------

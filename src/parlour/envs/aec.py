@@ -157,11 +157,12 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
         state = self._state()
         seat = state.current_player
         view, mask = self._legal(seat)
-        if not (isinstance(action, (int, np.integer)) and not isinstance(action, bool)
-                and 0 <= action < mask.shape[0] and mask[action]):
+        i = action if action.__class__ is int else (  # numpy ints too; not bools or others
+            int(action) if isinstance(action, np.integer) else -1)  # type: ignore[call-overload]
+        if not (0 <= i < mask.shape[0] and mask[i]):  # type: ignore[operator]
             raise IllegalAction(f"{action!r} is not the index of a legal action of "
                                 f"player_{seat}: see the action_mask of its observation")
-        return self.action_index.action(int(action), view)
+        return self.action_index.action(i, view)  # type: ignore[arg-type]
 
     def _state(self) -> State:
         if self.state is None:

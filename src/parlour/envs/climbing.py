@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from parlour.envs.encoding import ActionIndex, register_family, relative_names
+from parlour.envs.encoding import ActionIndex, History, HistoryFold, register_family, relative_names
 from parlour.games.climbing.combos import MASK, SIZE_SHIFT
 from parlour.games.climbing.game import ClimbingGame
 from parlour.games.climbing.observation import ClimbingObservation
@@ -70,21 +70,19 @@ class ClimbingEncoding:
         self._scale = SCORE_SCALE[game.rules.scoring]
         self._orders = [[(me + i) % n for i in range(n)] for me in range(n)]
         self._zeros = [0.0] * (len(scalars) - n)
+        self._played = HistoryFold(_played_by_seat, n)
 
     def raw(self, obs: ClimbingObservation) -> tuple[list[int], list[float]]:
         n = self.players
         me = obs.seat
-        played = [0] * n
-        for seat, action in obs.history:
-            played[seat] |= action  # strength bits too: cut off below
-        order = self._orders[me]
+        played = self._played(obs.history)
         table = obs.table
-        masks = [int(obs.hand)]
-        masks += [played[p] & MASK for p in order]
-        masks.append(table & MASK if table is not None else 0)
-        masks.append(int(obs.out))
+        # Seats relative to the observer: the absolute lists rotated to start at it.
+        # Plain ints: numpy converts int subclasses (card sets) at half the speed.
+        masks = [int(obs.hand), *played[me:], *played[:me],
+                 table & MASK if table is not None else 0, int(obs.out)]
         sizes = obs.hand_sizes
-        s = [sizes[p] / 13 for p in order]
+        s = [k / 13 for k in sizes[me:] + sizes[:me]]
         s += self._zeros
         mover = obs.current_player
         if mover >= 0:
@@ -102,9 +100,14 @@ class ClimbingEncoding:
         if mover < 0:
             scale = self._scale
             scores = obs.scores
-            for i, p in enumerate(order):
+            for i, p in enumerate(self._orders[me]):
                 s[self._score + i] = scores[p] / scale
         return masks, s
+
+
+def _played_by_seat(played: list[int], history: History) -> None:
+    for seat, action in history:
+        played[seat] |= action & MASK
 
 
 def climbing_index(game: ClimbingGame) -> ActionIndex:

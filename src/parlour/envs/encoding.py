@@ -62,6 +62,7 @@ from parlour.errors import IllegalAction, VariantError
 from parlour.game import Action, Game, Observation, State
 
 FloatArray = npt.NDArray[np.float32]
+_U64 = np.dtype("<u8")  # card masks, little-endian so that their bytes unpack low bit first
 MaskArray = npt.NDArray[np.int8]
 
 
@@ -72,6 +73,77 @@ def relative_names(players: int) -> list[str]:
     ['self', '+1', '+2']
     """
     return ["self"] + [f"+{i}" for i in range(1, players)]
+
+
+History = Sequence[tuple[int, Action]]
+
+
+class HistoryFold:
+    """Per-seat values folded over an observation's history, carried on from the last fold of
+    the same deal.
+
+    ``fold(values, actions)`` adds ``actions`` (``(seat, action)`` pairs) to ``values`` (a list
+    of ``size`` ints, all 0 at the start of a deal); calling the ``HistoryFold`` with a history
+    returns the values after all of it. An environment encodes one deal's observations step
+    after step, each history the previous one plus an action or a few (a Rummy deal runs to
+    hundreds): rather than read the whole history again, it starts from the fold of the longest
+    earlier history it finds that is a prefix of this one. Engines keep a deal's
+    ``(seat, action)`` pairs for the whole deal, so the pair objects find it (by identity), and a
+    carried fold is used only if its history equals this one's start, so the result is exactly
+    that of a fold over the whole history. The returned list is shared: do not change it.
+
+    >>> def played(values, actions):
+    ...     for seat, card in actions:
+    ...         values[seat] |= 1 << card
+    >>> fold = HistoryFold(played, 2)
+    >>> history = ((0, 3), (1, 5))
+    >>> fold(history), fold(history + ((0, 1),))
+    ([8, 32], [10, 32])
+    """
+
+    #: How many actions back a carried fold is looked for, and how many folds are kept.
+    REACH = 12  # a seat observing once a round of up to 11 other seats still carries on
+    LIMIT = 1024
+    #: Histories this short are read whole.
+    SHORT = 24
+
+    def __init__(self, fold: Callable[[list[int], History], None], size: int) -> None:
+        self._fold = fold
+        self._zeros = [0] * size
+        # id of a history's last pair -> (that history, its fold); the history is held, so the
+        # pair lives and its id cannot be reused while the entry stands.
+        self._memo: dict[int, tuple[History, list[int]]] = {}
+
+    def __call__(self, history: History) -> list[int]:
+        memo = self._memo
+        k = len(history)
+        if k <= self.SHORT:  # cheaper to read again than to look up
+            values = self._zeros[:]
+            self._fold(values, history)
+            return values
+        for back in range(1, min(k, self.REACH) + 1):
+            found = memo.get(id(history[k - back]))
+            if found is None:
+                continue
+            past, values = found
+            j = len(past)
+            if j == k:
+                if history == past:
+                    return values
+                continue
+            if j != k - back + 1 or history[:j] != past:
+                continue
+            memo.pop(id(history[j - 1]), None)  # the deal has moved on
+            values = values[:]
+            self._fold(values, history[j:])
+            break
+        else:
+            values = self._zeros[:]
+            self._fold(values, history)
+            if len(memo) >= self.LIMIT:
+                memo.clear()
+        memo[id(history[-1])] = (history, values)
+        return values
 
 
 class FamilyEncoding(Protocol):
@@ -120,9 +192,9 @@ class Encoder:
         masks, scalars = self.raw(observation)
         if out is None:
             out = np.empty(self.size, dtype=np.float32)
-        bits = np.unpackbits(np.array(masks, dtype="<u8").view(np.uint8), bitorder="little")
+        bits = np.unpackbits(np.array(masks, _U64).view(np.uint8), bitorder="little")
         n = self.card_entries
-        out[:n] = bits[self._gather]
+        out[:n] = bits.take(self._gather)
         out[n:] = scalars
         return out
 
@@ -140,7 +212,7 @@ class Encoder:
             out = np.empty((rows, self.size), dtype=np.float32)
         if not rows:
             return out
-        masks = np.array([r[0] for r in raws], dtype="<u8")
+        masks = np.array([r[0] for r in raws], _U64)
         bits = np.unpackbits(masks.view(np.uint8), axis=1, bitorder="little")
         n = self.card_entries
         out[:, :n] = bits[:, self._gather]
@@ -167,6 +239,10 @@ class ActionIndex:
             keys = [int(a) for a in actions if a is not None]
         self._index: dict[int, int] = {k: i for i, k in enumerate(keys)}
         self._lookup: Callable[[int], int | None] = self._index.get
+        # Engines hand out shared action objects (made once per ruleset), so most actions are
+        # found by identity alone: an object in this table is of the right type and value.
+        self._by_id: Callable[[int], int | None] = {
+            id(a): i for i, a in enumerate(actions) if a is not None}.get
 
     def names(self) -> list[str]:
         """What each index stands for."""
@@ -178,23 +254,25 @@ class ActionIndex:
 
     def index(self, action: Action, context: Observation | State | None = None) -> int:
         """The index of ``action`` (an action of this game)."""
-        i = self._lookup(action) if action.__class__ is self._type else None
+        i = self._by_id(id(action))
         if i is None:
-            raise self._refuse(action)
+            i = self._lookup(action) if action.__class__ is self._type else None
+            if i is None:
+                raise self._refuse(action)
         return i
 
     def indices(self, legal: Sequence[Action],
                 context: Observation | State | None = None) -> list[int]:
         """The index of each action of ``legal``, in order."""
-        lookup = self._lookup
-        out = list(map(lookup, legal))
-        if None in out or not set(map(type, legal)) <= {self._type}:
-            return [self.index(a, context) for a in legal]  # names the action refused
+        out = list(map(self._by_id, map(id, legal)))
+        if None in out:
+            return [self.index(a, context) for a in legal]  # names any action refused
         return out  # type: ignore[return-value]
 
     def action(self, i: int, context: Observation | State | None = None) -> Action:
         """The action at index ``i``."""
-        a = self._actions[self._check(i)]
+        a = (self._actions[i] if i.__class__ is int and 0 <= i < self.size
+             else self._actions[self._check(i)])
         if a is None:
             raise IllegalAction(f"action {i} ({self._names[i]}) needs the observation it is "
                                 "taken in: action_index.action(i, observation)")

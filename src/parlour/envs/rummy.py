@@ -50,7 +50,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from parlour.envs.encoding import ActionIndex, register_family, relative_names
+from parlour.envs.encoding import ActionIndex, History, HistoryFold, register_family, relative_names
 from parlour.errors import IllegalAction
 from parlour.game import Action, Observation, State
 from parlour.games.rummy.actions import (
@@ -217,23 +217,27 @@ class RummyEncoding:
         scalars += ["stock", "pile", "turn"] + [f"went_out:{r}" for r in rel]
         self.scalars: Sequence[str] = scalars
         self._turn_limit = float(game.options.turn_limit)
+        self._discarded = HistoryFold(_discards_by_seat, n)
+        self._orders = [[(me + i) % n for i in range(n)] for me in range(n)]
+        # What lays off on each meld met so far (melds of a deal recur at every step).
+        self._extends_of: dict[int, int] = {}
 
     def raw(self, obs: RummyObservation) -> tuple[list[int], list[float]]:
         n = self.players
         me = obs.seat
-        discarded = [0] * n
-        for seat, move in obs.history:
-            if move & 7 == DISCARD:
-                discarded[seat] |= move
-        order = [(me + i) % n for i in range(n)]
+        discarded = self._discarded(obs.history)
+        order = self._orders[me]
         table = extends = 0
+        known = self._extends_of
         for m in obs.melds:
             table |= m
-            extends |= _extends(rummy_mask(m))
-        pile = 0
-        for c in obs.discard:
-            pile |= 1 << c
+            e = known.get(m)
+            if e is None:
+                e = known[m] = _extends(rummy_mask(m))
+            extends |= e
+        pile = sum(map((1).__lshift__, obs.discard))  # distinct cards: the sum is their union
         placed, taken = obs.placed, obs.taken
+        # Plain ints: numpy converts int subclasses (card sets) at half the speed.
         masks = [int(obs.hand), table, *(int(placed[p]) for p in order),
                  *(int(taken[p]) for p in order),
                  *(discarded[p] >> KIND_BITS & FULL for p in order), pile,
@@ -254,6 +258,12 @@ class RummyEncoding:
         if obs.went_out >= 0:
             s[k + 3 + (obs.went_out - me) % n] = 1.0
         return masks, s
+
+
+def _discards_by_seat(discarded: list[int], history: History) -> None:
+    for seat, move in history:
+        if move & 7 == DISCARD:
+            discarded[seat] |= move
 
 
 def _extends(meld: int) -> int:

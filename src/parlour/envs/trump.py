@@ -48,7 +48,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from parlour.cards import CARDS, SUIT_NAMES
-from parlour.envs.encoding import ActionIndex, register_family, relative_names
+from parlour.envs.encoding import ActionIndex, History, HistoryFold, register_family, relative_names
 from parlour.games.trump.actions import JINK, KEEP, PLAY, ROB, ROB_BASE, SILENT, STOP, TrumpAction
 from parlour.games.trump.observation import TrumpObservation
 from parlour.games.trump.variants import TrumpGame
@@ -100,27 +100,23 @@ class TrumpEncoding:
         self.return_scale = trump_scale(game)
         self._orders = [[(me + i) % n for i in range(n)] for me in range(n)]
         self._zeros = [0.0] * len(scalars)
+        # The cards each seat played, then the card each seat discarded when robbing (the
+        # others' discards are hidden from the observer: only its own is read).
+        self._played = HistoryFold(_played_by_seat, 2 * n)
 
     def raw(self, obs: TrumpObservation) -> tuple[list[int], list[float]]:
         n = self.players
         me = obs.seat
-        played = [0] * n
-        discarded = 0
-        for seat, action in obs.history:
-            if action < 52:
-                played[seat] |= 1 << action
-            elif seat == me and ROB_BASE <= action < ROB_BASE + 52:
-                discarded = 1 << (action - ROB_BASE)
+        played = self._played(obs.history)
+        discarded = played[n + me]
         trick = [0] * n
         leader = obs.leader
         for j, card in enumerate(obs.trick):
             trick[(leader + j) % n] = 1 << card
         order = self._orders[me]
-        masks = [int(obs.hand)]
-        masks += [played[p] for p in order]
-        masks += [trick[p] for p in order]
-        masks.append(1 << obs.turn_up)
-        masks.append(discarded)
+        # Seats relative to the observer: the absolute lists rotated to start at it.
+        masks = [int(obs.hand), *played[me:n], *played[:me], *trick[me:], *trick[:me],
+                 1 << obs.turn_up, discarded]
         s = self._zeros[:]
         b = self.base
         s[b["trump"] + obs.trump] = 1.0
@@ -133,9 +129,8 @@ class TrumpEncoding:
                 s[base + (seat - me) % n] = 1.0
         won, sizes = obs.tricks_won, obs.hand_sizes
         tw, cl = b["tricks_won"], b["cards_left"]
-        for i, p in enumerate(order):
-            s[tw + i] = won[p] / 5
-            s[cl + i] = sizes[p] / 5
+        s[tw:tw + n] = [k / 5 for k in won[me:] + won[:me]]
+        s[cl:cl + n] = [k / 5 for k in sizes[me:] + sizes[:me]]
         s[b["flags"]] = float(obs.ace_pending)
         s[b["flags"] + 1] = float(obs.ace_demoted)
         # Scores, the pool and returns are scaled to [-1, 1] but clipped all the same: a long
@@ -155,6 +150,15 @@ class TrumpEncoding:
             for i, p in enumerate(order):
                 s[b["return"] + i] = _clip(returns[p] / rscale)
         return masks, s
+
+
+def _played_by_seat(played: list[int], history: History) -> None:
+    n = len(played) // 2
+    for seat, action in history:
+        if action < 52:
+            played[seat] |= 1 << action
+        elif ROB_BASE <= action < ROB_BASE + 52:
+            played[n + seat] = 1 << (action - ROB_BASE)
 
 
 def _clip(v: float) -> float:
