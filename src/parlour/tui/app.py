@@ -73,7 +73,8 @@ class TableScreen(Screen[None]):
         self.game = match.game
         self.seats = list(seats)
         self.seat = self.seats.index(HUMAN)
-        self.bots: list[Bot | None] = [None if s == HUMAN else make_bot(s) for s in self.seats]
+        self.bots: list[Bot | None] = [None if s == HUMAN else make_bot(s, interactive=True)
+                                          for s in self.seats]
         self.save_path = save_path
         #: The deal on the table: the current one, or the last finished one between deals.
         self.state: State = match.current or match.next_deal()
@@ -284,7 +285,7 @@ class TableScreen(Screen[None]):
             self.say("A hint is for your turn.")
             return
         name = getattr(self.app, "hint_bot", strongest_bot())
-        bot = make_bot(name)
+        bot = make_bot(name, interactive=True)
         observation = self.state.observation(self.seat)
         legal = self.state.legal_actions()
         rng = random.Random(f"hint/{self.match.seed}/{self.position}")
