@@ -14,7 +14,8 @@ and every run extends a SQLite results file with openskill ratings across runs.
 ['greedy', 'random']
 
 The results file and its ratings are in :mod:`parlour.arena.results` (imported on its own: it
-brings in SQLAlchemy and openskill), the rating plot in :mod:`parlour.arena.plot`, and
+brings in SQLAlchemy and openskill), the rating plot in :mod:`parlour.arena.plot`, the Ray
+backend (``run_arena(…, backend="ray")``) in :mod:`parlour.arena.ray_backend`, and
 ``parlour arena`` in :mod:`parlour.arena.cli`.
 """
 

@@ -12,7 +12,14 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
-from parlour.arena.core import ArenaResult, all_seatings, lineup, record_directory, run_arena
+from parlour.arena.core import (
+    BACKENDS,
+    ArenaResult,
+    all_seatings,
+    lineup,
+    record_directory,
+    run_arena,
+)
 from parlour.arena.stats import bot_stats, head_to_head
 from parlour.bots import bot_names
 from parlour.errors import ParlourError
@@ -51,9 +58,15 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     sp.add_argument("--duplicate", action="store_true",
                     help="replay every deal in every seating of the bots")
     sp.add_argument("--workers", type=positive_int, default=1,
-                    help="processes to play in (the results do not depend on it)")
+                    help="processes to play in, or Ray tasks at once with --backend ray "
+                         "(the results do not depend on it)")
+    sp.add_argument("--backend", choices=BACKENDS, default="local",
+                    help="local: processes on this machine (default); ray: Ray tasks on the "
+                         "cluster at RAY_ADDRESS, or on a local Ray instance of --workers CPUs "
+                         "when it is unset (needs parlour[ray]); the results are the same")
     sp.add_argument("--seed", type=int, default=None,
-                    help="master seed: every deal and every bot's choices derive from it")
+                    help="master seed: every deal and every bot's choices derive from it "
+                         "(default: one drawn at random, printed in the report)")
     sp.add_argument("--players", type=int, default=None, help="number of players")
     sp.add_argument("--option", "-o", action="append", metavar="NAME=VALUE",
                     help="a variant option, e.g. -o allow_triples=true (repeatable)")
@@ -91,12 +104,17 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     lineup(game, names, args.duplicate)
     if args.record:
         record_directory(args.record)
+    if args.backend == "ray":
+        from parlour.arena.ray_backend import require_ray
+
+        require_ray()
     prepare(check_save_path(args.results))
     if args.plot:
         check_save_path(args.plot)
     with _progress(args.games, f"{game.name} arena", _isatty(out)) as advance:
         result = run_arena(game, names, args.games, seed=seed, duplicate=args.duplicate,
-                           workers=args.workers, record_dir=args.record, progress=advance)
+                           workers=args.workers, record_dir=args.record, progress=advance,
+                           backend=args.backend)
     _report(result, out)
     run_id = record_run(args.results, result)
     standings = leaderboard(args.results, game.name)

@@ -20,7 +20,7 @@ import itertools
 import math
 import multiprocessing
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +31,9 @@ from parlour.errors import ParlourError, RecordError
 from parlour.game import Game, State
 from parlour.records import deal_record, save
 from parlour.registry import game_from_description
+
+#: Where the deals are played: ``local`` processes, or tasks on a Ray cluster.
+BACKENDS = ("local", "ray")
 
 #: The most deals one task carries to a worker process: small enough for a smooth progress bar
 #: and even load, large enough that sending the task costs little next to playing it.
@@ -175,19 +178,30 @@ class _Task:
     record_dir: str | None
 
 
-def _play_task(task: _Task) -> list[Play]:
-    """Play a task's deals (in a worker process, or in this one when there is one worker)."""
+def _played(task: _Task) -> Iterator[tuple[Play, State]]:
+    """A task's plays in order (deal, then seating), each with its finished state."""
     game = game_from_description(task.game)
     k, n = len(task.entries), game.players
     every = all_seatings(k, n) if task.duplicate else []
-    plays = []
     for deal in task.deals:
         for seating in every or [rotated_seating(k, n, deal)]:
             state = play_deal(game, [task.entries[e].bot for e in seating], task.seed, deal)
-            if task.record_dir is not None:
-                labels = [task.entries[e].label for e in seating]
-                save(deal_record(state), Path(task.record_dir) / record_name(deal, labels))
-            plays.append(Play(deal, seating, tuple(state.returns()), tuple(state.winners())))
+            yield Play(deal, seating, tuple(state.returns()), tuple(state.winners())), state
+
+
+def _record_path(task: _Task, play: Play) -> Path:
+    """Where a play of ``task`` is recorded (``task.record_dir`` is set)."""
+    assert task.record_dir is not None
+    return Path(task.record_dir) / record_name(play.deal, [task.entries[e].label for e in play.seating])
+
+
+def _play_task(task: _Task) -> list[Play]:
+    """Play a task's deals (in a worker process, or in this one when there is one worker)."""
+    plays = []
+    for play, state in _played(task):
+        if task.record_dir is not None:
+            save(deal_record(state), _record_path(task, play))
+        plays.append(play)
     return plays
 
 
@@ -201,6 +215,7 @@ def run_arena(
     workers: int = 1,
     record_dir: str | Path | None = None,
     progress: Callable[[int], None] | None = None,
+    backend: str = "local",
 ) -> ArenaResult:
     """Play ``deals`` deals of ``game`` between ``bots`` (registered names, two or more).
 
@@ -209,8 +224,11 @@ def run_arena(
     plays in that many ``spawn``-started processes (so a script that calls this must do so
     under ``if __name__ == "__main__":``); the result is the same for any number.
     ``record_dir`` saves every play as a deal record; ``progress(n)`` is called as ``n`` more
-    deals are done.
+    deals are done. ``backend="ray"`` plays the same tasks as Ray tasks instead of local
+    processes (:mod:`parlour.arena.ray_backend`), with the same result.
     """
+    if backend not in BACKENDS:
+        raise ParlourError(f"unknown backend {backend!r}; the backends are: {', '.join(BACKENDS)}")
     if deals < 1:
         raise ParlourError(f"the number of deals must be at least 1, not {deals}")
     if workers < 1:
@@ -225,7 +243,11 @@ def run_arena(
         for start in range(0, deals, size)
     ]
     plays: list[Play] = []
-    if workers == 1 or len(tasks) == 1:
+    if backend == "ray":
+        from parlour.arena.ray_backend import play_on_ray
+
+        plays = play_on_ray(tasks, workers, progress)
+    elif workers == 1 or len(tasks) == 1:
         for task in tasks:
             plays.extend(_play_task(task))
             if progress:
