@@ -61,7 +61,7 @@ def make_bot(name: str, *, interactive: bool = False) -> Bot:
     >>> make_bot("grumpy")
     Traceback (most recent call last):
     ...
-    parlour.errors.VariantError: unknown bot 'grumpy'; the bots are: random, greedy, easy, medium, hard, expert
+    parlour.errors.VariantError: unknown bot 'grumpy'; the bots are: random, greedy, easy, medium, hard, expert, learned
     """
     try:
         factories = _BOTS[name]

@@ -8,6 +8,10 @@
 - ``hard``: the policy's 6 preferred moves, 150 rollouts a move (interactive: 0.45 s).
 - ``expert``: the policy's 8 preferred moves, 360 rollouts a move (interactive: 0.9 s).
 
+No level is guided by the learned big-two-4card policy (:mod:`parlour.bots.learned`,
+``SearchBot(guide=prior)``): every guided search measured so far was no stronger than the
+plain one (README, "Bots").
+
 ``make_bot("hard")`` searches a fixed number of rollouts, so the arena and tests are
 reproducible: the same seed gives the same moves on any machine and at any load. The budgets
 are sized for the slowest variants (Pusoy Dos, Big Two and Rummy, whose rollouts from the start

@@ -30,7 +30,15 @@ The search, step by step:
    candidate is dropped when its paired difference from the leader is below zero by more than
    ``confidence`` standard errors. The budget goes to the close decisions; the search stops when
    one candidate is left.
-5. Budgets: ``iterations`` counts rollouts (one candidate played out in one world) and is
+5. A guide (optional): a function that gives each legal action a prior advantage in points,
+   such as the learned policy of :mod:`parlour.bots.learned` (``None`` for a variant it does not
+   know, which is then searched exactly as without a guide). The guide's best
+   ``guided_candidates`` moves join the playout policy's ``max_candidates`` (those not among
+   them already), and each candidate is judged by its mean return shrunk towards its prior:
+   ``(n * mean + w * prior) / (n + w)`` over its ``n`` worlds, ``w`` being ``prior_weight``.
+   Where the guide's best move leads its second by ``prior_margin`` points or more, it is
+   played without rollouts.
+6. Budgets: ``iterations`` counts rollouts (one candidate played out in one world) and is
    reproducible: the same observation, legal actions and generator state give the same move.
    ``time_limit`` (seconds) stops sampling when the time is up, for interactive play; with both,
    whichever comes first. Every candidate is played in at least one world.
@@ -51,12 +59,16 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from parlour.bots.base import Bot
 from parlour.errors import ParlourError
 from parlour.game import TERMINAL, Action, Observation, State
+
+#: A search guide: each legal action's prior advantage in points for the seat to move, or
+#: ``None`` where it has no opinion (a variant it was not trained for).
+Guide = Callable[[Observation, Sequence[Action], random.Random], "list[float] | None"]
 
 
 def playout(state: State, rng: random.Random) -> None:
@@ -107,10 +119,13 @@ class Candidate:
     """One candidate move and its results, one entry per world it was played in."""
 
     action: Action
-    #: Its place in the playout policy's order (0: the policy's own choice).
+    #: Its place among the candidates: the playout policy's order (0: its own choice), then the
+    #: guide's additions.
     rank: int
     values: list[float] = field(default_factory=list)
     wins: int = 0
+    #: The guide's prior advantage in points (0 without a guide).
+    prior: float = 0.0
 
     @property
     def samples(self) -> int:
@@ -124,6 +139,14 @@ class Candidate:
     def win_rate(self) -> float:
         return self.wins / len(self.values) if self.values else 0.0
 
+    def score(self, weight: float) -> float:
+        """The mean return shrunk towards the prior by ``weight`` worlds' worth (the mean
+        itself when ``weight`` is 0)."""
+        if not weight:
+            return self.mean
+        n = len(self.values)
+        return (math.fsum(self.values) + weight * self.prior) / (n + weight)
+
 
 @dataclass(frozen=True)
 class SearchResult:
@@ -135,6 +158,8 @@ class SearchResult:
     worlds: int
     iterations: int
     seconds: float
+    #: How many worlds' worth the guide's prior counted for (0: no guide).
+    prior_weight: float = 0.0
 
     def explanation(self) -> str:
         """One line: the move, how it fared, and the next best.
@@ -142,12 +167,19 @@ class SearchResult:
         ``"9S 9H: wins 62% of 400 samples, mean +1.25 (next best pass: 48%, +0.10)"``
         """
         best = next(c for c in self.candidates if c.action == self.action)
+        if not self.worlds and len(self.candidates) > 1:  # the guide's choice was clear
+            second = self.candidates[1]
+            return (f"{best.action}: the learned policy rates it {best.prior - second.prior:+.2f} "
+                    f"points a deal above the next best, {second.action}")
         text = (f"{best.action}: wins {best.win_rate:.0%} of {best.samples} samples, "
                 f"mean {best.mean:+.2f}")
+        if self.prior_weight:
+            text += f", learned {best.prior:+.2f}"
         others = [c for c in self.candidates if c is not best and c.samples]
         if not others:
             return text
-        second = max(others, key=lambda c: (c.mean, -c.rank))
+        w = self.prior_weight
+        second = max(others, key=lambda c: (c.score(w), -c.rank))
         return text + f" (next best {second.action}: {second.win_rate:.0%}, {second.mean:+.2f})"
 
 
@@ -157,6 +189,11 @@ class SearchBot(Bot):
     ``iterations``: the most rollouts per move (reproducible); ``time_limit``: the most seconds
     per move; at least one of them. ``max_candidates``: how many of the policy's preferred moves
     are searched. ``min_worlds`` and ``confidence``: when racing may drop a candidate.
+    ``guide`` and ``prior_weight``: a prior over the moves and how many worlds it counts for
+    (step 5 of the module); where the guide gives a prior, ``guided_iterations`` (when given)
+    replaces ``iterations``, ``guided_candidates`` of the guide's best moves join the
+    candidates, and ``prior_margin`` is the lead in points over the guide's second choice from
+    which its first is played without searching.
     """
 
     name = "search"
@@ -169,13 +206,19 @@ class SearchBot(Bot):
         max_candidates: int = 8,
         min_worlds: int = 8,
         confidence: float = 2.5,
+        guide: Guide | None = None,
+        prior_weight: float = 8.0,
+        guided_iterations: int | None = None,
+        guided_candidates: int = 2,
+        prior_margin: float = math.inf,
     ) -> None:
         if iterations is None and time_limit is None:
             raise ParlourError("a search needs a budget: iterations, a time limit, or both")
-        if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int)
-                                       or iterations < 1):
-            raise ParlourError(f"iterations must be a whole number of rollouts of at least 1, "
-                               f"not {iterations!r}")
+        for budget in (iterations, guided_iterations):
+            if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int)
+                                       or budget < 1):
+                raise ParlourError(f"iterations must be a whole number of rollouts of at least 1, "
+                                   f"not {budget!r}")
         if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
             raise ParlourError(f"the time limit must be a finite number of seconds above 0, "
                                f"not {time_limit!r}")
@@ -184,11 +227,23 @@ class SearchBot(Bot):
                 f"max_candidates and min_worlds must be at least 1 and confidence above 0, not "
                 f"{max_candidates!r}, {min_worlds!r} and {confidence!r}"
             )
+        if guided_candidates < 0 or not (
+                math.isfinite(prior_weight) and prior_weight >= 0):
+            raise ParlourError(f"guided_candidates must be at least 0 and prior_weight a finite "
+                               f"number of at least 0, not {guided_candidates!r} and "
+                               f"{prior_weight!r}")
+        if not prior_margin > 0:
+            raise ParlourError(f"prior_margin must be above 0 points, not {prior_margin!r}")
         self.iterations = iterations
         self.time_limit = time_limit
         self.max_candidates = max_candidates
         self.min_worlds = min_worlds
         self.confidence = confidence
+        self.guide = guide
+        self.prior_weight = prior_weight
+        self.guided_iterations = guided_iterations
+        self.guided_candidates = guided_candidates
+        self.prior_margin = prior_margin
 
     def choose(
         self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random
@@ -213,20 +268,37 @@ class SearchBot(Bot):
         if len(legal_actions) == 1:
             only = Candidate(legal_actions[0], 0)
             return SearchResult(only.action, (only,), 0, 0, time.perf_counter() - start)
-        order = policy_order(observation, legal_actions, rng, self.max_candidates)
-        candidates = tuple(Candidate(a, i) for i, a in enumerate(order))
-        iterations = self._race(observation, candidates, rng, start)
+        priors = self.guide(observation, legal_actions, rng) if self.guide else None
+        budget = self.iterations
+        if priors is None:
+            weight = 0.0
+            order = policy_order(observation, legal_actions, rng, self.max_candidates)
+            candidates = tuple(Candidate(a, i) for i, a in enumerate(order))
+        else:
+            weight = self.prior_weight
+            if self.iterations is not None and self.guided_iterations is not None:
+                budget = self.guided_iterations
+            ranked = sorted(zip(priors, legal_actions, strict=True), key=lambda p: -p[0])
+            if ranked[0][0] - ranked[1][0] >= self.prior_margin:
+                top = tuple(Candidate(a, i, prior=p) for i, (p, a) in enumerate(ranked[:2]))
+                return SearchResult(top[0].action, top, 0, 0, time.perf_counter() - start, weight)
+            of = dict(zip(legal_actions, priors, strict=True))
+            order = policy_order(observation, legal_actions, rng, self.max_candidates)
+            order += [a for _, a in ranked[: self.guided_candidates] if a not in order]
+            candidates = tuple(Candidate(a, i, prior=of[a]) for i, a in enumerate(order))
+        iterations = self._race(observation, candidates, rng, start, weight, budget)
         alive = max(c.samples for c in candidates)
-        # The best mean among the candidates still in the race; ties go to the policy's order.
-        best = max((c for c in candidates if c.samples == alive), key=lambda c: (c.mean, -c.rank))
+        # The best score among the candidates still in the race; ties go to the order.
+        best = max((c for c in candidates if c.samples == alive),
+                   key=lambda c: (c.score(weight), -c.rank))
         return SearchResult(best.action, candidates, alive, iterations,
-                            time.perf_counter() - start)
+                            time.perf_counter() - start, weight)
 
     def _race(self, observation: Observation, candidates: tuple[Candidate, ...],
-              rng: random.Random, start: float) -> int:
+              rng: random.Random, start: float, weight: float, iterations: int | None) -> int:
         """Play worlds until the budget is spent or one candidate is left; the rollouts made."""
         seat = observation.seat
-        budget = self.iterations if self.iterations is not None else math.inf
+        budget = iterations if iterations is not None else math.inf
         deadline = start + self.time_limit if self.time_limit is not None else math.inf
         alive = list(candidates)
         used = worlds = 0
@@ -254,21 +326,23 @@ class SearchBot(Bot):
             used += len(alive)
             worlds += 1
             if worlds >= next_check:
-                alive = self._survivors(alive)
+                alive = self._survivors(alive, weight)
                 next_check = max(worlds + 1, math.ceil(worlds * 1.25))
         return used
 
-    def _survivors(self, alive: list[Candidate]) -> list[Candidate]:
-        """The candidates not clearly worse than the leader, by their paired differences."""
-        leader = max(alive, key=lambda c: (c.mean, -c.rank))
+    def _survivors(self, alive: list[Candidate], weight: float) -> list[Candidate]:
+        """The candidates not clearly worse than the leader, by their paired differences
+        (shrunk towards the difference of their priors when guided)."""
+        leader = max(alive, key=lambda c: (c.score(weight), -c.rank))
         n = leader.samples
+        shrink = n / (n + weight)
         keep = []
         for cand in alive:
             if cand is not leader:
                 diffs = [a - b for a, b in zip(leader.values, cand.values, strict=True)]
-                gap = math.fsum(diffs) / n
+                gap = shrink * math.fsum(diffs) / n + (1 - shrink) * (leader.prior - cand.prior)
                 spread = statistics.stdev(diffs) if n > 1 else math.inf
-                if gap > self.confidence * spread / math.sqrt(n):
+                if gap > self.confidence * shrink * spread / math.sqrt(n):
                     continue
             keep.append(cand)
         return keep
