@@ -308,6 +308,9 @@ def test_rummy_deal_with_options_from_the_lobby(server: str, new_page: Callable[
 
     assert play_deal(page, rummy_move, during) >= 2
     assert saw_new_card
+    # Rummy's own text names the seats "Human" and "Computer 1": the log shows the names instead.
+    log = page.locator("#log").inner_text()
+    assert "Ann" in log and "Human" not in log and "Computer 1" not in log
     expect_deal_over(page)
     expect(page.locator("#deal-over .shown .shown-hand")).to_have_count(2)
     save_screenshot(page, "web-rummy-over.png")

@@ -139,7 +139,7 @@ class Table:
             "id": self.id, **self.game.describe(), "status": self.status,
             "deal": self.deal_number, "totals": list(self.match.totals),
             "match_end": self.game.match_end_text(),
-            "seats": [s.info() for s in self.seats],
+            "seats": [{**s.info(), "label": self.game.seat_name(s.seat)} for s in self.seats],
         }
 
     def record(self) -> dict[str, Any]:

@@ -14,13 +14,6 @@ const VERB_LABELS = {
   meld: "Meld", layoff: "Lay off", discard: "Discard",
 };
 
-// How each family's own text (render(), the log) names a seat, so the page can put the players'
-// names in its place.
-const SEAT_LABELS = {
-  rummy: (seat) => (seat === 0 ? "Human" : `Computer ${seat}`),
-  default: (seat) => `P${seat}`,
-};
-
 // What the player to move is asked to do, by family and phase.
 const TURN_HINTS = {
   climbing: (obs) => (obs.table ? "beat the play or pass" : "lead any combination"),
@@ -67,8 +60,9 @@ function shortName(seat) {
   return numbered ? numbered[1] + numbered[2] : name.slice(0, 4);
 }
 
+/** How the game's own text (render(), the log) names a seat, as the server says ("P2"). */
 function labelOf(seat) {
-  return (SEAT_LABELS[S.family] ?? SEAT_LABELS.default)(seat);
+  return S.table?.seats?.[seat]?.label ?? `P${seat}`;
 }
 
 /** The engine's text with each seat's label ("P2", "Computer 1") replaced by the seat's name. */
