@@ -4,30 +4,13 @@
 # for the tests (parlour / parlour, database parlour_test on 127.0.0.1:5432) created once.
 # Quick and silent when all of that is already so.
 set -euo pipefail
+source "$(dirname "$0")/apt.sh"
 
 ROLE=parlour
 DATABASE=parlour_test
 
-if [ "$(id -u)" -ne 0 ]; then
-    if command -v sudo >/dev/null 2>&1; then
-        SUDO=sudo
-    else
-        echo "install-postgresql.sh: installing and starting PostgreSQL needs root" >&2
-        exit 1
-    fi
-else
-    SUDO=
-fi
-
 if ! command -v pg_lsclusters >/dev/null 2>&1 || [ -z "$(pg_lsclusters -h 2>/dev/null)" ]; then
-    export DEBIAN_FRONTEND=noninteractive
-    log=$(mktemp)
-    trap 'rm -f "$log"' EXIT
-    if ! { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq postgresql; } >"$log" 2>&1; then
-        cat "$log" >&2
-        echo "install-postgresql.sh: apt-get could not install postgresql" >&2
-        exit 1
-    fi
+    apt_install install-postgresql.sh postgresql
 fi
 
 # The first cluster (Debian creates one with the package), started if it is down.
