@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterator
 
 from parlour.bots import make_bot
 from parlour.bots.levels import bench_lines as search_bench_lines
-from parlour.envs.speed import env_bench_lines
 from parlour.errors import ParlourError
 from parlour.game import Game
 
@@ -84,4 +83,6 @@ def run_bench(game: Game, seconds: float = 3.0) -> Iterator[str]:
     for label, value in game.bench_extra(seconds).items():
         yield f"  {label}: {value}"
     yield from (f"  {line}" for line in search_bench_lines(game, seconds))
+    from parlour.envs.speed import env_bench_lines  # numpy, only for a benchmark
+
     yield from env_bench_lines(game, seconds, raw_steps)

@@ -24,13 +24,24 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from parlour.bots.base import Bot
-from parlour.bots.learned.model import PolicyValue, load_model
 from parlour.game import Action, Observation
+
+if TYPE_CHECKING:
+    from parlour.bots.learned.model import PolicyValue
 
 #: The variants with trained weights.
 VARIANTS = ("big-two-4card",)
+
+
+def load_model() -> PolicyValue:
+    """The shipped big-two-4card model, loaded once. numpy is imported only here, so that
+    registering the bot costs nothing at start-up."""
+    from parlour.bots.learned import model
+
+    return model.load_model()
 
 
 def guide_for(observation: Observation) -> PolicyValue | None:
@@ -81,4 +92,4 @@ class LearnedBot(Bot):
                         f" points a deal above the next best, {legal_actions[second]}")
 
 
-__all__ = ["VARIANTS", "LearnedBot", "PolicyValue", "guide_for", "load_model", "prior"]
+__all__ = ["VARIANTS", "LearnedBot", "guide_for", "load_model", "prior"]
