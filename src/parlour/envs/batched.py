@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from itertools import chain
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -72,9 +73,9 @@ class BatchedEnv:
         self._deals = random.Random(seed)
         self.states: list[State] = []
         self._views: list[Observation] = []
-        # Row * size + index of every legal action: kept apart from the arrays handed out, so
+        # Each row's legal indexes, as Python lists: kept apart from the arrays handed out, so
         # that a caller writing into a returned mask cannot change what step() accepts.
-        self._legal_keys = np.zeros(0, dtype=np.int64)
+        self._legal: list[list[int]] = []
 
     def reset(self, seed: int | None = None) -> BatchStep:
         """Fresh deals in every row (from ``seed``, or continuing the generator)."""
@@ -96,19 +97,17 @@ class BatchedEnv:
         chosen = np.asarray(actions)
         if chosen.shape != (n,) or chosen.dtype.kind not in "iu":
             raise IllegalAction(f"expected {n} action indexes (one per deal), not {actions!r}")
-        size = self.action_index.size
-        inside = (chosen >= 0) & (chosen < size)
-        legal = inside & np.isin(np.arange(n) * size + chosen, self._legal_keys)
-        if not legal.all():
-            row = int(np.flatnonzero(~legal)[0])
-            raise IllegalAction(f"action {chosen[row]!r} of deal {row} is not legal there: see "
-                                "that row of the mask; no deal was changed")
+        picks = chosen.tolist()
+        for row, (a, legal) in enumerate(zip(picks, self._legal, strict=True)):
+            if a not in legal:
+                raise IllegalAction(f"action {a!r} of deal {row} is not legal there: see that "
+                                    "row of the mask; no deal was changed")
         rewards = np.zeros((n, self.game.players), dtype=np.float32)
         done = np.zeros(n, dtype=np.bool_)
         to_action = self.action_index.action
         states, views = self.states, self._views
         scale = self._scale
-        for i, a in enumerate(chosen.tolist()):
+        for i, a in enumerate(picks):
             state = states[i]
             state.apply(to_action(a, views[i]))
             if state.is_over:
@@ -127,8 +126,7 @@ class BatchedEnv:
         indices = self.action_index.indices
         views: list[Observation] = []
         raws = []
-        legal: list[int] = []
-        counts = []
+        legal: list[list[int]] = []
         players = []
         for state in self.states:
             p = state.current_player
@@ -136,16 +134,15 @@ class BatchedEnv:
             views.append(view)
             raws.append(raw(view))
             players.append(p)
-            found = indices(state.legal_actions(), view)
-            counts.append(len(found))
-            legal.extend(found)
+            legal.append(indices(state.legal_actions(), view))
         self._views = views
-        flat = np.array(legal, dtype=np.int64)
+        self._legal = legal
+        counts = list(map(len, legal))
+        flat = np.fromiter(chain.from_iterable(legal), dtype=np.int64, count=sum(counts))
         offsets = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(counts, out=offsets[1:])
-        keys = self._legal_keys = np.repeat(np.arange(0, n * size, size), counts) + flat
         mask = np.zeros((n, size), dtype=np.int8)
-        mask.reshape(-1)[keys] = 1
+        mask.reshape(-1)[np.repeat(np.arange(0, n * size, size), counts) + flat] = 1
         return BatchStep(self.encoder.encode_raw(raws), mask, flat, offsets,
                          np.array(players, dtype=np.int64), rewards, done)
 
