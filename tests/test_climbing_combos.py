@@ -45,6 +45,21 @@ def test_hand_plays_are_exactly_the_valid_subsets(name: str, options: dict[str, 
 
 
 @pytest.mark.parametrize(("name", "options"), RULESETS)
+@settings(max_examples=60, deadline=None)
+@given(keys=st.one_of(two_suit_hands, any_hands).flatmap(
+    lambda ks: st.integers(0, 13).map(lambda n: ks[:n])))
+def test_five_card_cards_are_the_cards_of_the_hands_five_card_plays(
+        name: str, options: dict[str, object], keys: list[int]) -> None:
+    table = parlour.new_game(name, **options).table
+    hand = sum(1 << k for k in keys)
+    union = 0
+    for a in table.hand_combos(hand):
+        if a >> SIZE_SHIFT == 5:
+            union |= a & MASK
+    assert table.five_card_cards(hand) == union
+
+
+@pytest.mark.parametrize(("name", "options"), RULESETS)
 def test_five_card_categories_rank_in_the_declared_order(name: str,
                                                           options: dict[str, object]) -> None:
     game = parlour.new_game(name, **options)

@@ -358,6 +358,38 @@ class ComboTable:
             actions = [a if a is not None else self.action(p) for a, p in zip(actions, out, strict=False)]
         return actions  # type: ignore[return-value]
 
+    def five_card_cards(self, hand: int) -> int:
+        """The cards of ``hand`` (key order) that belong to some five-card play of it: the
+        union of the five-card plays :meth:`hand_combos` lists, found without listing them.
+
+        >>> import parlour
+        >>> t = parlour.new_game("big-two").table
+        >>> hand = t.key_mask(parlour.parse_cards("3D 4C 5H 6S 7D 9C 9H KS"))
+        >>> t.cards_text(t.five_card_cards(hand))
+        '3D 4C 5H 6S 7D'
+        """
+        if hand.bit_count() < 5:
+            return 0
+        nib = [hand >> 4 * r & 15 for r in range(13)]
+        cards = 0
+        pairs = [r for r in range(13) if nib[r] & (nib[r] - 1)]  # two cards or more
+        for r in pairs:  # a full house: a triple and a pair of another rank
+            if nib[r].bit_count() >= 3 and len(pairs) > 1:
+                for p in pairs:
+                    cards |= nib[p] << 4 * p
+                break
+        if QUADS in self._cat[5] and 15 in nib:
+            return hand  # four of a kind takes any other card as its fifth
+        present = sum(1 << r for r in range(13) if nib[r])
+        for _, _, rankset, cards_of_window in self._window_masks:
+            if not rankset & ~present:
+                cards |= hand & cards_of_window
+        for s in range(4):
+            row = hand & SUIT_ROW << s
+            if row.bit_count() >= 5:
+                cards |= row
+        return cards
+
     @staticmethod
     def _bits(mask: int) -> list[int]:
         out = []

@@ -26,17 +26,16 @@ def _rank_counts(mask: int) -> list[int]:
 
 def _breaks(play: int, counts: list[int]) -> int:
     """How many pairs/triples/quads of the hand a play splits without using them whole."""
-    used = _rank_counts(play & MASK)
-    return sum(1 for r in range(13) if 0 < used[r] < counts[r] and counts[r] >= 2)
-
-
-def _five_card_cards(game: ClimbingGame, hand: int) -> int:
-    """Cards that belong to some five-card hand of ``hand``."""
-    cards = 0
-    for a in game.table.hand_combos(hand):
-        if a >> SIZE_SHIFT == 5:
-            cards |= a & MASK
-    return cards
+    m = play & MASK
+    n = 0
+    while m:  # the play's ranks, highest first
+        sh = (m.bit_length() - 1) & ~3
+        used = (m >> sh & 15).bit_count()
+        held = counts[sh >> 2]
+        if used < held and held >= 2:
+            n += 1
+        m &= ~(15 << sh)
+    return n
 
 
 def greedy_play(game: ClimbingGame, observation: Observation, legal: Sequence[Action]) -> Action:
@@ -49,15 +48,14 @@ def greedy_play(game: ClimbingGame, observation: Observation, legal: Sequence[Ac
         if a & MASK == hand:
             return a  # going out
     counts = _rank_counts(hand)
-    in_fives = _five_card_cards(game, hand)
+    in_fives = game.table.five_card_cards(hand)
     others = [n for i, n in enumerate(obs.hand_sizes) if i != obs.seat and n > 0]
     danger = min(others) if others else 13
 
     def cost(a: int) -> float:
         m = a & MASK
         size = a >> SIZE_SHIFT
-        ranks = [r for r in range(13) if m >> 4 * r & 15]
-        c = (a >> STRENGTH_SHIFT & 63) / 4.0 if size < 5 else max(ranks)
+        c = (a >> STRENGTH_SHIFT & 63) / 4.0 if size < 5 else float(m.bit_length() - 1 >> 2)
         c += 6.0 * _breaks(a, counts)
         if size < 5 and m & in_fives:
             c += 3.0 * (m & in_fives).bit_count()
