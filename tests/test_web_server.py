@@ -86,7 +86,8 @@ def test_create_list_and_join(http: TestClient) -> None:
     first = join(http, table["id"], None, "Ann")  # the first free human seat
     assert first["seat"] == 0 and first["table"]["status"] == "waiting"
     assert first["table"]["seats"][0] == {"seat": 0, "kind": "human", "bot": None, "name": "Ann",
-                                          "taken": True, "connected": False, "label": "P0"}
+                                          "taken": True, "connected": False, "label": "P0",
+                                          "display": "Ann"}
     second = join(http, table["id"], None, "")
     assert second["seat"] == 2 and second["token"] != first["token"]
     assert second["table"]["status"] == "playing" and second["table"]["deal"] == 1
@@ -192,6 +193,15 @@ def test_every_variant_plays_a_deal_against_bots(http: TestClient, variant: str)
     view = play_deal([me], game_of(table), seed=3)
     assert view["deal_over"] and view["result"]["summary"]
     assert view["log"], "the deal's log"
+    # The summary names each seat as the table does: the bots, all "greedy", by seat number.
+    seats = me.update["table"]["seats"]
+    names = [s["display"] for s in seats]
+    assert names[0] == "H0" and len(set(names)) == len(names)
+    assert names[1:] == (["greedy"] if len(seats) == 2 else
+                         [f"greedy {s}" for s in range(1, len(seats))])
+    for name, points in zip(names, view["result"]["returns"], strict=True):
+        shown = f"{int(points):+}" if float(points).is_integer() else f"{points:+}"
+        assert f"{name} {shown}" in view["result"]["summary"]
 
 
 def test_a_bots_only_table_plays_its_match_for_a_spectator(http: TestClient) -> None:

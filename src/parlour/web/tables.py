@@ -139,7 +139,8 @@ class Table:
             "id": self.id, **self.game.describe(), "status": self.status,
             "deal": self.deal_number, "totals": list(self.match.totals),
             "match_end": self.game.match_end_text(),
-            "seats": [{**s.info(), "label": self.game.seat_name(s.seat)} for s in self.seats],
+            "seats": [{**s.info(), "label": self.game.seat_name(s.seat),
+                       "display": self.seat_label(s.seat)} for s in self.seats],
         }
 
     def record(self) -> dict[str, Any]:
@@ -198,7 +199,12 @@ class Table:
                 "summary": line}
 
     def seat_label(self, seat: int) -> str:
-        return self.seats[seat].name or self.game.seat_name(seat)
+        """What the table calls ``seat``: its player's name, numbered by seat when another
+        seat has the same name (bots are named after their level: "greedy 1", "greedy 3")."""
+        name = self.seats[seat].name or self.game.seat_name(seat)
+        shared = any((s.name or self.game.seat_name(s.seat)) == name
+                     for s in self.seats if s.seat != seat)
+        return f"{name} {seat}" if shared else name
 
     def broadcast(self) -> None:
         """Send every client its own view of the table as it is now."""

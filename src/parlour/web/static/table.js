@@ -44,12 +44,9 @@ const S = {
 
 // -- names -----------------------------------------------------------------------------------------
 
+/** What the table calls a seat (the server numbers names that two seats share). */
 function seatName(seat) {
-  const seatsInfo = S.table?.seats ?? [];
-  const name = seatsInfo[seat]?.name || `P${seat}`;
-  // Bots share their level's name: number them so that every seat reads differently.
-  const shared = seatsInfo.some((s) => s.seat !== seat && (s.name || `P${s.seat}`) === name);
-  return shared ? `${name} ${seat}` : name;
+  return S.table?.seats?.[seat]?.display ?? `P${seat}`;
 }
 
 /** A seat's name in a few letters, for the tags under melded cards ("Ann", "g2"). */
