@@ -439,7 +439,7 @@ def _has_sansio() -> bool:
 
 
 def test_parlour_client_plays_bots_at_remote_seats(server: str) -> None:
-    import httpx
+    import httpx2 as httpx
 
     table = httpx.post(f"{server}/api/tables", json={
         "variant": "forty-five", "options": {"target": 5}, "seed": 8,
@@ -487,7 +487,7 @@ def test_parlour_serve_prints_its_address_and_serves(tmp_path: Path) -> None:
         assert server.stdout is not None
         assert server.stdout.readline() == (
             f"parlour web table: open http://127.0.0.1:{port}/ (Ctrl-C stops)\n")
-        import httpx
+        import httpx2 as httpx
 
         deadline = time.monotonic() + 20
         while True:
