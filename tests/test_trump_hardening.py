@@ -11,6 +11,7 @@ from dataclasses import fields
 import pytest
 
 import parlour
+from helpers import named_cards, play_random
 from parlour.bots import make_bot
 from parlour.cards import CARDS, Card, CardSet, parse_card
 from parlour.errors import CardError, DealError, IllegalAction, SeatError, VariantError
@@ -20,7 +21,6 @@ from parlour.records import deal_record, replay_deal
 
 # P3 holds the ace of trumps (spades) and robs; P0 leads.
 ROB_HANDS = ["5S 3S 7D 8C 9H", "KS 2D 3D 4D 5D", "6S 7S 8S 9S 10S", "AS 4C 6C 8H KC"]
-CARD_TOKEN = re.compile(r"(?<![\w])(?:10|[2-9JQKA])[CDHS](?![\w])")
 
 
 def rob_deal(**options):
@@ -28,21 +28,10 @@ def rob_deal(**options):
     return game.new_deal(hands=ROB_HANDS, turn_up="2S", dealer=3)
 
 
-def named_cards(text: str) -> set[Card]:
-    return {parse_card(token) for token in CARD_TOKEN.findall(text)}
-
-
 def snapshot(state):
     n = state.game.players
     return ([state.observation(s) for s in range(n)], state.legal_actions(), state.history,
             state.current_player)
-
-
-def play_random(state, rng, on_step=None):
-    while not state.is_over:
-        if on_step:
-            on_step(state)
-        state.apply(rng.choice(state.legal_actions()))
 
 
 def states_in_every_phase():
@@ -416,7 +405,7 @@ def test_spoil_five_pool_and_chips_add_up_to_the_chips_in_play(players, options,
         state = game.new_deal(seed=seed, scores=scores, **extra)
         in_play = sum(scores) + state.observation(0).pool - players * game.options.ante
 
-        def check(s, in_play=in_play):
+        def check(s, legal=None, in_play=in_play):
             for seat in range(players):
                 text = s.observation(seat).render()
                 shown_pool, chips = chips_shown(text)
@@ -486,11 +475,11 @@ def test_text_never_names_a_card_hidden_from_its_seat(variant, players) -> None:
     game = parlour.new_game(variant, players=players, silent_ace=True)
     rng = random.Random(players)
 
-    def check(state):
+    def check(state, legal=None):
         for seat in range(players):
             obs = state.observation(seat)
             text = obs.render() + "\n" + "\n".join(obs.log_lines())
-            assert not named_cards(text) & set(state.hidden_from(seat)), text
+            assert not named_cards(text) & state.hidden_from(seat), text
 
     for seed in range(15):
         state = game.new_deal(seed=seed)
