@@ -17,8 +17,9 @@ reproducible: the same seed gives the same moves on any machine and at any load.
 are sized for the slowest variants (Big Two with four-card hands and Rummy, about 1,000 to 1,500
 rollouts a second on one core), so that ``medium`` answers within 0.2 s and ``expert`` within
 1 s at the 99th percentile; in Big Two and Pusoy Dos, whose rollouts are about twice as cheap,
-and in Forty-Five and Spoil Five, four to six times cheaper, they answer sooner. The exception is the rare Rummy position whose rollouts run
-on to the turn limit (nobody can go out): a fixed budget then takes several times longer.
+and in Forty-Five and Spoil Five, four to six times cheaper, they answer sooner. The exception
+is the rare Rummy position whose rollouts run on to the turn limit (nobody can go out): a fixed
+budget then takes several times longer.
 ``make_bot("hard", interactive=True)``, for play against a person, searches until its time is
 up instead, which bounds every move and buys the cheap variants many more rollouts.
 

@@ -373,11 +373,10 @@ class ComboTable:
         nib = [hand >> 4 * r & 15 for r in range(13)]
         cards = 0
         pairs = [r for r in range(13) if nib[r] & (nib[r] - 1)]  # two cards or more
-        for r in pairs:  # a full house: a triple and a pair of another rank
-            if nib[r].bit_count() >= 3 and len(pairs) > 1:
-                for p in pairs:
-                    cards |= nib[p] << 4 * p
-                break
+        # A full house (a triple and a pair of another rank) can use any card of these ranks.
+        if len(pairs) > 1 and any(nib[r].bit_count() >= 3 for r in pairs):
+            for r in pairs:
+                cards |= nib[r] << 4 * r
         if QUADS in self._cat[5] and 15 in nib:
             return hand  # four of a kind takes any other card as its fifth
         present = sum(1 << r for r in range(13) if nib[r])
