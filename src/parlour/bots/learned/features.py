@@ -24,6 +24,7 @@ from numpy.typing import NDArray
 
 from parlour.game import Action, Observation
 from parlour.games.climbing.combos import MASK, SIZE_SHIFT, STRENGTH_SHIFT
+from parlour.games.climbing.policy import broken_groups, rank_counts
 
 #: Index of a play's kind by (size, category index within its size); 0 is pass. The 4-card
 #: plays are two pair and four of a kind; the 5-card ones straight, flush, full house and
@@ -31,7 +32,6 @@ from parlour.games.climbing.combos import MASK, SIZE_SHIFT, STRENGTH_SHIFT
 _KIND_OFFSET = {0: 0, 1: 1, 2: 2, 3: 3, 4: 4, 5: 6}
 KINDS = 10
 PLAYERS = 4
-_RANK_NIBBLES = [15 << 4 * r for r in range(13)]
 _TWOS = 15 << 48
 
 OBS_WIDTH = 52 + 52 + 13 * (PLAYERS - 1) + 1 + 6 + KINDS + 1 + 13 + (PLAYERS - 1) + 3
@@ -52,10 +52,6 @@ def bits(mask: int) -> NDArray[np.float32]:
 def _kind(packed: int) -> int:
     size = packed >> SIZE_SHIFT
     return _KIND_OFFSET[size] + (packed >> STRENGTH_SHIFT + 6 & 7) if size else 0
-
-
-def _rank_counts(mask: int) -> list[int]:
-    return [(mask & n).bit_count() for n in _RANK_NIBBLES]
 
 
 def observation_row(obs: Observation) -> NDArray[np.float32]:
@@ -100,7 +96,7 @@ def action_rows(obs: Observation, legal: Sequence[Action],
     """One row of action features per legal action (see the module)."""
     t = obs.game.table  # type: ignore[attr-defined]
     hand = t.key_of(obs.hand)
-    counts = _rank_counts(hand)
+    counts = rank_counts(hand)
     rows = np.zeros((len(legal), ACTION_WIDTH), dtype=np.float32)
     for j, a in enumerate(legal):
         packed = int(a)
@@ -113,15 +109,13 @@ def action_rows(obs: Observation, legal: Sequence[Action],
             row[63 + (key >> 2)] = 1.0
         row[52 + _kind(packed)] = 1.0
         left = hand & ~m
-        left_counts = _rank_counts(left)
+        left_counts = rank_counts(left)
         at = 76
         row[at] = left.bit_count() / 13.0
         row[at + 1] = 1.0 if m and not left else 0.0
         row[at + 2] = (m & _TWOS).bit_count() / 4.0
         row[at + 3] = (left & _TWOS).bit_count() / 4.0
-        # Groups the play splits without playing them whole, as the rule-based policy counts.
-        row[at + 4] = sum(1 for c, u in zip(counts, left_counts, strict=True)
-                          if c >= 2 and 0 < c - u < c) / 4.0
+        row[at + 4] = broken_groups(m, counts) / 4.0
         for k in (1, 2, 3):
             row[at + 4 + k] = left_counts.count(k) / 6.0
         row[at + 8] = 1.0 if greedy_choice is not None and a == greedy_choice else 0.0

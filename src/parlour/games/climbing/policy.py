@@ -20,12 +20,14 @@ if TYPE_CHECKING:
 TWO_RANK = 12
 
 
-def _rank_counts(mask: int) -> list[int]:
+def rank_counts(mask: int) -> list[int]:
+    """How many cards of each rank (low to high) a key-order mask holds."""
     return [(mask >> 4 * r & 15).bit_count() for r in range(13)]
 
 
-def _breaks(play: int, counts: list[int]) -> int:
-    """How many pairs/triples/quads of the hand a play splits without using them whole."""
+def broken_groups(play: int, counts: list[int]) -> int:
+    """How many pairs/triples/quads of a hand (``counts``: its :func:`rank_counts`) a play splits
+    without using them whole."""
     m = play & MASK
     n = 0
     while m:  # the play's ranks, highest first
@@ -47,7 +49,7 @@ def greedy_play(game: ClimbingGame, observation: Observation, legal: Sequence[Ac
     for a in plays:
         if a & MASK == hand:
             return a  # going out
-    counts = _rank_counts(hand)
+    counts = rank_counts(hand)
     in_fives = game.table.five_card_cards(hand)
     others = [n for i, n in enumerate(obs.hand_sizes) if i != obs.seat and n > 0]
     danger = min(others) if others else 13
@@ -56,7 +58,7 @@ def greedy_play(game: ClimbingGame, observation: Observation, legal: Sequence[Ac
         m = a & MASK
         size = a >> SIZE_SHIFT
         c = (a >> STRENGTH_SHIFT & 63) / 4.0 if size < 5 else float(m.bit_length() - 1 >> 2)
-        c += 6.0 * _breaks(a, counts)
+        c += 6.0 * broken_groups(a, counts)
         if size < 5 and m & in_fives:
             c += 3.0 * (m & in_fives).bit_count()
         twos = (m >> 4 * TWO_RANK & 15).bit_count()
