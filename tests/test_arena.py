@@ -12,7 +12,15 @@ from sqlalchemy import create_engine, func, select
 from sqlalchemy.orm import Session
 
 import parlour
-from parlour.arena import ArenaResult, Play, all_seatings, bot_stats, head_to_head, run_arena
+from parlour.arena import (
+    ArenaResult,
+    Play,
+    all_seatings,
+    bot_stats,
+    head_to_head,
+    run_arena,
+    split_differences,
+)
 from parlour.arena.core import make_entries, record_name
 from parlour.arena.results import PlayRow, RunRow, SeatRow, leaderboard
 from parlour.arena.stats import Z95
@@ -107,6 +115,33 @@ def test_statistics_average_each_bot_within_a_deal_before_taking_the_interval() 
     assert (pair.mean, pair.half, pair.deals) == (4.0, 0.0, 2)
 
 
+def test_split_differences_take_each_split_of_the_seats_on_its_own() -> None:
+    plays = (
+        Play(0, (0, 1, 1, 1), (6.0, -2.0, -2.0, -2.0), (0,)),      # 1 v 3: 6 − (−2) = 8
+        Play(0, (0, 0, 1, 1), (1.0, 1.0, -1.0, -1.0), (0, 1)),      # 2 v 2: 1 − (−1) = 2
+        Play(0, (0, 0, 0, 1), (1.0, 1.0, 1.0, -3.0), (0, 1, 2)),    # 3 v 1: 1 − (−3) = 4
+        Play(1, (1, 0, 1, 1), (-1.0, 3.0, -1.0, -1.0), (1,)),       # 1 v 3: 3 − (−1) = 4
+        Play(1, (0, 1, 0, 1), (2.0, -2.0, 0.0, 0.0), (0,)),         # 2 v 2: 1 − (−1) = 2
+        Play(1, (0, 0, 0, 1), (0.0, 0.0, 0.0, 0.0), (0, 1, 2, 3)),  # 3 v 1: 0
+    )
+    game = parlour.new_game("big-two-4card")
+    entries = make_entries(["expert", "greedy"])
+    result = ArenaResult(game, entries, 0, 2, True, plays)
+    splits = split_differences(result)
+    assert [(s.seats, s.others, s.difference.first, s.difference.second, s.difference.deals)
+            for s in splits] == [(1, 3, "expert", "greedy", 2), (2, 2, "expert", "greedy", 2),
+                                 (3, 1, "expert", "greedy", 2)]
+    assert [s.difference.mean for s in splits] == [6.0, 2.0, 2.0]
+    assert [s.difference.half for s in splits] == pytest.approx([2 * Z95, 0.0, 2 * Z95])
+    # Only a duplicate run of two bots at three seats or more has splits.
+    assert split_differences(ArenaResult(game, entries, 0, 2, False, plays)) == []
+    three = make_entries(["expert", "greedy", "random"])
+    assert split_differences(ArenaResult(game, three, 0, 2, True, plays)) == []
+    two_seats = run_arena(parlour.new_game("rummy"), ["greedy", "random"], 1, seed=1,
+                          duplicate=True)
+    assert split_differences(two_seats) == []
+
+
 def test_every_play_is_recorded_and_replays_to_its_result(tmp_path: Path) -> None:
     result = run_arena(parlour.new_game("rummy"), ["greedy", "random"], 3, seed=4,
                        duplicate=True, record_dir=tmp_path / "records")
@@ -134,6 +169,7 @@ def test_ratings_file_grows_across_runs_and_ranks_greedy_above_random(tmp_path: 
                             "--duplicate", "--seed", seed)
         assert code == 0, text
         assert "greedy − random" in text
+        assert "1 greedy v 3 random" in text and "3 greedy v 1 random" in text
     engine = create_engine(f"sqlite:///{path}")
     with Session(engine) as session:
         runs = session.scalars(select(RunRow).order_by(RunRow.id)).all()

@@ -20,9 +20,17 @@ backend (``run_arena(…, backend="ray")``) in :mod:`parlour.arena.ray_backend`,
 """
 
 from parlour.arena.core import ArenaResult, Entry, Play, all_seatings, run_arena
-from parlour.arena.stats import BotStats, HeadToHead, bot_stats, head_to_head, mean_ci
+from parlour.arena.stats import (
+    BotStats,
+    HeadToHead,
+    Split,
+    bot_stats,
+    head_to_head,
+    mean_ci,
+    split_differences,
+)
 
 __all__ = [
-    "ArenaResult", "BotStats", "Entry", "HeadToHead", "Play", "all_seatings", "bot_stats",
-    "head_to_head", "mean_ci", "run_arena",
+    "ArenaResult", "BotStats", "Entry", "HeadToHead", "Play", "Split", "all_seatings",
+    "bot_stats", "head_to_head", "mean_ci", "run_arena", "split_differences",
 ]

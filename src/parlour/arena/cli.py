@@ -20,7 +20,7 @@ from parlour.arena.core import (
     record_directory,
     run_arena,
 )
-from parlour.arena.stats import bot_stats, head_to_head
+from parlour.arena.stats import bot_stats, head_to_head, split_differences
 from parlour.bots import bot_names
 from parlour.errors import ParlourError
 from parlour.records import check_save_path
@@ -172,6 +172,16 @@ def _report(result: ArenaResult, out: TextIO) -> None:
             [f"{p.first} − {p.second}", str(p.deals), f"{p.mean:+.3f}", _ci(p.mean, p.half)]
             for p in pairs])
         out.write("Mean per-deal score difference over the deals where both sat.\n")
+    splits = split_differences(result)
+    if splits:
+        first, second = (e.label for e in result.entries)
+        out.write("\n")
+        _table(out, ["by split of the seats", "deals", "difference", "95% CI"], [
+            [f"{s.seats} {first} v {s.others} {second}", str(s.difference.deals),
+             f"{s.difference.mean:+.3f}", _ci(s.difference.mean, s.difference.half)]
+            for s in splits])
+        out.write(f"The same difference within each split of the {result.game.players} seats "
+                  f"between the two bots.\n")
 
 
 def _leaderboard(standings: Sequence[Standing], out: TextIO) -> None:

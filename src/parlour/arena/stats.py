@@ -118,10 +118,54 @@ def head_to_head(result: ArenaResult) -> list[HeadToHead]:
     per_deal = deal_scores(result.plays, range(len(result.entries)))
     out = []
     for i, j in itertools.combinations(range(len(result.entries)), 2):
-        diffs = [a - b for d in per_deal
-                 if (a := d.score[i]) is not None and (b := d.score[j]) is not None]
-        if diffs:
-            mean, half = mean_ci(diffs)
-            out.append(HeadToHead(result.entries[i].label, result.entries[j].label, len(diffs),
-                                  mean, half))
+        pair = _difference(result, per_deal, i, j)
+        if pair is not None:
+            out.append(pair)
     return out
+
+
+@dataclass(frozen=True)
+class Split:
+    """The first bot's difference from the second over the plays where it held ``seats`` of
+    the table's seats and the second the ``others``."""
+
+    seats: int
+    others: int
+    difference: HeadToHead
+
+
+def split_differences(result: ArenaResult) -> list[Split]:
+    """For a duplicate run of two bots at a table of three or more seats, the head-to-head
+    difference within each split of the seats: 1 against 3, 2 against 2 and 3 against 1 at
+    four seats. The pooled :func:`head_to_head` mixes these; a bot that exploits a weaker one
+    shows it most where it sits alone among them. Empty for any other run.
+
+    >>> import parlour
+    >>> from parlour.arena import run_arena
+    >>> result = run_arena(parlour.new_game("big-two-4card"), ["greedy", "random"], 4, seed=1,
+    ...                    duplicate=True)
+    >>> [(s.seats, s.others, s.difference.deals) for s in split_differences(result)]
+    [(1, 3, 4), (2, 2, 4), (3, 1, 4)]
+    """
+    players = result.game.players
+    if not result.duplicate or len(result.entries) != 2 or players < 3:
+        return []
+    out = []
+    for seats in range(1, players):
+        plays = [p for p in result.plays if p.seating.count(0) == seats]
+        pair = _difference(result, deal_scores(plays, (0, 1)), 0, 1)
+        assert pair is not None  # every split is played in every deal of a duplicate run
+        out.append(Split(seats, players - seats, pair))
+    return out
+
+
+def _difference(result: ArenaResult, per_deal: Sequence[DealScores], i: int,
+                j: int) -> HeadToHead | None:
+    """Entry ``i``'s mean per-deal score minus entry ``j``'s over the deals where both sat
+    (``None``: none)."""
+    diffs = [a - b for d in per_deal
+             if (a := d.score[i]) is not None and (b := d.score[j]) is not None]
+    if not diffs:
+        return None
+    mean, half = mean_ci(diffs)
+    return HeadToHead(result.entries[i].label, result.entries[j].label, len(diffs), mean, half)
