@@ -242,6 +242,9 @@ class Game(ABC):
 
     #: Each family's options dataclass type; instances are frozen.
     options_type: ClassVar[type]
+    #: Whether the hands left at the end of a deal are shown to everyone (they are counted for
+    #: the score, as in Rummy); otherwise the end of a deal shows nothing its play did not.
+    reveals_hands_at_end: ClassVar[bool] = False
 
     def __init__(self, variant: Variant, players: int, options: Any) -> None:
         self._variant = variant

@@ -104,8 +104,17 @@ def pick(state: State, verb: str, selected: Iterable[Card]) -> Action:
     Traceback (most recent call last):
     ...
     parlour.errors.IllegalAction: the holder of 3D must open; passing is not allowed
+    >>> pick(state, "play", [parse_card("3D")] * 2)
+    Traceback (most recent call last):
+    ...
+    parlour.errors.IllegalAction: 3D is named twice
     """
-    chosen = frozenset(selected)
+    cards = list(selected)
+    chosen = frozenset(cards)
+    if len(chosen) < len(cards):
+        # A set would quietly drop the repeats; the text form refuses them, and so does this.
+        twice = next(c for c in cards if cards.count(c) > 1)
+        raise IllegalAction(f"{twice} is named twice")
     moves = [m for m in map(parse_move, state.legal_actions()) if m.verb == verb]
     if moves and all(not m.cards for m in moves):
         if len(moves) == 1:

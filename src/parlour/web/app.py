@@ -17,13 +17,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -35,8 +38,10 @@ from parlour.records import check_save_path
 from parlour.registry import variants
 from parlour.summaries import summary
 from parlour.web import DEFAULT_DATABASE
+from parlour.web.limits import quote, shorten
+from parlour.web.settings import Settings
 from parlour.web.store import Store
-from parlour.web.tables import Client, Settings, Table, Tables, WebError
+from parlour.web.tables import Client, Table, Tables, WebError
 
 log = logging.getLogger("parlour.web")
 
@@ -45,6 +50,16 @@ STATIC_DIR = Path(__file__).with_name("static")
 #: Close codes: a table that does not exist, a token that holds no seat.
 CLOSE_UNKNOWN_TABLE = 4404
 CLOSE_BAD_TOKEN = 4401
+
+#: The largest request body and WebSocket message read (bytes): the largest real one, a
+#: table's creation, is well under 2 KiB.
+BODY_LIMIT = 16_384
+MESSAGE_LIMIT = 16_384
+#: The longest ``ref`` (as JSON) echoed back to a client.
+REF_LIMIT = 100
+#: Lobby pages: the default and the largest number of tables in one.
+PAGE_SIZE, PAGE_LIMIT = 20, 100
+TABLE_STATUSES = ("waiting", "playing", "finished")
 
 _PLACEHOLDER = """<!doctype html><meta charset="utf-8"><title>parlour</title>
 <p>The parlour web table is running; its page is not installed. The lobby is at
@@ -59,6 +74,7 @@ def create_app(
     instance: str = "t",
     records: str | Path | None = None,
     static_dir: str | Path | None = None,
+    settings: Settings | None = None,
 ) -> Starlette:
     """The web table's app on the database at ``database_url`` (SQLite by default; a
     ``postgresql://`` URL works the same), resuming every unfinished table stored there that
@@ -66,13 +82,17 @@ def create_app(
 
     ``bot_delay`` is the pause before each bot move (0 in tests), ``hint_bot`` the bot that
     answers hints, ``instance`` this process's name (see the README on several processes),
-    ``records`` a folder where each finished match is also saved as JSON.
+    ``records`` a folder where each finished match is also saved as JSON. ``settings`` gives
+    every other limit (:class:`~parlour.web.tables.Settings`); the arguments above override
+    its fields of the same names.
     """
     store = Store(database_url)
     if records is not None:
         check_save_path(Path(records) / "check.json")  # refused now rather than at a match's end
-    tables = Tables(store, Settings(bot_delay=bot_delay, hint_bot=hint_bot, instance=instance,
-                                    records=None if records is None else str(records)))
+    settings = dataclasses.replace(
+        settings or Settings(), bot_delay=bot_delay, hint_bot=hint_bot, instance=instance,
+        records=None if records is None else str(records))
+    tables = Tables(store, settings)
     tables.resume()
     static = Path(static_dir) if static_dir is not None else STATIC_DIR
 
@@ -93,15 +113,22 @@ def create_app(
         return JSONResponse({"variants": [_variant_info(v) for v in variants()],
                              "bots": bot_names()})
 
-    async def list_tables(_request: Request) -> Response:
-        return JSONResponse({"tables": tables.listing()})
+    async def list_tables(request: Request) -> Response:
+        try:
+            query = _lobby_query(request)
+        except WebError as e:
+            return _error(e)
+        page, total = tables.listing(**query)
+        return JSONResponse({"tables": page, "total": total, "offset": query["offset"],
+                             "limit": query["limit"]})
 
     async def create_table(request: Request) -> Response:
         try:
-            table = tables.create(await _body(request))
+            client = request.client.host if request.client is not None else ""
+            table, owner = tables.create(await _body(request), client)
         except WebError as e:
             return _error(e)
-        return JSONResponse({"table": table.info()}, status_code=201)
+        return JSONResponse({"table": table.info(), "owner_token": owner}, status_code=201)
 
     async def get_table(request: Request) -> Response:
         try:
@@ -121,12 +148,25 @@ def create_app(
             return _error(e)
         return JSONResponse({"seat": seat, "token": token, "table": table.info()})
 
+    async def hand_over_seat(request: Request) -> Response:
+        try:
+            table = tables.get(request.path_params["table_id"])
+            body = await _body(request)
+            table.hand_over(_bearer(request), request.path_params["seat"], body)
+        except WebError as e:
+            return _error(e)
+        return JSONResponse({"table": table.info()})
+
     async def table_record(request: Request) -> Response:
         try:
             table = tables.get(request.path_params["table_id"])
+            if not table.open:
+                return JSONResponse(table.finished_record or table.record())
+            token = _bearer(request)
+            seat = None if token is None else table.seat_of(token)
         except WebError as e:
             return _error(e)
-        return JSONResponse(table.record())
+        return JSONResponse(table.public_record(seat))
 
     async def table_socket(websocket: WebSocket) -> None:
         await websocket.accept()
@@ -138,19 +178,26 @@ def create_app(
             return
         await _serve_socket(websocket, table)
 
+    api = [
+        Route("/variants", list_variants, methods=["GET"]),
+        Route("/tables", list_tables, methods=["GET"]),
+        Route("/tables", create_table, methods=["POST"]),
+        Route("/tables/{table_id}", get_table, methods=["GET"]),
+        Route("/tables/{table_id}/join", join_table, methods=["POST"]),
+        Route("/tables/{table_id}/seats/{seat:int}", hand_over_seat, methods=["POST"]),
+        Route("/tables/{table_id}/record", table_record, methods=["GET"]),
+    ]
     routes = [
         Route("/", index),
-        Route("/api/variants", list_variants),
-        Route("/api/tables", list_tables, methods=["GET"]),
-        Route("/api/tables", create_table, methods=["POST"]),
-        Route("/api/tables/{table_id}", get_table),
-        Route("/api/tables/{table_id}/join", join_table, methods=["POST"]),
-        Route("/api/tables/{table_id}/record", table_record),
+        # One mount for the API: a path of it with a method it does not take is answered
+        # 405 there, instead of falling through to the static files' 404.
+        Mount("/api", routes=api),
         WebSocketRoute("/ws/{table_id}", table_socket),
         Mount("/static", StaticFiles(directory=static, check_dir=False), name="static"),
         Mount("/", StaticFiles(directory=static, html=True, check_dir=False), name="root"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={HTTPException: _http_error})
     app.state.tables = tables
     app.state.store = store
     return app
@@ -168,15 +215,69 @@ def _variant_info(variant: Any) -> dict[str, Any]:
     }
 
 
+def _lobby_query(request: Request) -> dict[str, Any]:
+    """The lobby's filters and page from the query string; :class:`WebError` if malformed."""
+    params = request.query_params
+    unknown = set(params) - {"variant", "status", "offset", "limit"}
+    if unknown:
+        raise WebError(f"unknown parameter(s): {shorten(', '.join(sorted(unknown)), 80)}; the lobby "
+                       "takes variant, status, offset and limit")
+    status = params.get("status")
+    if status is not None and status not in TABLE_STATUSES:
+        raise WebError(f"status is one of {', '.join(TABLE_STATUSES)}, not {quote(status)}")
+    variant = params.get("variant")
+    if variant is not None and variant not in {v.name for v in variants()}:
+        raise WebError(f"unknown variant {quote(variant)}")
+    numbers = {}
+    for name, default, low, high in (("offset", 0, 0, 10**9), ("limit", PAGE_SIZE, 1, PAGE_LIMIT)):
+        text = params.get(name, str(default))
+        if not (len(text) <= 10 and text.isascii() and text.isdigit() and low <= int(text) <= high):
+            raise WebError(f"{name} is a whole number from {low} to {high}, not {quote(text)}")
+        numbers[name] = int(text)
+    return {"variant": variant, "status": status, **numbers}
+
+
+def _bearer(request: Request) -> str | None:
+    """The token of an ``Authorization: Bearer TOKEN`` header, if there is one."""
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise WebError("the Authorization header is 'Bearer TOKEN'", 401)
+    return token.strip()
+
+
 async def _body(request: Request) -> Any:
+    """The request's JSON body; :class:`WebError` for one too large, malformed or too deeply
+    nested (``json`` recurses once per level)."""
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > BODY_LIMIT:
+            raise WebError(f"the request body is larger than {BODY_LIMIT} bytes", 413)
+        chunks.append(chunk)
+    return _json(b"".join(chunks) or b"{}", "the request body")
+
+
+def _json(raw: str | bytes, what: str) -> Any:
     try:
-        return json.loads(await request.body() or b"{}")
+        return json.loads(raw)
     except (ValueError, UnicodeDecodeError):
-        raise WebError("the request body is not valid JSON") from None
+        raise WebError(f"{what} is not valid JSON") from None
+    except RecursionError:
+        raise WebError(f"{what} is not valid JSON: it is nested too deeply") from None
 
 
 def _error(error: WebError) -> Response:
-    return JSONResponse({"error": str(error)}, status_code=error.status)
+    headers = ({} if error.retry_after is None
+               else {"Retry-After": str(max(1, round(error.retry_after)))})
+    return JSONResponse({"error": str(error)}, status_code=error.status, headers=headers)
+
+
+async def _http_error(_request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    return JSONResponse({"error": exc.detail}, status_code=exc.status_code, headers=exc.headers)
 
 
 # -- the WebSocket of one client -----------------------------------------------------------------
@@ -185,19 +286,21 @@ def _error(error: WebError) -> Response:
 async def _receive(websocket: WebSocket) -> dict[str, Any] | None:
     """The next message as a JSON object; ``None`` once the client is gone.
 
-    :class:`WebError` for one that is not a JSON object (the connection goes on)."""
+    :class:`WebError` for one that is too large, not a JSON object, or whose ``ref`` is too
+    long to echo (the connection goes on)."""
     message = await websocket.receive()
     if message["type"] == "websocket.disconnect":
         return None
     raw = message.get("text")
     if raw is None:
         raw = (message.get("bytes") or b"").decode("utf-8", "replace")
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        raise WebError("the message is not valid JSON") from None
+    if len(raw) > MESSAGE_LIMIT:
+        raise WebError(f"a message is at most {MESSAGE_LIMIT} characters")
+    data = _json(raw, "the message")
     if not isinstance(data, dict):
         raise WebError('a message is a JSON object with a "type"')
+    if len(json.dumps(data.get("ref"))) > REF_LIMIT:
+        raise WebError(f"a 'ref' is at most {REF_LIMIT} characters of JSON")
     return data
 
 
@@ -271,33 +374,22 @@ async def _write(websocket: WebSocket, client: Client) -> None:
             client.outbox.task_done()
 
 
-#: Hints being worked out (a task must be referenced until it is done).
-_HINTS: set[asyncio.Task[None]] = set()
-
-
-async def _hint(client: Client, request: tuple[Any, Any, Any, Any], ref: Any) -> None:
-    bot, observation, legal, rng = request
-    action, reason = await asyncio.to_thread(bot.choose_explained, observation, legal, rng)
-    client.send({"type": "hint", "action": str(action), "reason": reason, "ref": ref})
-
-
 async def _handle(table: Table, client: Client, message: dict[str, Any]) -> None:
     kind = message.get("type")
     ref = message.get("ref")
+    table.touched = time.monotonic()
     if kind == "action":
         table.act(client, message)
     elif kind == "next_deal":
         table.next_deal(client, message)
     elif kind == "hint":
-        request = table.hint_request(client, message)
-        # The search runs on while this client's next messages are read.
-        task = asyncio.create_task(_hint(client, request, ref))
-        _HINTS.add(task)
-        task.add_done_callback(_HINTS.discard)
+        table.hint(client, message)  # the search runs on while the next messages are read
+    elif kind == "back":
+        table.come_back(client, message)
     elif kind == "ping":
         client.send({"type": "pong", "ref": ref})
     elif kind == "hello":
         raise WebError("this connection has already said hello")
     else:
-        raise WebError(f"unknown message type {kind!r}; the types are: hello, action, hint, "
-                       "next_deal, ping")
+        raise WebError(f"unknown message type {quote(kind)}; the types are: hello, action, hint, "
+                       "next_deal, back, ping")

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any, TextIO
 
+from parlour.errors import ParlourError
 from parlour.web import DEFAULT_DATABASE
+from parlour.web.settings import TURN_TIMEOUT_RANGE, Settings
 
 
 def add_parsers(sub: Any) -> None:
@@ -25,6 +28,29 @@ def add_parsers(sub: Any) -> None:
                          "(the record parlour replay reads)")
     sp.add_argument("--instance", default="t", metavar="NAME",
                     help="this process's name when several share one database (default t)")
+    defaults = Settings()
+    sp.add_argument("--turn-timeout", type=_seconds, default=None, metavar="SECONDS",
+                    help="seconds a person has for each turn before a bot plays for them "
+                         "(default: no timer; a table may set its own)")
+    sp.add_argument("--stand-in", default=defaults.stand_in, metavar="NAME",
+                    help=f"the bot that plays for a person whose time ran out (default "
+                         f"{defaults.stand_in})")
+    sp.add_argument("--max-tables", type=_positive, default=defaults.max_tables, metavar="N",
+                    help=f"most unfinished tables at once (default {defaults.max_tables})")
+    sp.add_argument("--tables-per-minute", type=_positive, default=defaults.tables_per_minute,
+                    metavar="N", help="tables one address may create a minute, after a burst of "
+                    f"{defaults.table_burst} (default {defaults.tables_per_minute:g})")
+    sp.add_argument("--idle-timeout", type=_positive, default=defaults.idle_timeout,
+                    metavar="SECONDS", help="close a table nobody has been at for this long: "
+                    "archived if unfinished (default "
+                    f"{defaults.idle_timeout:g})")
+    sp.add_argument("--hint-workers", type=_positive, default=defaults.hint_workers,
+                    metavar="N", help="threads that work out hints, apart from the bots' "
+                    f"(default {defaults.hint_workers})")
+    sp.add_argument("--certfile", default=None, metavar="FILE",
+                    help="serve HTTPS and WSS with this certificate (PEM; with --keyfile)")
+    sp.add_argument("--keyfile", default=None, metavar="FILE",
+                    help="the certificate's private key (PEM)")
 
     from parlour import client
 
@@ -41,9 +67,36 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
     from parlour.web.app import create_app
 
+    if (args.certfile is None) != (args.keyfile is None):
+        raise ParlourError("--certfile and --keyfile go together: give both, or neither")
+    for path in (args.certfile, args.keyfile):
+        if path is not None and not Path(path).is_file():
+            raise ParlourError(f"no such file: {path}")
+    settings = Settings(turn_timeout=args.turn_timeout, stand_in=args.stand_in,
+                        max_tables=int(args.max_tables),
+                        tables_per_minute=args.tables_per_minute,
+                        idle_timeout=args.idle_timeout, hint_workers=int(args.hint_workers))
     app = create_app(args.database, bot_delay=args.bot_delay, hint_bot=args.hint_bot,
-                     instance=args.instance, records=args.records)
-    out.write(f"parlour web table: open http://{args.host}:{args.port}/ (Ctrl-C stops)\n")
+                     instance=args.instance, records=args.records, settings=settings)
+    scheme = "http" if args.certfile is None else "https"
+    out.write(f"parlour web table: open {scheme}://{args.host}:{args.port}/ (Ctrl-C stops)\n")
     out.flush()
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    # A message larger than the app reads is refused by uvicorn before it is buffered whole.
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
+                ssl_certfile=args.certfile, ssl_keyfile=args.keyfile, ws_max_size=1 << 20)
     return 0
+
+
+def _positive(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive number")
+    return value
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    low, high = TURN_TIMEOUT_RANGE
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"a turn is {low:g} to {high:g} seconds, not {text}")
+    return value

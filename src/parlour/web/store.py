@@ -28,6 +28,7 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Column,
     Engine,
     Float,
@@ -40,7 +41,9 @@ from sqlalchemy import (
     delete,
     event,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.pool import StaticPool
@@ -57,7 +60,12 @@ tables_t = Table(
     Column("owner", String(64), nullable=False, index=True),  # the instance that serves it
     Column("status", String(16), nullable=False),
     Column("created", Float, nullable=False),
-    Column("record", Text, nullable=True),  # the match record, once finished
+    Column("record", Text, nullable=True),  # the match record, once finished or archived
+    # Added later: a database made before them gets them at start-up (see _add_columns).
+    Column("seeded", Boolean, nullable=False, server_default="0"),  # the creator chose the seed
+    Column("owner_hash", String(64), nullable=True),  # the hash of the creator's owner token
+    Column("turn_timeout", Float, nullable=True),  # seconds a person has for a turn
+    Column("stand_in", String(32), nullable=True),  # the bot that plays for an absent person
 )
 
 seats_t = Table(
@@ -90,6 +98,10 @@ class TableRow:
     owner: str
     status: str
     record: dict[str, Any] | None = None
+    seeded: bool = False
+    owner_hash: str | None = None
+    turn_timeout: float | None = None
+    stand_in: str | None = None
 
 
 @dataclass
@@ -138,6 +150,7 @@ class Store:
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
+        _add_columns(self.engine)
         # Built once: an event is written on every move, and building the statement anew costs
         # more than running it.
         self._add_event = insert(events_t)
@@ -150,7 +163,8 @@ class Store:
             db.execute(insert(tables_t).values(
                 id=row.id, variant=row.variant, players=row.players,
                 options=json.dumps(row.options), seed=row.seed, owner=row.owner,
-                status=row.status, created=time.time(), record=None,
+                status=row.status, created=time.time(), record=None, seeded=row.seeded,
+                owner_hash=row.owner_hash, turn_timeout=row.turn_timeout, stand_in=row.stand_in,
             ))
             db.execute(insert(seats_t), [
                 {"table_id": row.id, "seat": s.seat, "kind": s.kind, "bot": s.bot,
@@ -163,6 +177,14 @@ class Store:
             db.execute(update(seats_t)
                        .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
                        .values(name=name, token_hash=token_hash))
+
+    def set_seat(self, table_id: str, seat: SeatRow) -> None:
+        """Store who holds ``seat`` now (a seat handed to a bot, or freed)."""
+        with self.engine.begin() as db:
+            db.execute(update(seats_t)
+                       .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat.seat)
+                       .values(kind=seat.kind, bot=seat.bot, name=seat.name,
+                               token_hash=seat.token_hash))
 
     def add_event(self, table_id: str, n: int, kind: str, seat: int, text: str) -> None:
         with self.engine.begin() as db:
@@ -184,13 +206,20 @@ class Store:
             db.execute(delete(seats_t).where(seats_t.c.table_id.in_(ids)))
             db.execute(delete(tables_t).where(tables_t.c.owner == owner))
 
-    def tables(self, owner: str) -> list[TableRow]:
-        """The tables ``owner`` serves, oldest first."""
+    def tables(self, owner: str, statuses: tuple[str, ...] | None = None) -> list[TableRow]:
+        """The tables ``owner`` serves (those with one of ``statuses``, if given), oldest
+        first."""
+        query = select(tables_t).where(tables_t.c.owner == owner)
+        if statuses is not None:
+            query = query.where(tables_t.c.status.in_(statuses))
         with self.engine.connect() as db:
-            rows = db.execute(select(tables_t).where(tables_t.c.owner == owner)
-                              .order_by(tables_t.c.created, tables_t.c.id)).all()
-        return [TableRow(r.id, r.variant, r.players, json.loads(r.options), r.seed, r.owner,
-                         r.status, json.loads(r.record) if r.record else None) for r in rows]
+            rows = db.execute(query.order_by(tables_t.c.created, tables_t.c.id)).all()
+        return [_table_row(r) for r in rows]
+
+    def table(self, table_id: str) -> TableRow | None:
+        with self.engine.connect() as db:
+            row = db.execute(select(tables_t).where(tables_t.c.id == table_id)).first()
+        return None if row is None else _table_row(row)
 
     def seats(self, table_id: str) -> list[SeatRow]:
         with self.engine.connect() as db:
@@ -205,6 +234,26 @@ class Store:
                               .where(events_t.c.table_id == table_id)
                               .order_by(events_t.c.n)).all()
         return [(r.kind, r.seat, r.text) for r in rows]
+
+
+def _table_row(r: Any) -> TableRow:
+    return TableRow(r.id, r.variant, r.players, json.loads(r.options), r.seed, r.owner, r.status,
+                    json.loads(r.record) if r.record else None, bool(r.seeded), r.owner_hash,
+                    r.turn_timeout, r.stand_in)
+
+
+def _add_columns(engine: Engine) -> None:
+    """Give a database made by an earlier version the columns added since (each nullable or
+    with a default, so the rows already there stay valid)."""
+    present = {c["name"] for c in inspect(engine).get_columns(tables_t.name)}
+    with engine.begin() as db:
+        for column in tables_t.columns:
+            if column.name not in present:
+                kind = column.type.compile(engine.dialect)
+                default = "" if column.server_default is None else " DEFAULT '0'"
+                null = "" if column.nullable else " NOT NULL"
+                db.execute(text(f"ALTER TABLE {tables_t.name} ADD COLUMN {column.name} "
+                                f"{kind}{null}{default}"))
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:

@@ -5,11 +5,16 @@ with a token, or bots) and the clients connected to it. Every change happens in 
 method on the event loop (nothing is awaited half-way), so a change is atomic: it is checked by
 the engine, stored, then sent to every client as its own view. Bots think in a worker thread on
 an observation and the legal actions only, then their move goes through the same path as a
-person's, and is dropped if the table moved on meanwhile.
+person's, and is dropped if the table moved on meanwhile. A table with nobody connected pauses:
+its bots, its deals and its turn timer wait until someone watches or sits down again.
 
-:class:`Tables` is the set of tables one server process owns: it creates them, resumes the
-unfinished ones from the database at start-up, and looks them up for the HTTP and WebSocket
-handlers.
+Hints run in their own small pool of threads, apart from the bots', one at a time per seat and
+rate-limited, so one client asking for hints cannot hold up any other table.
+
+:class:`Tables` is the set of tables one server process owns: it creates them (within a cap on
+open tables and a rate per client), resumes the unfinished ones from the database at start-up,
+closes and archives those nobody has been at for a while, and looks them up for the HTTP and
+WebSocket handlers.
 """
 
 from __future__ import annotations
@@ -17,9 +22,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import random
 import secrets
+import time
+from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,22 +41,36 @@ from parlour.match import Match
 from parlour.moves import pick
 from parlour.records import match_record, save
 from parlour.registry import new_game
+from parlour.web.limits import RateLimit, quote, shorten
+from parlour.web.settings import DEFAULT_BOT, TURN_TIMEOUT_RANGE, Settings
 from parlour.web.store import SeatRow, Store, TableRow, hash_token, token_matches
-from parlour.web.views import empty_view, seat_view, spectator_view
+from parlour.web.views import (
+    common_lines,
+    empty_view,
+    public_observation,
+    seat_view,
+    spectator_view,
+)
 
 log = logging.getLogger("parlour.web")
 
-#: The default bot of a seat that is not given one.
-DEFAULT_BOT = "greedy"
 NAME_LIMIT = 40
+#: The longest action text a client may send: the longest real one (a Rummy meld of 13
+#: cards) is about 45 characters.
+ACTION_LIMIT = 200
+#: What the record of a match in progress says it is (the full record is ``parlour-match/1``).
+PROGRESS_FORMAT = "parlour-match-progress/1"
 
 
 class WebError(ParlourError):
-    """A request refused: its message goes to that client alone; ``status`` for HTTP."""
+    """A request refused: its message goes to that client alone; ``status`` for HTTP, and
+    ``retry_after`` (seconds) when waiting will help. The message is cut short if long: what a
+    refusal says never grows with what was sent."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, status: int = 400, retry_after: float | None = None) -> None:
+        super().__init__(shorten(message))
         self.status = status
+        self.retry_after = retry_after
 
 
 @dataclass
@@ -59,12 +82,15 @@ class Seat:
     token_hash: str | None
     bot: Bot | None = None
     connections: int = 0
+    #: A person who let the turn timer run out: the table's stand-in bot plays for them until
+    #: they act again.
+    away: bool = False
 
     def info(self) -> dict[str, Any]:
         human = self.kind == "human"
         return {"seat": self.seat, "kind": self.kind, "bot": self.bot_name, "name": self.name,
                 "taken": not human or self.token_hash is not None,
-                "connected": not human or self.connections > 0}
+                "connected": not human or self.connections > 0, "away": self.away}
 
 
 @dataclass(eq=False)
@@ -79,39 +105,39 @@ class Client:
         self.outbox.put_nowait(json.dumps(message))
 
 
-@dataclass
-class Settings:
-    """How a server's tables behave."""
-
-    #: Seconds a bot waits before its move (and a bots-only table before its next deal).
-    bot_delay: float = 0.8
-    #: The bot that answers a hint.
-    hint_bot: str = "hard"
-    #: A folder where each finished match is also saved as ``TABLE_ID.json`` (``None``: the
-    #: records stay in the database only).
-    records: str | None = None
-    #: The name of this server process: it serves the tables it created, whose ids start
-    #: with it; several processes on one database each have their own.
-    instance: str = "t"
-
-
 class Table:
     """One table: a match, its seats and its clients."""
 
     def __init__(self, tables: Tables, table_id: str, game: Game, seed: int,
-                 seats: list[Seat]) -> None:
+                 seats: list[Seat], *, seeded: bool = False, owner_hash: str | None = None,
+                 turn_timeout: float | None = None, stand_in: str = DEFAULT_BOT) -> None:
         self.tables = tables
         self.store = tables.store
         self.id = table_id
         self.game = game
         self.match = Match(game, seed)
         self.seats = seats
+        #: Whether the creator chose the seed: then everyone is told it (every deal and every
+        #: bot choice follows from it); otherwise it stays secret until the match is over.
+        self.seeded = seeded
+        self.owner_hash = owner_hash
+        self.turn_timeout = turn_timeout
+        self.stand_in = stand_in
         self.version = 0
         self.clients: list[Client] = []
         self.finished_record: dict[str, Any] | None = None
+        #: Closed for want of players before its match was over.
+        self.archived = False
+        #: When a client last joined, connected, left or sent something (``time.monotonic``).
+        self.touched = time.monotonic()
+        #: Seats whose hint is being worked out.
+        self.hinting: set[int] = set()
         #: Per seat, the deal's log so far: (deal number, actions told, lines).
         self._logs: dict[int, tuple[int, int, list[str]]] = {}
         self._task: asyncio.Task[None] | None = None
+        #: The turn timer: when it fires, and its handle.
+        self._turn_started = time.monotonic()
+        self._timer: asyncio.TimerHandle | None = None
         for s in seats:
             if s.kind == "bot":
                 s.bot = make_bot(s.bot_name or DEFAULT_BOT, interactive=True)
@@ -128,7 +154,14 @@ class Table:
     def status(self) -> str:
         if self.match.is_over:
             return "finished"
+        if self.archived:
+            return "archived"
         return "playing" if self.state is not None else "waiting"
+
+    @property
+    def open(self) -> bool:
+        """Whether play can go on here (not finished, not archived)."""
+        return not self.match.is_over and not self.archived
 
     @property
     def deal_number(self) -> int:
@@ -137,18 +170,59 @@ class Table:
     def info(self) -> dict[str, Any]:
         return {
             "id": self.id, **self.game.describe(), "status": self.status,
+            **self.seed_info(), "turn_timeout": self.turn_timeout, "stand_in": self.stand_in,
             "deal": self.deal_number, "totals": list(self.match.totals),
             "match_end": self.game.match_end_text(),
             "seats": [{**s.info(), "label": self.game.seat_name(s.seat),
                        "display": self.seat_label(s.seat)} for s in self.seats],
         }
 
+    def seed_info(self) -> dict[str, Any]:
+        """``seeded``, and the seed if the creator chose it: a drawn seed is told nobody."""
+        return {"seeded": True, "seed": self.match.seed} if self.seeded else {"seeded": False}
+
     def record(self) -> dict[str, Any]:
-        """The match record so far, with who sat where (extra fields replay ignores)."""
+        """The whole match record, with who sat where (extra fields replay ignores): every
+        hand and the seed. Only for a match that is over (or closed): :meth:`public_record`
+        is what may be shown while it goes on."""
         record = match_record(self.match)
-        record["seats"] = [{k: v for k, v in s.info().items() if k != "connected"}
-                           for s in self.seats]
+        record["seeded"] = self.seeded
+        record["seats"] = self._seat_records()
         return record
+
+    def public_record(self, seat: int | None) -> dict[str, Any]:
+        """The record of a match in progress as ``seat`` (``None``: anyone) may see it: no
+        seed unless it was chosen, no hand, no stock, no face-down card.
+
+        Each finished deal shows what its end reveals: its public play (as a spectator saw
+        it), its result, and the hands left when the family lays them down to be counted
+        (``Game.reveals_hands_at_end``). The deal in progress is ``seat``'s own view, or the
+        spectator's.
+        """
+        cache: dict[int | None, dict[str, Any]] = {}
+        return {
+            "format": PROGRESS_FORMAT, **self.game.describe(), **self.seed_info(),
+            "deals": [self._public_deal(n, state) for n, state in enumerate(self.match.deals, 1)],
+            "current": self.view(seat, cache) if self.match.current is not None else None,
+            "totals": list(self.match.totals), "winners": [], "over": False,
+            "seats": self._seat_records(),
+        }
+
+    def _public_deal(self, number: int, state: State) -> dict[str, Any]:
+        observations = [state.observation(s) for s in range(self.game.players)]
+        public = public_observation(observations)
+        deal = {"deal": number, "actions": public.get("history", []),
+                "log": common_lines([o.log_lines(0) for o in observations]),
+                "result": state.returns()}
+        if self.game.reveals_hands_at_end:
+            zones = state.zones()
+            deal["hands_left"] = [[str(c) for c in zones[f"P{s}"]]
+                                  for s in range(self.game.players)]
+        return deal
+
+    def _seat_records(self) -> list[dict[str, Any]]:
+        return [{k: v for k, v in s.info().items() if k not in ("connected", "away")}
+                for s in self.seats]
 
     def view(self, seat: int | None, cache: dict[int | None, dict[str, Any]]) -> dict[str, Any]:
         """The View for ``seat`` (``None``: a spectator), shared through ``cache`` by the clients
@@ -210,9 +284,25 @@ class Table:
         """Send every client its own view of the table as it is now."""
         cache: dict[int | None, dict[str, Any]] = {}
         table = self.info()
+        timer = self.timer()
         for client in self.clients:
             client.send({"type": "update", "version": self.version, "table": table,
-                         "view": self.view(client.seat, cache)})
+                         "view": self.view(client.seat, cache), "timer": timer})
+
+    def timer(self) -> dict[str, Any] | None:
+        """The turn timer running now: the seat it runs for and the seconds it has left."""
+        if self._timer is None:
+            return None
+        state = self.match.current
+        assert state is not None and self.turn_timeout is not None
+        left = self._turn_started + self.turn_timeout - time.monotonic()
+        return {"seat": state.current_player, "seconds": round(max(left, 0.0), 1)}
+
+    def notify(self, seat: int, text: str) -> None:
+        """Tell the clients of ``seat`` (alone) something that happened to it."""
+        for client in self.clients:
+            if client.seat == seat:
+                client.send({"type": "notice", "message": text})
 
     # -- seats and clients ---------------------------------------------------------------------
     def seat_of(self, token: object) -> int:
@@ -235,9 +325,9 @@ class Table:
             if not free:
                 raise WebError(f"table {self.id} is full: every seat is taken", 409)
             seat = free[0]
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.seats):
-            raise WebError(f"{seat!r} is not a seat of this table: seats are 0 to "
-                           f"{len(self.seats) - 1}")
+        seat = self.check_seat(seat)
+        if not self.open:
+            raise WebError(f"table {self.id} is {self.status}", 409)
         if self.seats[seat].kind != "human":
             raise WebError(f"seat {seat} is a bot's seat")
         if seat not in free:
@@ -250,26 +340,78 @@ class Table:
         chosen = self.seats[seat]
         chosen.name, chosen.token_hash = name, hash_token(token)
         self.store.take_seat(self.id, seat, name, chosen.token_hash)
-        if self.status == "waiting" and self.all_taken():
-            self.deal()
-        else:
-            self.broadcast()
+        self.touched = time.monotonic()
+        self.seats_changed()
         return seat, token
+
+    def check_seat(self, seat: object) -> int:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.seats):
+            raise WebError(f"{quote(seat)} is not a seat of this table: seats are 0 to "
+                           f"{len(self.seats) - 1}")
+        return seat
 
     def all_taken(self) -> bool:
         return all(s.token_hash is not None for s in self.seats if s.kind == "human")
 
+    def seats_changed(self) -> None:
+        """Deal the first deal once every seat is taken; otherwise tell everyone."""
+        if self.status == "waiting" and self.all_taken():
+            self.deal()
+        else:
+            self.broadcast()
+            self.schedule()
+
+    def hand_over(self, owner_token: object, seat: object, body: object) -> None:
+        """The table's creator hands an absent person's seat to a bot (``{"to": "bot", "bot":
+        NAME}``) or frees it for someone else to join (``{"to": "free"}``)."""
+        if not isinstance(owner_token, str) or not token_matches(owner_token, self.owner_hash):
+            raise WebError("only the table's creator, with its owner token, may hand a seat on",
+                           403)
+        seat = self.check_seat(seat)
+        chosen = self.seats[seat]
+        if not isinstance(body, dict) or body.get("to") not in ("bot", "free"):
+            raise WebError('the request is {"to": "bot", "bot": NAME} or {"to": "free"}')
+        if not self.open:
+            raise WebError(f"table {self.id} is {self.status}", 409)
+        if chosen.kind != "human":
+            raise WebError(f"seat {seat} is a bot's seat", 409)
+        if chosen.connections:
+            raise WebError(f"{self.seat_label(seat)} is connected: only an absent player's seat "
+                           "can be handed on", 409)
+        if body["to"] == "free":
+            if chosen.token_hash is None:
+                raise WebError(f"seat {seat} is free already", 409)
+            chosen.name, chosen.token_hash, chosen.away = "", None, False
+        else:
+            name = body.get("bot") or self.stand_in
+            if name not in bot_names():
+                raise WebError(f"unknown bot {quote(name)}; the bots are: " + ", ".join(bot_names()))
+            chosen.kind, chosen.bot_name, chosen.name = "bot", name, name
+            chosen.token_hash, chosen.away = None, False
+            chosen.bot = make_bot(name, interactive=True)
+        self.store.set_seat(self.id, SeatRow(seat, chosen.kind, chosen.bot_name, chosen.name,
+                                             chosen.token_hash))
+        self.touched = time.monotonic()
+        self.seats_changed()
+
     def connect(self, client: Client) -> None:
+        if not self.clients:
+            self._turn_started = time.monotonic()  # the clock stood still with nobody here
         self.clients.append(client)
+        self.touched = time.monotonic()
         if client.seat is not None:
             self.seats[client.seat].connections += 1
         client.send({"type": "welcome", "seat": client.seat, "table": self.info()})
+        self.arm_timer()
         self.broadcast()
 
     def disconnect(self, client: Client) -> None:
         if client not in self.clients:
             return
         self.clients.remove(client)
+        self.touched = time.monotonic()
+        if not self.clients:
+            self.arm_timer()  # nobody left: the table pauses
         if client.seat is not None:
             self.seats[client.seat].connections -= 1
             self.broadcast()
@@ -307,11 +449,14 @@ class Table:
             self.store.set_status(self.id, "playing")
 
     def changed(self) -> None:
+        self._turn_started = time.monotonic()
+        self.arm_timer()
         self.broadcast()
         self.schedule()
 
     def schedule(self) -> None:
-        """Start the bot's turn, or the next deal of a bots-only table, if one is due."""
+        """Start the bot's turn (or the stand-in's for a person who is away), or the next deal
+        of a bots-only table, if one is due."""
         if self._task is not None and not self._task.done():
             return
         job = self.due()
@@ -330,13 +475,18 @@ class Table:
         self.schedule()
 
     def due(self) -> Callable[[], Any] | None:
+        if not self.clients or not self.open:
+            return None  # nobody is watching: the table waits for them
         state = self.match.current
         if state is None:
             humans = any(s.kind == "human" for s in self.seats)
-            if self.match.deals and not self.match.is_over and not humans:
+            if self.match.deals and not humans:
                 return self._auto_deal
             return None
-        if not state.is_over and self.seats[state.current_player].kind == "bot":
+        if state.is_over:
+            return None
+        seat = self.seats[state.current_player]
+        if seat.kind == "bot" or seat.away:
             return self._bot_turn
         return None
 
@@ -347,18 +497,59 @@ class Table:
         if state is None or self.version != version or self.tables.closed:
             return
         seat = state.current_player
-        bot = self.seats[seat].bot
-        assert bot is not None
+        player = self.seats[seat]
+        bot = player.bot if player.kind == "bot" else self.tables.stand_in(self.stand_in)
+        if bot is None or not (player.kind == "bot" or player.away):
+            return  # the person came back meanwhile
         # The bot gets what a remote player would: an observation and the legal actions.
         observation, legal, rng = state.observation(seat), state.legal_actions(), self.match.bot_rng()
-        action = await asyncio.to_thread(bot.choose, observation, legal, rng)
+        action = await asyncio.get_running_loop().run_in_executor(
+            self.tables.bot_pool, bot.choose, observation, legal, rng)
         if self.version == version and not self.tables.closed:
             self.apply(seat, action)
 
     async def _auto_deal(self) -> None:
         await asyncio.sleep(self.tables.settings.bot_delay)
-        if self.match.current is None and not self.match.is_over and not self.tables.closed:
+        if self.match.current is None and self.open and not self.tables.closed:
             self.deal()
+
+    # -- the turn timer --------------------------------------------------------------------------
+    def arm_timer(self) -> None:
+        """(Re)start the turn timer if a person present at the table is to move, or stop it."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        state = self.match.current
+        if (self.turn_timeout is None or not self.clients or state is None or state.is_over
+                or self.tables.closed):
+            return
+        seat = self.seats[state.current_player]
+        if seat.kind != "human" or seat.away:
+            return
+        left = self._turn_started + self.turn_timeout - time.monotonic()
+        self._timer = asyncio.get_running_loop().call_later(
+            max(left, 0.0), self._time_out, self.version)
+
+    def _time_out(self, version: int) -> None:
+        self._timer = None
+        state = self.match.current
+        if version != self.version or state is None or state.is_over or self.tables.closed:
+            return
+        seat = self.seats[state.current_player]
+        seat.away = True
+        self.notify(seat.seat, f"your {_seconds(self.turn_timeout)} ran out: {self.stand_in} "
+                               "plays for you until you act again")
+        self.broadcast()
+        self.schedule()
+
+    def back(self, seat: int) -> None:
+        """``seat``'s person acted: they have their seat back from the stand-in."""
+        player = self.seats[seat]
+        if player.away:
+            player.away = False
+            self._turn_started = time.monotonic()
+            self.arm_timer()
+            self.broadcast()
 
     # -- requests from clients -----------------------------------------------------------------
     def act(self, client: Client, message: dict[str, Any]) -> None:
@@ -370,7 +561,9 @@ class Table:
                            else "the deal is over: send next_deal for the next one")
         if state.current_player != seat:
             raise WebError(f"it is {self.seat_label(state.current_player)}'s turn, not yours")
-        self.apply(seat, self.resolve(state, message))
+        action = self.resolve(state, message)
+        self.seats[seat].away = False
+        self.apply(seat, action)
 
     @staticmethod
     def resolve(state: State, message: dict[str, Any]) -> Action:
@@ -380,6 +573,9 @@ class Table:
                 text = message["action"]
                 if not isinstance(text, str):
                     raise WebError("'action' must be the text of an action, such as \"3D 3S\"")
+                if len(text) > ACTION_LIMIT:
+                    raise WebError(f"an action is at most {ACTION_LIMIT} characters, not "
+                                   f"{quote(text)}")
                 action = state.parse_action(text)
                 if action not in state.legal_actions():
                     state.clone().apply(action)  # raises the engine's reason
@@ -390,6 +586,8 @@ class Table:
                     isinstance(c, str) for c in cards):
                 raise WebError("an action message needs 'action' (text), or 'verb' (text) "
                                "and 'cards' (a list of card texts)")
+            if len(verb) > ACTION_LIMIT or len(cards) > 52:
+                raise WebError("a verb is a word and 'cards' lists at most 52 cards")
             return pick(state, verb, [parse_card(c) for c in cards])
         except WebError:
             raise
@@ -408,27 +606,66 @@ class Table:
         return seat
 
     def next_deal(self, client: Client, message: dict[str, Any]) -> None:
-        self.acting_seat(client, message)
+        seat = self.acting_seat(client, message)
         if self.match.is_over:
             raise WebError("the match is over")
+        if self.archived:
+            raise WebError(f"table {self.id} was closed")
         if self.match.current is not None:
             raise WebError("the deal is not over yet")
+        self.back(seat)
         self.deal()
 
-    def hint_request(self, client: Client, message: dict[str, Any]) -> tuple[Bot, Any, Any, Any]:
-        """What a hint needs (the bot, an observation, the legal actions, a generator), for
-        the caller to run in a worker thread."""
+    def come_back(self, client: Client, message: dict[str, Any]) -> None:
+        """A ``back`` message: the person takes their seat back from the stand-in."""
+        self.back(self.acting_seat(client, message))
+
+    def hint(self, client: Client, message: dict[str, Any]) -> None:
+        """Start working out a hint for ``client``'s seat; it is sent when found.
+
+        Refused (:class:`WebError`) when it is not the seat's turn, while the seat's last hint
+        is still being worked out, past the seat's rate, and when the hint pool is full."""
         seat = self.acting_seat(client, message)
         state = self.match.current
         if state is None or state.is_over or state.current_player != seat:
             raise WebError("a hint is for your turn")
-        bot = make_bot(self.tables.settings.hint_bot, interactive=True)
+        if seat in self.hinting:
+            raise WebError("a hint for your seat is still being worked out", 429)
+        tables = self.tables
+        if len(tables.hints) >= 2 * tables.settings.hint_workers:
+            raise WebError("the hint helper is busy with other tables: ask again in a moment",
+                           429, retry_after=1.0)
+        wait = tables.hint_limit.wait((self.id, seat))
+        if wait:
+            raise WebError(f"too many hints: the next one in {math.ceil(wait)} s", 429,
+                           retry_after=wait)
+        self.back(seat)
+        bot = make_bot(tables.settings.hint_bot, interactive=True)
         rng = random.Random(f"hint/{self.match.seed}/{self.deal_number}/{len(state.history)}")
-        return bot, state.observation(seat), state.legal_actions(), rng
+        request = (bot, state.observation(seat), state.legal_actions(), rng)
+        self.hinting.add(seat)
+        task = asyncio.get_running_loop().create_task(
+            self._hint(client, seat, request, message.get("ref")))
+        tables.hints.add(task)
+        task.add_done_callback(tables.hints.discard)
+
+    async def _hint(self, client: Client, seat: int, request: tuple[Bot, Observation,
+                    list[Action], random.Random], ref: Any) -> None:
+        bot, observation, legal, rng = request
+        try:
+            action, reason = await asyncio.get_running_loop().run_in_executor(
+                self.tables.hint_pool, bot.choose_explained, observation, legal, rng)
+        finally:
+            self.hinting.discard(seat)
+        client.send({"type": "hint", "action": str(action), "reason": reason, "ref": ref})
 
 
 def _number(value: float) -> int | float:
     return int(value) if float(value).is_integer() else value
+
+
+def _seconds(value: float | None) -> str:
+    return f"{_number(value or 0)} s"
 
 
 class Tables:
@@ -438,16 +675,29 @@ class Tables:
         self.store = store
         self.settings = settings
         self.live: dict[str, Table] = {}
+        #: Finished and archived tables looked up lately, rebuilt from the database.
+        self.done: OrderedDict[str, Table] = OrderedDict()
         self.closed = False
+        self.bot_pool = ThreadPoolExecutor(settings.bot_workers, thread_name_prefix="bot")
+        self.hint_pool = ThreadPoolExecutor(settings.hint_workers, thread_name_prefix="hint")
+        #: The hints being worked out (a task must be referenced until it is done).
+        self.hints: set[asyncio.Task[None]] = set()
+        self.hint_limit = RateLimit(settings.hints_per_minute, settings.hint_burst)
+        self.create_limit = RateLimit(settings.tables_per_minute, settings.table_burst)
+        self._stand_ins: dict[str, Bot] = {}
+        self._sweeper: asyncio.Task[None] | None = None
 
     # -- creating ------------------------------------------------------------------------------
-    def create(self, body: object) -> Table:
-        """A new table from a lobby request; :class:`WebError` naming what is wrong."""
+    def create(self, body: object, client: str = "") -> tuple[Table, str]:
+        """A new table from a lobby request by the client at address ``client``, and the
+        owner token that lets its creator hand seats on; :class:`WebError` naming what is
+        wrong, or that the server's cap or the client's rate is reached."""
         if not isinstance(body, dict):
             raise WebError("the request must be a JSON object")
-        unknown = set(body) - {"variant", "players", "options", "seats", "seed"}
+        fields = {"variant", "players", "options", "seats", "seed", "turn_timeout", "stand_in"}
+        unknown = set(body) - fields
         if unknown:
-            raise WebError(f"unknown field(s): {', '.join(sorted(unknown))}")
+            raise WebError(f"unknown field(s): {shorten(', '.join(sorted(unknown)), 80)}")
         options = body.get("options") or {}
         if not isinstance(options, dict):
             raise WebError("'options' must be an object of option values by name")
@@ -458,22 +708,57 @@ class Tables:
             game = new_game(variant, players=body.get("players"), **options)
         except ParlourError as e:
             raise WebError(str(e)) from None
+        except TypeError:
+            raise WebError("'options' must be an object of option values by name") from None
         seats = self._seats(body.get("seats"), game.players)
         seed = body.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
                                  or not 0 <= seed < 2**63):
             raise WebError("'seed' must be an integer from 0 to 2**63 - 1, or null")
-        match = Match(game, seed)
+        turn_timeout = self._turn_timeout(body)
+        stand_in = body.get("stand_in", self.settings.stand_in)
+        if stand_in not in bot_names():
+            raise WebError(f"unknown stand-in bot {quote(stand_in)}; the bots are: "
+                           + ", ".join(bot_names()))
+        self._check_room(client)
+        seeded = seed is not None
+        if seed is None:
+            seed = secrets.randbelow(2**63)  # nothing a client sees tells it
+        owner = secrets.token_urlsafe(24)
         table_id = f"{self.settings.instance}-{secrets.token_hex(6)}"
-        table = Table(self, table_id, game, match.seed, seats)
+        table = Table(self, table_id, game, seed, seats, seeded=seeded,
+                      owner_hash=hash_token(owner), turn_timeout=turn_timeout, stand_in=stand_in)
         self.store.add_table(
-            TableRow(table_id, game.name, game.players, game.option_values(), match.seed,
-                     self.settings.instance, "waiting"),
+            TableRow(table_id, game.name, game.players, game.option_values(), seed,
+                     self.settings.instance, "waiting", seeded=seeded,
+                     owner_hash=table.owner_hash, turn_timeout=turn_timeout, stand_in=stand_in),
             [SeatRow(s.seat, s.kind, s.bot_name, s.name, None) for s in seats])
         self.live[table_id] = table
         if table.all_taken():
             table.deal()
-        return table
+        return table, owner
+
+    def _turn_timeout(self, body: dict[str, Any]) -> float | None:
+        if "turn_timeout" not in body:
+            return self.settings.turn_timeout
+        value = body["turn_timeout"]
+        if value is None or value == 0:
+            return None
+        low, high = TURN_TIMEOUT_RANGE
+        if (not isinstance(value, (int, float)) or isinstance(value, bool)
+                or not low <= value <= high):
+            raise WebError(f"'turn_timeout' is seconds from {low:g} to {high:g}, or null for none")
+        return float(value)
+
+    def _check_room(self, client: str) -> None:
+        cap = self.settings.max_tables
+        if sum(t.open for t in self.live.values()) >= cap:
+            raise WebError(f"this server has its most open tables ({cap}): join one, or try "
+                           "again later", 503, retry_after=60.0)
+        wait = self.create_limit.wait(client)
+        if wait:
+            raise WebError(f"too many new tables from your address: try again in "
+                           f"{math.ceil(wait)} s", 429, retry_after=wait)
 
     @staticmethod
     def _seats(spec: object, players: int) -> list[Seat]:
@@ -489,32 +774,62 @@ class Tables:
                 seats.append(Seat(n, "human", None, "", None))
                 continue
             if kind != "bot":
-                raise WebError(f"seat {n}: the kind must be \"human\" or \"bot\", not {kind!r}")
+                raise WebError(f"seat {n}: the kind must be \"human\" or \"bot\", not {quote(kind)}")
             name = s.get("bot") or DEFAULT_BOT
             if name not in bot_names():
-                raise WebError(f"seat {n}: unknown bot {name!r}; the bots are: "
+                raise WebError(f"seat {n}: unknown bot {quote(name)}; the bots are: "
                                + ", ".join(bot_names()))
             seats.append(Seat(n, "bot", name, name, None))
         return seats
 
+    def stand_in(self, name: str) -> Bot:
+        """The bot ``name`` that plays for people who are away (one per name, shared: a
+        bot's choice depends only on what it is given)."""
+        if name not in self._stand_ins:
+            self._stand_ins[name] = make_bot(name, interactive=True)
+        return self._stand_ins[name]
+
     # -- finding -------------------------------------------------------------------------------
     def get(self, table_id: str) -> Table:
+        """The table ``table_id``: a live one, or a finished or archived one of this process
+        rebuilt from the database; :class:`WebError` 404 otherwise."""
         table = self.live.get(table_id)
-        if table is None:
-            raise WebError(f"no table {table_id!r}", 404)
+        if table is not None:
+            return table
+        table = self.done.get(table_id)
+        if table is not None:
+            self.done.move_to_end(table_id)
+            return table
+        row = self.store.table(table_id) if isinstance(table_id, str) else None
+        if row is None or row.owner != self.settings.instance:
+            raise WebError(f"no table {quote(table_id)}", 404)
+        try:
+            table = self._rebuild(row)
+        except (ParlourError, AssertionError) as e:
+            log.error("table %s cannot be rebuilt: %s", row.id, e)
+            raise WebError(f"no table {quote(table_id)}", 404) from None
+        self.done[table_id] = table
+        while len(self.done) > 64:
+            self.done.popitem(last=False)
         return table
 
-    def listing(self) -> list[dict[str, Any]]:
-        """Every table's info: unfinished first, newest first within each."""
-        tables = list(self.live.values())[::-1]
-        return [t.info() for t in sorted(tables, key=lambda t: t.status == "finished")]
+    def listing(self, variant: str | None = None, status: str | None = None,
+                offset: int = 0, limit: int = 20) -> tuple[list[dict[str, Any]], int]:
+        """A page of the lobby: the live tables (of ``variant``, with ``status``, when given),
+        unfinished first, newest first within each; and how many there are in all."""
+        tables = [t for t in reversed(self.live.values())
+                  if (variant is None or t.game.name == variant)
+                  and (status is None or t.status == status)]
+        tables.sort(key=lambda t: t.status == "finished")
+        return [t.info() for t in tables[offset:offset + limit]], len(tables)
 
-    # -- resuming ------------------------------------------------------------------------------
+    # -- resuming and closing ------------------------------------------------------------------
     def resume(self) -> None:
-        """Rebuild every table this process owns from the database: the match replayed event by
-        event to exactly where it stopped (its seats, tokens and bots with it). A table whose
-        events do not replay (stored by a version with other rules) is left out, and logged."""
-        for row in self.store.tables(self.settings.instance):
+        """Rebuild every unfinished table this process owns from the database: the match
+        replayed event by event to exactly where it stopped (its seats, tokens and bots with
+        it). A table whose events do not replay (stored by a version with other rules) is left
+        out, and logged. Finished and archived tables are rebuilt only when asked for."""
+        for row in self.store.tables(self.settings.instance, ("waiting", "playing")):
             try:
                 self.live[row.id] = self._rebuild(row)
             except (ParlourError, AssertionError) as e:
@@ -524,7 +839,9 @@ class Tables:
         seats = [Seat(s.seat, s.kind, s.bot, s.name, s.token_hash)
                  for s in self.store.seats(row.id)]
         game = new_game(row.variant, players=row.players, **row.options)
-        table = Table(self, row.id, game, row.seed, seats)
+        table = Table(self, row.id, game, row.seed, seats, seeded=row.seeded,
+                      owner_hash=row.owner_hash, turn_timeout=row.turn_timeout,
+                      stand_in=row.stand_in or self.settings.stand_in)
         for kind, seat, text in self.store.events(row.id):
             table.version += 1
             if kind == "deal":
@@ -537,15 +854,47 @@ class Tables:
             if state.is_over:
                 table.match.finish_deal(state)
         table.finished_record = row.record
+        table.archived = row.status == "archived"
         return table
 
+    def sweep(self) -> None:
+        """Close the tables nobody has been at for ``idle_timeout`` seconds: an unfinished one
+        is archived (its whole record kept in the database), a finished one leaves the lobby."""
+        now = time.monotonic()
+        idle = [t for t in self.live.values()
+                if not t.clients and now - t.touched >= self.settings.idle_timeout]
+        for table in idle:
+            if table.open:
+                table.archived = True
+                table.finished_record = table.record()
+                self.store.set_status(table.id, "archived", table.finished_record)
+                log.info("table %s archived: nobody came for %s", table.id,
+                         _seconds(self.settings.idle_timeout))
+            if table._task is not None:
+                table._task.cancel()
+            table.arm_timer()
+            del self.live[table.id]
+
+    async def _sweep_now_and_then(self) -> None:
+        while True:
+            await asyncio.sleep(min(max(self.settings.idle_timeout / 4, 0.05), 60.0))
+            self.sweep()
+
     def start(self) -> None:
-        """Set the bots of every resumed table going (on the running event loop)."""
+        """Set the bots of every resumed table going, and the sweeper (on the running loop)."""
         for table in self.live.values():
             table.schedule()
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_now_and_then())
 
     def close(self) -> None:
         self.closed = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for table in self.live.values():
             if table._task is not None:
                 table._task.cancel()
+            table.arm_timer()
+        for task in self.hints:
+            task.cancel()
+        self.bot_pool.shutdown(wait=False, cancel_futures=True)
+        self.hint_pool.shutdown(wait=False, cancel_futures=True)

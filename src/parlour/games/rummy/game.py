@@ -111,6 +111,8 @@ class RummyGame(Game):
 
     options_type = RummyOptions
     _options: RummyOptions
+    # The winner scores the cards left in the other hands: they are laid down to be counted.
+    reveals_hands_at_end = True
 
     def __init__(self, variant: Variant, players: int, options: RummyOptions) -> None:
         super().__init__(variant, players, options)

@@ -1,0 +1,50 @@
+"""How a web server's tables behave: :class:`Settings` (``parlour serve``'s options).
+
+Kept apart from the tables themselves so that the ``parlour`` command can build its parser
+without importing the server.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: The default bot of a seat that is not given one, and of the stand-in.
+DEFAULT_BOT = "greedy"
+#: A turn timer is at least this many seconds (and at most an hour).
+TURN_TIMEOUT_RANGE = (5.0, 3600.0)
+
+
+@dataclass
+class Settings:
+    """How a server's tables behave."""
+
+    #: Seconds a bot waits before its move (and a bots-only table before its next deal).
+    bot_delay: float = 0.8
+    #: The bot that answers a hint.
+    hint_bot: str = "hard"
+    #: A folder where each finished match is also saved as ``TABLE_ID.json`` (``None``: the
+    #: records stay in the database only).
+    records: str | None = None
+    #: The name of this server process: it serves the tables it created, whose ids start
+    #: with it; several processes on one database each have their own.
+    instance: str = "t"
+    #: At most this many unfinished tables at once; creating one more is refused.
+    max_tables: int = 500
+    #: Tables one client address may create a minute (after a first burst of ``table_burst``).
+    tables_per_minute: float = 10.0
+    table_burst: int = 5
+    #: Seconds after which a table nobody is connected to is closed: an unfinished one is
+    #: archived (its record kept, out of the lobby), a finished one leaves the lobby.
+    idle_timeout: float = 3600.0
+    #: Seconds a person has for each turn before the stand-in bot plays for them (``None``:
+    #: no timer; a table may choose its own when created).
+    turn_timeout: float | None = None
+    #: The bot that plays for a person whose time ran out (a table may choose another).
+    stand_in: str = DEFAULT_BOT
+    #: Threads that work out hints (apart from the bots'), and how many hints a seat may ask
+    #: for a minute after a first burst of ``hint_burst``.
+    hint_workers: int = 1
+    hints_per_minute: float = 12.0
+    hint_burst: int = 3
+    #: Threads in which bots think.
+    bot_workers: int = 4
