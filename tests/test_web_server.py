@@ -4,7 +4,9 @@ database, records, and parlour.client at a remote seat through a real uvicorn se
 
 from __future__ import annotations
 
+import contextlib
 import io
+import json
 import os
 import random
 import signal
@@ -475,33 +477,96 @@ def test_parlour_client_plays_bots_at_remote_seats(server: str) -> None:
     assert views and all(v["seat"] == 0 and v["observation"]["seat"] == 0 for v in views)
 
 
-def test_parlour_serve_prints_its_address_and_serves(tmp_path: Path) -> None:
+@contextlib.contextmanager
+def parlour_serve(tmp_path: Path, *args: str, scheme: str = "http",
+                  verify: Any = True) -> Iterator[str]:
+    """``parlour serve`` in a subprocess on a free port: its base URL once it answers (the
+    first line it prints is checked); stopped with Ctrl-C at the end, which must exit 0."""
+    import httpx2 as httpx
+
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     server = subprocess.Popen(
         [sys.executable, "-m", "parlour", "serve", "--port", str(port), "--database",
-         f"sqlite:///{tmp_path / 'served.sqlite'}", "--bot-delay", "0"],
+         f"sqlite:///{tmp_path / 'served.sqlite'}", "--bot-delay", "0", *args],
         stdout=subprocess.PIPE, text=True)
+    base = f"{scheme}://127.0.0.1:{port}"
     try:
         assert server.stdout is not None
-        assert server.stdout.readline() == (
-            f"parlour web table: open http://127.0.0.1:{port}/ (Ctrl-C stops)\n")
-        import httpx2 as httpx
-
+        assert server.stdout.readline() == f"parlour web table: open {base}/ (Ctrl-C stops)\n"
         deadline = time.monotonic() + 20
         while True:
             try:
-                answer = httpx.get(f"http://127.0.0.1:{port}/api/variants")
+                httpx.get(f"{base}/api/variants", verify=verify)
                 break
             except httpx.TransportError:
                 assert time.monotonic() < deadline, "parlour serve did not answer"
                 time.sleep(0.05)
-        assert answer.status_code == 200 and answer.json()["variants"]
-        assert httpx.get(f"http://127.0.0.1:{port}/").status_code == 200
+        yield base
     finally:
         server.send_signal(signal.SIGINT)
         assert server.wait(20) == 0
+
+
+def test_parlour_serve_prints_its_address_and_serves(tmp_path: Path) -> None:
+    import httpx2 as httpx
+
+    with parlour_serve(tmp_path) as base:
+        answer = httpx.get(f"{base}/api/variants")
+        assert answer.status_code == 200 and answer.json()["variants"]
+        assert httpx.get(f"{base}/").status_code == 200
+
+
+def test_parlour_serve_serves_https_and_wss_with_a_certificate(tmp_path: Path) -> None:
+    import ssl
+
+    import httpx2 as httpx
+    import trustme
+    from websockets.sync.client import connect
+
+    authority = trustme.CA()
+    certificate = authority.issue_cert("127.0.0.1")
+    certificate.private_key_pem.write_to_path(str(tmp_path / "key.pem"))
+    certificate.cert_chain_pems[0].write_to_path(str(tmp_path / "cert.pem"))
+    authority.cert_pem.write_to_path(str(tmp_path / "ca.pem"))
+    trusted = ssl.create_default_context(cafile=str(tmp_path / "ca.pem"))
+    with parlour_serve(tmp_path, "--certfile", str(tmp_path / "cert.pem"), "--keyfile",
+                       str(tmp_path / "key.pem"), scheme="https", verify=trusted) as base:
+        with pytest.raises(httpx.TransportError):  # no plain HTTP on that port
+            httpx.get(base.replace("https", "http") + "/api/variants")
+        created = httpx.post(f"{base}/api/tables", json={"variant": "rummy", "seed": 3},
+                             verify=trusted).json()["table"]
+        url = base.replace("https", "wss") + f"/ws/{created['id']}"
+        with connect(url, ssl=trusted) as ws:
+            ws.send('{"type": "hello", "token": null}')
+            welcome = json.loads(ws.recv(timeout=20))
+        assert welcome["type"] == "welcome" and welcome["table"]["id"] == created["id"]
+
+
+def test_parlour_serve_refuses_a_certificate_without_its_key(tmp_path: Path) -> None:
+    out = io.StringIO()
+    with contextlib.redirect_stderr(out):
+        code = parlour.cli.main(["serve", "--certfile", str(tmp_path / "cert.pem")])
+    assert code == 2 and "--certfile and --keyfile go together" in out.getvalue()
+
+
+def test_a_database_made_before_the_new_columns_gets_them(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "old.sqlite"
+    with sqlite3.connect(path) as old:
+        old.execute("CREATE TABLE parlour_tables (id VARCHAR(64) PRIMARY KEY, variant VARCHAR(64) "
+                    "NOT NULL, players INTEGER NOT NULL, options TEXT NOT NULL, seed BIGINT NOT "
+                    "NULL, owner VARCHAR(64) NOT NULL, status VARCHAR(16) NOT NULL, created FLOAT "
+                    "NOT NULL, record TEXT)")
+        old.execute("INSERT INTO parlour_tables VALUES ('t-old', 'rummy', 2, '{}', 5, 't', "
+                    "'waiting', 0, NULL)")
+    store = Store(f"sqlite:///{path}")
+    [row] = store.tables("t")
+    assert (row.id, row.seed, row.seeded, row.owner_hash, row.turn_timeout) == (
+        "t-old", 5, False, None, None)
+    store.close()
 
 
 def test_finished_matches_are_saved_as_records_parlour_replay_reads(db: str,
