@@ -138,6 +138,7 @@ class Table:
         #: The turn timer: when it fires, and its handle.
         self._turn_started = time.monotonic()
         self._timer: asyncio.TimerHandle | None = None
+        self._stand_in_bot: Bot | None = None
         for s in seats:
             if s.kind == "bot":
                 s.bot = make_bot(s.bot_name or DEFAULT_BOT, interactive=True)
@@ -498,9 +499,15 @@ class Table:
             return
         seat = state.current_player
         player = self.seats[seat]
-        bot = player.bot if player.kind == "bot" else self.tables.stand_in(self.stand_in)
-        if bot is None or not (player.kind == "bot" or player.away):
+        if player.kind == "bot":
+            bot = player.bot
+        elif player.away:
+            if self._stand_in_bot is None:
+                self._stand_in_bot = make_bot(self.stand_in, interactive=True)
+            bot = self._stand_in_bot
+        else:
             return  # the person came back meanwhile
+        assert bot is not None
         # The bot gets what a remote player would: an observation and the legal actions.
         observation, legal, rng = state.observation(seat), state.legal_actions(), self.match.bot_rng()
         action = await asyncio.get_running_loop().run_in_executor(
@@ -684,7 +691,6 @@ class Tables:
         self.hints: set[asyncio.Task[None]] = set()
         self.hint_limit = RateLimit(settings.hints_per_minute, settings.hint_burst)
         self.create_limit = RateLimit(settings.tables_per_minute, settings.table_burst)
-        self._stand_ins: dict[str, Bot] = {}
         self._sweeper: asyncio.Task[None] | None = None
 
     # -- creating ------------------------------------------------------------------------------
@@ -782,13 +788,6 @@ class Tables:
             seats.append(Seat(n, "bot", name, name, None))
         return seats
 
-    def stand_in(self, name: str) -> Bot:
-        """The bot ``name`` that plays for people who are away (one per name, shared: a
-        bot's choice depends only on what it is given)."""
-        if name not in self._stand_ins:
-            self._stand_ins[name] = make_bot(name, interactive=True)
-        return self._stand_ins[name]
-
     # -- finding -------------------------------------------------------------------------------
     def get(self, table_id: str) -> Table:
         """The table ``table_id``: a live one, or a finished or archived one of this process
@@ -801,7 +800,9 @@ class Tables:
             self.done.move_to_end(table_id)
             return table
         row = self.store.table(table_id) if isinstance(table_id, str) else None
-        if row is None or row.owner != self.settings.instance:
+        if (row is None or row.owner != self.settings.instance
+                or row.status not in ("finished", "archived")):
+            # An unfinished table of this process's is live, unless it could not be resumed.
             raise WebError(f"no table {quote(table_id)}", 404)
         try:
             table = self._rebuild(row)
