@@ -555,7 +555,10 @@ function render() {
 /** A countdown of the running turn timer, kept up to date by `tick` ("long": "12 s left"; the
  * short one, on the seat, is drawn with a clock face by the style sheet). */
 function countdown(kind) {
-  const el = element("span", { className: `countdown ${kind}`, dataset: { countdown: kind } });
+  // A timer role, not announced each second (the turn line around it is a live region).
+  const el = element("span", {
+    className: `countdown ${kind}`, dataset: { countdown: kind }, role: "timer", "aria-live": "off",
+  });
   showCountdown(el, secondsLeft());
   return el;
 }
