@@ -4,7 +4,11 @@ A uvicorn server runs the app in a thread on a free loopback port with a tempora
 database and no pause before bot moves. Every move is made the way a player makes it: by
 clicking cards in the hand and a verb button. The moves are chosen by reading the page (the
 legal moves the table carries in ``#actions[data-legal]``), never by asking the engine. Each
-family's table is saved as a screenshot under ``test-artifacts/``.
+family's table is saved as a screenshot under ``test-artifacts/``, and so are the lobby, a table
+with a turn timer and the owner's seat menu, at desktop and phone sizes.
+
+The server lets one address create tables without limit (the tests make dozens); a test that
+needs an empty lobby or other limits starts a server of its own (``fresh_server``).
 
 chromium is installed by ``scripts/install-chromium.sh`` (``make test`` runs it); without it these
 tests fail, saying so.
@@ -12,20 +16,25 @@ tests fail, saying so.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import re
 import socket
 import threading
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import uvicorn
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from parlour.web.app import create_app
+from parlour.web.settings import Settings
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
@@ -43,11 +52,13 @@ Move = dict[str, Any]
 # -- the server and the browser -----------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The web table's base URL, served by uvicorn in a thread."""
-    database = tmp_path_factory.mktemp("web-browser") / "tables.sqlite"
-    app = create_app(f"sqlite:///{database}", bot_delay=0)
+@contextlib.contextmanager
+def serving(database: Path, hint_bot: str = "hard", **settings: Any) -> Iterator[str]:
+    """A web server on ``database`` with ``settings``: its base URL while it runs. The tests
+    create many tables from one address within seconds, so the creation rate is lifted."""
+    limits = {"tables_per_minute": 10_000.0, "table_burst": 1_000, **settings}
+    app = create_app(f"sqlite:///{database}", bot_delay=0, hint_bot=hint_bot,
+                     settings=Settings(**limits))
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
@@ -60,10 +71,29 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         if not thread.is_alive() or time.monotonic() > deadline:
             pytest.fail("the web server did not start")
         time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    served.should_exit = True
-    thread.join(10)
-    sock.close()
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        served.should_exit = True
+        thread.join(10)
+        sock.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The web table's base URL, served by uvicorn in a thread."""
+    with serving(tmp_path_factory.mktemp("web-browser") / "tables.sqlite") as base:
+        yield base
+
+
+@pytest.fixture
+def fresh_server(tmp_path: Path) -> Iterator[Callable[..., str]]:
+    """Start a server of this test's own (an empty lobby, or other settings): its base URL."""
+    with contextlib.ExitStack() as stack:
+        def start(**settings: Any) -> str:
+            return stack.enter_context(serving(tmp_path / "tables.sqlite", **settings))
+
+        yield start
 
 
 @pytest.fixture(scope="module")
@@ -80,17 +110,23 @@ def browser() -> Iterator[Browser]:
 @pytest.fixture
 def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
     """Pages in fresh browser contexts (each its own localStorage: its own player). A script
-    error, or an error in the console (a failed request …), on any page fails the test."""
+    error, or an error in the console (a failed request …), on any page fails the test, but
+    for console errors containing one of the page's ``allow`` texts (a refusal it expects)."""
     contexts = []
     errors: list[str] = []
 
-    def make(**options: Any) -> Page:
+    def make(allow: tuple[str, ...] = (), **options: Any) -> Page:
         context = browser.new_context(**options)
         context.set_default_timeout(WAIT)
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+
+        def console(message: Any) -> None:
+            if message.type == "error" and not any(a in message.text for a in allow):
+                errors.append(message.text)
+
+        page.on("console", console)
         return page
 
     yield make
@@ -104,13 +140,36 @@ def save_screenshot(page: Page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / name), full_page=True)
 
 
+def fits_the_width(page: Page) -> bool:
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
+
+
+def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    """A request to the server's HTTP API, as a program other than the page makes it."""
+    request = urllib.request.Request(f"{base}{path}", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        data: dict[str, Any] = json.loads(answer.read())
+    return data
+
+
+def new_table(base: str, variant: str, seats: list[str], **fields: Any) -> dict[str, Any]:
+    """Create a table over HTTP; ``seats`` are ``human`` or bot names."""
+    spec = [{"kind": "human"} if s == "human" else {"kind": "bot", "bot": s} for s in seats]
+    table: dict[str, Any] = post(base, "/api/tables", {
+        "variant": variant, "players": len(seats), "seats": spec, **fields})["table"]
+    return table
+
+
 # -- driving the page like a player -------------------------------------------------------------
 
 
 def create_table(page: Page, base: str, variant: str, seats: list[str], *,
-                 options: dict[str, str] | None = None, seed: int = 1, name: str = "Ann") -> str:
+                 options: dict[str, str] | None = None, seed: int = 1, name: str = "Ann",
+                 turn_timeout: int | None = None, stand_in: str = "greedy") -> str:
     """Fill the lobby's form and create a table; ``seats`` are the seat selects' values
-    (``you``, ``human``, ``bot:greedy`` …). Returns the table's id."""
+    (``you``, ``human``, ``bot:greedy`` …), ``turn_timeout`` the turn timer's seconds and
+    ``stand_in`` the bot that plays when it runs out. Returns the table's id."""
     page.goto(f"{base}/#/")
     page.wait_for_selector("#variant option", state="attached")
     page.fill("#player-name", name)
@@ -122,6 +181,11 @@ def create_table(page: Page, base: str, variant: str, seats: list[str], *,
     for option, value in (options or {}).items():
         page.fill(f"#opt-{option}", value)
     page.fill("#seed", str(seed))
+    expect(page.locator("#stand-in-field")).to_be_hidden()
+    if turn_timeout is not None:
+        # The stand-in is offered once there is a timer.
+        page.fill("#turn-timeout", str(turn_timeout))
+        page.select_option("#stand-in", stand_in)
     page.click("#create")
     page.wait_for_url("**/#/table/*")
     page.wait_for_selector("#table-view[data-version]")
@@ -415,3 +479,200 @@ def test_phone_sized_table(server: str, new_page: Callable[..., Page]) -> None:
     play_deal(page, shed_most)
     expect_deal_over(page)
     save_screenshot(page, "web-phone-over.png")
+
+
+# -- the lobby's pages, seeds, the turn timer, the owner's menu ----------------------------------
+
+
+def test_lobby_pages_and_filters_ask_only_for_the_page_shown(
+        fresh_server: Callable[..., str], new_page: Callable[..., Page]) -> None:
+    base = fresh_server()
+    # 22 tables waiting for players, then 3 bots-only Rummy tables (playing, paused: nobody
+    # watches them): newest first, 25 in all.
+    waiting = [new_table(base, "big-two", ["human", "greedy", "greedy", "greedy"])["id"]
+               for _ in range(22)]
+    playing = [new_table(base, "rummy", ["greedy", "easy"], turn_timeout=30)["id"]
+               for _ in range(3)]
+    page = new_page(viewport={"width": 1280, "height": 900})
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if urlsplit(r.url).path == "/api/tables"
+            else None)
+    page.goto(f"{base}/#/")
+    items = page.locator("#tables .table-item")
+    expect(page.locator("#tables-range")).to_have_text("1–20 of 25")
+    expect(items).to_have_count(20)
+    expect(page.locator("#tables-prev")).to_be_disabled()
+    first = items.evaluate_all("items => items.map(i => i.dataset.tableId)")
+    assert first[:3] == playing[::-1] and first[3:] == waiting[::-1][:17]
+    # Each table says what it is before anyone sits down: its turn timer here.
+    expect(items.first.locator(".tag.timer")).to_have_text("30 s a turn")
+    expect(page.locator("#tables .tag.seed")).to_have_count(0)
+    save_screenshot(page, "web-lobby.png")
+
+    page.click("#tables-next")
+    expect(page.locator("#tables-range")).to_have_text("21–25 of 25")
+    expect(items).to_have_count(5)
+    rest = items.evaluate_all("items => items.map(i => i.dataset.tableId)")
+    assert rest == waiting[::-1][17:]
+    expect(page.locator("#tables-next")).to_be_disabled()
+
+    # A filter goes back to its first page.
+    page.select_option("#filter-status", "playing")
+    expect(page.locator("#tables-range")).to_have_text("1–3 of 3")
+    expect(items).to_have_count(3)
+    page.select_option("#filter-variant", "big-two")
+    expect(page.locator("#tables-range")).to_have_text("")
+    expect(page.locator("#tables li")).to_have_text("No tables like that.")
+    page.select_option("#filter-status", "")
+    expect(page.locator("#tables-range")).to_have_text("1–20 of 22")
+    assert all(t not in playing for t in items.evaluate_all(
+        "items => items.map(i => i.dataset.tableId)"))
+
+    # The phone: the filters, the tags and the pager fit the screen.
+    page.set_viewport_size(PHONE)
+    expect(items).to_have_count(20)
+    assert fits_the_width(page)
+    save_screenshot(page, "web-lobby-phone.png")
+
+    # Every request for the list named its page; none asked for the whole list.
+    queries = [parse_qs(urlsplit(url).query) for url in asked]
+    assert len(queries) >= 5, asked
+    assert all(q["limit"] == ["20"] and "offset" in q for q in queries), asked
+    assert {"variant": ["big-two"], "offset": ["0"], "limit": ["20"]} in queries, asked
+    assert any(q["offset"] == ["20"] for q in queries), asked
+
+
+def test_a_chosen_seed_is_shown_in_the_lobby_and_at_the_table(
+        server: str, new_page: Callable[..., Page]) -> None:
+    seeded = new_table(server, "rummy", ["human", "greedy"], seed=42)
+    secret = new_table(server, "rummy", ["human", "greedy"], seed=None)
+    assert seeded["seeded"] and not secret["seeded"] and "seed" not in secret
+    page = new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{server}/#/")
+    tag = page.locator(f'.table-item[data-table-id="{seeded["id"]}"] .tag.seed')
+    expect(tag).to_have_text("seeded 42")
+    expect(tag).to_have_attribute("title", "every deal follows from this seed")
+    expect(page.locator(f'.table-item[data-table-id="{secret["id"]}"]')).to_be_visible()
+    expect(page.locator(f'.table-item[data-table-id="{secret["id"]}"] .tag')).to_have_count(0)
+    page.click(f'.table-item[data-table-id="{seeded["id"]}"] button.watch')
+    expect(page.locator("#table-seed")).to_have_text("seeded: 42")
+    page.goto(f"{server}/#/table/{secret['id']}")
+    expect(page.locator("#table-title")).to_contain_text("rummy")
+    expect(page.locator("#table-seed")).to_be_hidden()
+
+
+def countdown_seconds(page: Page, selector: str) -> int:
+    text = page.locator(selector).inner_text()
+    match = re.search(r"(\d+) s", text)
+    assert match, text
+    return int(match[1])
+
+
+def test_turn_timer_counts_down_then_the_stand_in_plays_until_i_am_back(
+        server: str, new_page: Callable[..., Page]) -> None:
+    page = new_page(viewport={"width": 1280, "height": 900})
+    create_table(page, server, "big-two", ["you", "bot:greedy", "bot:greedy", "bot:greedy"],
+                 seed=9, turn_timeout=5)
+    expect(page.locator("#table-timer")).to_have_text("5 s a turn")
+    wait_for_turn(page)
+    # My turn: the clock runs on my seat and, in words, by the turn.
+    mine = "#turn .countdown.long"
+    expect(page.locator(mine)).to_have_text(re.compile(r"^[1-5] s left$"))
+    expect(page.locator("#me .seat-box.mine .countdown")).to_have_text(re.compile(r"^[1-5] s$"))
+    # It ticks here, between the server's updates.
+    before = countdown_seconds(page, mine)
+    page.wait_for_timeout(1100)
+    assert countdown_seconds(page, mine) < before
+    save_screenshot(page, "web-timer.png")
+    page.set_viewport_size(PHONE)
+    assert fits_the_width(page)
+    save_screenshot(page, "web-timer-phone.png")
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+    # Time runs out: the notice, and the stand-in plays for me.
+    notice = page.locator("#notice")
+    expect(notice).to_be_visible(timeout=10_000)
+    expect(notice.locator("#notice-text")).to_have_text(
+        "your 5 s ran out: greedy plays for you until you act again")
+    away = page.locator("#me .seat-box.mine .badge.away")
+    expect(away).to_have_text("away — greedy plays")
+    expect(page.locator("#turn .countdown")).to_have_count(0)
+    save_screenshot(page, "web-timer-away.png")
+    page.set_viewport_size(PHONE)
+    assert fits_the_width(page)
+    box = notice.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    save_screenshot(page, "web-timer-away-phone.png")
+
+    page.click("#back-btn")
+    expect(away).to_have_count(0)
+    expect(notice).to_be_hidden()
+
+
+def test_too_many_hints_are_refused_in_place(fresh_server: Callable[..., str],
+                                             new_page: Callable[..., Page]) -> None:
+    base = fresh_server(hint_bot="greedy", hint_burst=1, hints_per_minute=1.0)
+    page = new_page(viewport={"width": 1280, "height": 900})
+    create_table(page, base, "big-two", ["you", "bot:greedy", "bot:greedy", "bot:greedy"],
+                 seed=7)
+    wait_for_turn(page)
+    page.click("#hint-btn")
+    expect(page.locator('#message[data-kind="hint"]')).to_be_visible()
+    page.click("#hint-btn")
+    expect(page.locator('#message[data-kind="error"]')).to_have_text(
+        re.compile(r"^too many hints: the next one in \d+ s$"))
+
+
+def test_the_owner_hands_an_absent_players_seat_to_a_bot(
+        server: str, new_page: Callable[..., Page]) -> None:
+    ann = new_page(viewport={"width": 1280, "height": 900})
+    table = create_table(ann, server, "forty-five", ["you", "human", "bot:greedy", "bot:greedy"],
+                         seed=13)
+    seat1 = ann.locator('#opponents .seat-box[data-seat="1"]')
+    menu = seat1.locator(".owner-menu")
+    # A free seat can be handed to a bot (it is free already: no "free the seat").
+    expect(menu).to_be_visible()
+    expect(ann.locator("#me .owner-menu")).to_have_count(0)
+    expect(ann.locator(".owner-menu")).to_have_count(1)
+
+    # Bob takes the seat and is not there: the game waits for him.
+    post(server, f"/api/tables/{table}/join", {"seat": 1, "name": "Bob"})
+    expect(seat1.locator(".badge.warn")).to_have_text("offline")
+    menu.locator("summary").click()
+    expect(menu.locator(".free-seat")).to_be_visible()
+    save_screenshot(ann, "web-owner-menu.png")
+    ann.set_viewport_size(PHONE)
+    assert fits_the_width(ann)
+    save_screenshot(ann, "web-owner-menu-phone.png")
+    ann.set_viewport_size({"width": 1280, "height": 900})
+
+    # Someone without the owner token sees no menu; a wrong token is refused by the server,
+    # and its words are shown in the menu.
+    eve = new_page(viewport={"width": 1280, "height": 900}, allow=("status of 403",))
+    eve.goto(f"{server}/#/table/{table}")
+    expect(eve.locator('#opponents .seat-box[data-seat="1"] .name')).to_have_text("Bob")
+    expect(eve.locator(".owner-menu")).to_have_count(0)
+    eve.goto(f"{server}/#/")
+    eve.evaluate(f"localStorage.setItem('parlour.owner.{table}', 'not-the-owner')")
+    eve.goto(f"{server}/#/table/{table}")
+    eve_menu = eve.locator('#opponents .seat-box[data-seat="1"] .owner-menu')
+    eve_menu.locator("summary").click()
+    eve_menu.locator(".hand-to-bot").click()
+    expect(eve_menu.locator(".menu-error")).to_have_text(
+        "only the table's creator, with its owner token, may hand a seat on")
+
+    # Ann frees the seat, then hands it to a medium bot, which plays it.
+    menu.locator(".free-seat").click()
+    expect(seat1.locator(".badge.warn")).to_have_text("free seat")
+    expect(menu).to_be_visible()
+    menu.locator("summary").click()
+    expect(menu.locator(".free-seat")).to_be_hidden()
+    menu.locator(".menu-bot").select_option("medium")
+    menu.locator(".hand-to-bot").click()
+    expect(seat1.locator(".badge.bot")).to_have_text("bot")
+    expect(seat1.locator(".name")).to_have_text("medium")
+    expect(ann.locator(".owner-menu")).to_have_count(0)
+    save_screenshot(ann, "web-owner.png")
+    # The bot plays the seat: the deal goes on until Ann's turn.
+    wait_for_turn(ann)
+    expect(eve.locator('#opponents .seat-box[data-seat="1"] .name')).to_have_text("medium")

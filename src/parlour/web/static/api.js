@@ -1,8 +1,9 @@
 // The server's HTTP API and the table's WebSocket (docs/web-protocol.md), and the seats this
 // browser holds. Every refusal comes back as an Error carrying the server's own message.
 
-async function request(method, url, body) {
+async function request(method, url, body, bearer) {
   const init = { method, headers: { Accept: "application/json" } };
+  if (bearer) init.headers.Authorization = `Bearer ${bearer}`;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -27,11 +28,20 @@ async function request(method, url, body) {
 
 export const api = {
   variants: () => request("GET", "/api/variants"),
-  tables: () => request("GET", "/api/tables"),
+  /** One page of the lobby: `{tables, total, offset, limit}`; empty filters are left out. */
+  tables: ({ variant, status, offset = 0, limit = 20 } = {}) => {
+    const query = new URLSearchParams({ offset, limit });
+    if (variant) query.set("variant", variant);
+    if (status) query.set("status", status);
+    return request("GET", `/api/tables?${query}`);
+  },
   table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
   create: (spec) => request("POST", "/api/tables", spec),
   join: (id, seat, name) =>
     request("POST", `/api/tables/${encodeURIComponent(id)}/join`, { seat, name }),
+  /** The owner hands a seat on: `{to: "bot", bot: NAME}` or `{to: "free"}`. */
+  handOver: (id, seat, owner, body) =>
+    request("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}`, body, owner),
 };
 
 let variantsPromise = null;
@@ -63,6 +73,15 @@ export const seats = {
   forget(tableId) {
     localStorage.removeItem(SEAT_KEY + tableId);
   },
+};
+
+// The creator's browser keeps the table's owner token, which lets it hand an absent player's
+// seat on.
+const OWNER_KEY = "parlour.owner.";
+
+export const owners = {
+  get: (tableId) => localStorage.getItem(OWNER_KEY + tableId),
+  set: (tableId, token) => localStorage.setItem(OWNER_KEY + tableId, token),
 };
 
 export const playerName = {

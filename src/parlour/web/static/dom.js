@@ -24,3 +24,9 @@ export function say(el, message, kind = "") {
   el.hidden = !message;
   el.dataset.kind = kind;
 }
+
+/** Seconds for the page: "30 s", "2.5 s". */
+export function fmtSeconds(seconds) {
+  const v = Number(seconds);
+  return `${Number.isInteger(v) ? v : v.toFixed(1)} s`;
+}

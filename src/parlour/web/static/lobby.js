@@ -1,13 +1,20 @@
 // The lobby: a form that creates a table from /api/variants (players, seats and bot levels, the
-// variant's options with their help text and allowed values, a seed), and the list of tables to
-// join or watch.
-import { api, loadVariants, playerName, seats } from "./api.js";
-import { byId as $, element, say } from "./dom.js";
+// variant's options with their help text and allowed values, a seed, a turn timer), and the list
+// of tables to join or watch, a page at a time, filtered by game and status.
+import { api, loadVariants, owners, playerName, seats } from "./api.js";
+import { byId as $, element, fmtSeconds, say } from "./dom.js";
 
 let variants = [];
 let bots = [];
 let refreshTimer = null;
 let ready = null;
+
+// The page of the lobby shown: only it is asked for, on every refresh.
+const PAGE_SIZE = 20;
+const listing = { variant: "", status: "", offset: 0, limit: PAGE_SIZE };
+// Each request of the list is numbered: an answer that a later request overtook is dropped, so
+// a slow refresh never puts back the page the player just left.
+let asked = 0;
 
 // The seat kinds offered for every seat, before the bot levels.
 const SEAT_KINDS = [
@@ -126,11 +133,16 @@ async function createTable(event) {
     options: chosenOptions(variant),
     seats: kinds.map((k) => (k.startsWith("bot:") ? { kind: "bot", bot: k.slice(4) } : { kind: "human" })),
     seed: $("seed").value === "" ? null : Number($("seed").value),
+    // Empty means no timer, whatever the server's default: the form says "none".
+    turn_timeout: timerSeconds(),
   };
+  if (spec.turn_timeout !== null) spec.stand_in = $("stand-in").value;
   showError($("create-error"), "");
   $("create").disabled = true;
   try {
-    const { table } = await api.create(spec);
+    const { table, owner_token: owner } = await api.create(spec);
+    // This browser made the table: it may hand an absent player's seat on.
+    if (owner) owners.set(table.id, owner);
     const mine = kinds.indexOf("you");
     if (mine >= 0) await takeSeat(table.id, mine, name);
     location.hash = `#/table/${encodeURIComponent(table.id)}`;
@@ -141,6 +153,16 @@ async function createTable(event) {
   }
 }
 
+/** The turn timer asked for, in seconds; null for none. */
+function timerSeconds() {
+  const text = $("turn-timeout").value.trim();
+  return text === "" || Number(text) === 0 ? null : Number(text);
+}
+
+function renderTimerChoice() {
+  $("stand-in-field").hidden = timerSeconds() === null;
+}
+
 /** Join `seat` (null: the first free human seat) and keep its token for reconnecting. */
 export async function takeSeat(tableId, seat, name) {
   const joined = await api.join(tableId, seat, name || null);
@@ -148,10 +170,28 @@ export async function takeSeat(tableId, seat, name) {
   return joined;
 }
 
-function seatLabel(seat) {
+function seatLabel(seat, table) {
   if (seat.kind === "bot") return seat.name && seat.name !== seat.bot ? `${seat.name} (bot: ${seat.bot})` : `bot: ${seat.bot}`;
   if (!seat.taken) return "free seat";
-  return seat.name + (seat.connected ? "" : " (away)");
+  if (seat.away) return `${seat.name} (away — ${table.stand_in} plays)`;
+  return seat.name + (seat.connected ? "" : " (offline)");
+}
+
+/** What to know before sitting down: a chosen seed (the deals follow from it), a turn timer. */
+function tableTags(table) {
+  const tags = [];
+  if (table.seeded) {
+    tags.push(element("span", {
+      className: "tag seed", title: "every deal follows from this seed", textContent: `seeded ${table.seed}`,
+    }));
+  }
+  if (table.turn_timeout) {
+    tags.push(element("span", {
+      className: "tag timer", title: `${table.stand_in} plays for whoever lets the timer run out`,
+      textContent: `${fmtSeconds(table.turn_timeout)} a turn`,
+    }));
+  }
+  return tags;
 }
 
 function tableItem(table) {
@@ -181,20 +221,54 @@ function tableItem(table) {
   return element("li", { className: `table-item ${table.status}`, dataset: { tableId: table.id } },
     element("div", { className: "table-summary" },
       element("strong", { textContent: table.variant }),
-      element("span", { className: "muted", textContent: ` · ${table.players} players · ${status}` })),
-    element("div", { className: "table-seats", textContent: table.seats.map(seatLabel).join(" · ") }),
+      element("span", { className: "muted", textContent: ` · ${table.players} players · ${status}` }),
+      ...tableTags(table)),
+    element("div", { className: "table-seats", textContent: table.seats.map((s) => seatLabel(s, table)).join(" · ") }),
     actions);
 }
 
+/** Ask for the page of tables shown (and only it), and show it. */
 export async function refreshTables() {
+  const ask = ++asked;
   try {
-    const { tables } = await api.tables();
-    $("tables").replaceChildren(...tables.map(tableItem));
-    if (!tables.length) $("tables").append(element("li", { className: "muted", textContent: "No tables yet: create one." }));
+    const page = await api.tables(listing);
+    if (ask !== asked) return;
+    if (page.offset > 0 && page.offset >= page.total) {
+      // This page's tables have gone (finished ones leave the lobby): show the last page.
+      listing.offset = Math.max(0, Math.floor((page.total - 1) / listing.limit) * listing.limit);
+      await refreshTables();
+      return;
+    }
+    renderTables(page);
     $("tables-error").hidden = true;
   } catch (err) {
-    showError($("tables-error"), err.message);
+    if (ask === asked) showError($("tables-error"), err.message);
   }
+}
+
+function renderTables({ tables, total, offset }) {
+  const list = $("tables");
+  list.replaceChildren(...tables.map(tableItem));
+  const filtered = listing.variant || listing.status;
+  if (!tables.length) {
+    list.append(element("li", { className: "muted", textContent: filtered ? "No tables like that." : "No tables yet: create one." }));
+  }
+  $("tables-range").textContent = total ? `${offset + 1}–${offset + tables.length} of ${total}` : "";
+  $("tables-prev").disabled = offset === 0;
+  $("tables-next").disabled = offset + tables.length >= total;
+}
+
+/** Go to another page (`step` pages on) or, with new filters, back to the first. */
+function turnPage(step) {
+  listing.offset = Math.max(0, listing.offset + step * listing.limit);
+  refreshTables();
+}
+
+function filter() {
+  listing.variant = $("filter-variant").value;
+  listing.status = $("filter-status").value;
+  listing.offset = 0;
+  refreshTables();
 }
 
 async function setUp() {
@@ -206,6 +280,14 @@ async function setUp() {
   $("players").addEventListener("change", renderSeats);
   $("create-form").addEventListener("submit", createTable);
   $("refresh-tables").addEventListener("click", refreshTables);
+  $("filter-variant").append(...variants.map((v) => element("option", { value: v.name, textContent: v.name })));
+  $("filter-variant").addEventListener("change", filter);
+  $("filter-status").addEventListener("change", filter);
+  $("tables-prev").addEventListener("click", () => turnPage(-1));
+  $("tables-next").addEventListener("click", () => turnPage(1));
+  $("stand-in").replaceChildren(...bots.map((b) => element("option", { value: b, textContent: b })));
+  $("stand-in").value = bots.includes("greedy") ? "greedy" : bots[0];
+  $("turn-timeout").addEventListener("input", renderTimerChoice);
   $("player-name").value = playerName.get();
   renderVariant();
 }

@@ -1,11 +1,12 @@
 // The table: everything drawn from the View the server sends (hand, observation fields, text,
 // log, legal moves). What differs per family (the play to beat, the trick and trumps, the melds
-// and piles) is a felt renderer and a few seat details; the rest is shared.
-import { api, loadVariants, playerName, seats, TableSocket } from "./api.js";
+// and piles) is a felt renderer and a few seat details; the rest is shared. Around the game: the
+// turn timer's countdown, the notice when a stand-in bot took over, and the owner's seat menus.
+import { api, loadVariants, owners, playerName, seats, TableSocket } from "./api.js";
 import {
   actionCards, cardElement, cardRow, prettyAction, suitIcon,
 } from "./cards.js";
-import { byId as $, element, say } from "./dom.js";
+import { byId as $, element, fmtSeconds, say } from "./dom.js";
 import { takeSeat } from "./lobby.js";
 
 const VERB_LABELS = {
@@ -40,6 +41,15 @@ const S = {
   family: null,
   selected: new Set(),
   labels: null,
+  // The turn timer of the last update: the seat it runs for and when it runs out
+  // (performance.now() milliseconds); null when none runs.
+  timer: null,
+  ticking: null,
+  // The owner token, when this browser created the table; the bot levels for its seat menus,
+  // and each seat's menu, kept from one update to the next so that an open menu stays open.
+  owner: null,
+  bots: [],
+  menus: new Map(),
 };
 
 // -- names -----------------------------------------------------------------------------------------
@@ -307,7 +317,9 @@ function seatBox(obs, seat, mine) {
     element("span", { className: "name", textContent: seatName(seat) + (mine ? " (you)" : "") }));
   if (info.kind === "bot") title.append(badge(info.name === info.bot ? "bot" : `bot · ${info.bot}`, "bot"));
   else if (!info.taken) title.append(badge("free seat", "warn"));
-  else if (!info.connected) title.append(badge("away", "warn"));
+  else if (info.away) title.append(badge(`away — ${S.table.stand_in} plays`, "warn away"));
+  else if (!info.connected) title.append(badge("offline", "warn"));
+  if (S.timer?.seat === seat) title.append(countdown("short"));
   box.append(title);
   const row = element("div", { className: "seat-details" });
   if (count !== undefined && !mine) row.append(miniBacks(count), element("span", { className: "count", textContent: `${count} card${count === 1 ? "" : "s"}` }));
@@ -316,6 +328,8 @@ function seatBox(obs, seat, mine) {
   // The trump games show their match score in place: the sides' points, or the chips.
   if (total !== undefined && S.family !== "trump") row.append(element("span", { className: "total", textContent: `match ${fmt(total, false)}` }));
   box.append(row);
+  const menu = ownerMenu(seat, info);
+  if (menu) box.append(menu);
   return box;
 }
 
@@ -324,6 +338,13 @@ function renderHead() {
   $("table-title").textContent = `${t.variant} · ${t.status === "waiting" ? "waiting for players" : `deal ${t.deal}`}`;
   $("topbar-info").textContent = S.seat === null ? `table ${t.id} · watching` : `table ${t.id} · ${seatName(S.seat)}`;
   document.title = `${t.variant} · parlour`;
+  const seed = $("table-seed");
+  seed.hidden = !t.seeded;
+  seed.textContent = t.seeded ? `seeded: ${t.seed}` : "";
+  const timer = $("table-timer");
+  timer.hidden = !t.turn_timeout;
+  timer.textContent = t.turn_timeout ? `${fmtSeconds(t.turn_timeout)} a turn` : "";
+  timer.title = t.turn_timeout ? `${t.stand_in} plays for whoever lets the timer run out` : "";
   const standing = $("standing");
   standing.replaceChildren();
   if (t.deal > 0) {
@@ -440,6 +461,7 @@ function renderTurn(obs) {
   let text;
   if (view.deal_over) text = "The deal is over.";
   else if (!obs) text = "";
+  else if (view.your_turn && S.table.seats[S.seat]?.away) text = `Your turn: ${S.table.stand_in} plays it for you while you are away.`;
   else if (view.your_turn) text = `Your turn: ${(TURN_HINTS[S.family] ?? (() => "choose a move"))(obs)}.`;
   else if (view.current_player >= 0) {
     const bot = S.table.seats[view.current_player]?.kind === "bot";
@@ -448,6 +470,7 @@ function renderTurn(obs) {
   const turn = $("turn");
   turn.textContent = text;
   turn.classList.toggle("yours", Boolean(view.your_turn));
+  if (view.your_turn && S.timer?.seat === S.seat) turn.append(" ", countdown("long"));
 }
 
 function renderDealOver(obs) {
@@ -517,6 +540,7 @@ function render() {
   root.dataset.seat = S.seat ?? "";
   root.dataset.status = S.table.status;
   renderHead();
+  renderNotice();
   renderSeats(obs);
   renderFelt(obs);
   renderTurn(obs);
@@ -524,6 +548,115 @@ function render() {
   renderActions();
   renderDealOver(obs);
   renderLog();
+}
+
+// -- the turn timer, the stand-in and the owner's menus --------------------------------------------
+
+/** A countdown of the running turn timer, kept up to date by `tick` ("long": "12 s left"; the
+ * short one, on the seat, is drawn with a clock face by the style sheet). */
+function countdown(kind) {
+  // A timer role, not announced each second (the turn line around it is a live region).
+  const el = element("span", {
+    className: `countdown ${kind}`, dataset: { countdown: kind }, role: "timer", "aria-live": "off",
+  });
+  showCountdown(el, secondsLeft());
+  return el;
+}
+
+function secondsLeft() {
+  return S.timer ? Math.max(0, Math.ceil((S.timer.deadline - performance.now()) / 1000)) : 0;
+}
+
+function showCountdown(el, left) {
+  el.textContent = el.dataset.countdown === "long" ? `${left} s left` : `${left} s`;
+  el.classList.toggle("urgent", left <= 5);
+}
+
+/** The update's timer counts down here from the seconds it had left when it was sent. */
+function setTimer(timer) {
+  S.timer = timer ? { seat: timer.seat, deadline: performance.now() + timer.seconds * 1000 } : null;
+  clearInterval(S.ticking);
+  S.ticking = S.timer ? setInterval(tick, 250) : null;
+}
+
+function tick() {
+  const left = secondsLeft();
+  for (const el of document.querySelectorAll("#table-view [data-countdown]")) showCountdown(el, left);
+}
+
+/** The server's notice stays until the seat is back from its stand-in (`I'm back`, or a move). */
+function showNotice(message) {
+  $("notice-text").textContent = message;
+  $("notice").hidden = false;
+}
+
+function renderNotice() {
+  const mine = S.seat === null ? null : S.table.seats[S.seat];
+  if (!mine?.away) $("notice").hidden = true;
+  else if ($("notice").hidden) {
+    // Came back to the page while away (a reload): the notice went to the old connection.
+    showNotice(`Your time ran out: ${S.table.stand_in} plays for you until you act again.`);
+  }
+}
+
+function comeBack() {
+  send({ type: "back" });
+}
+
+/** Whether the owner may hand `info`'s seat on: a person's seat that is free or whose player is
+ * not connected, at a table still in play. */
+function canHandOver(info) {
+  return Boolean(S.owner) && info.kind === "human" && !(info.taken && info.connected) &&
+    S.table.status !== "finished" && S.table.status !== "archived";
+}
+
+/** The owner's menu for `seat` (null when it has none): the same element across updates. */
+function ownerMenu(seat, info) {
+  if (!canHandOver(info)) {
+    S.menus.delete(seat);
+    return null;
+  }
+  if (!S.menus.has(seat)) S.menus.set(seat, buildOwnerMenu(seat));
+  const menu = S.menus.get(seat);
+  menu.querySelector(".free-seat").hidden = !info.taken;
+  return menu;
+}
+
+function buildOwnerMenu(seat) {
+  const level = element("select", { className: "menu-bot", "aria-label": "bot level" },
+    ...S.bots.map((b) => element("option", { value: b, textContent: b })));
+  level.value = S.bots.includes(S.table.stand_in) ? S.table.stand_in : S.bots[0];
+  const error = element("p", { className: "error menu-error", role: "alert", hidden: true });
+  const menu = element("details", { className: "owner-menu", dataset: { seat } },
+    element("summary", { textContent: "hand on…", title: "you created this table: hand this seat on" }),
+    element("div", { className: "menu-body" },
+      element("div", { className: "menu-row" }, level,
+        element("button", {
+          type: "button", className: "small hand-to-bot", textContent: "hand to a bot",
+          onclick: () => handOver(menu, seat, { to: "bot", bot: level.value }),
+        })),
+      element("button", {
+        type: "button", className: "small free-seat", textContent: "free the seat",
+        onclick: () => handOver(menu, seat, { to: "free" }),
+      }),
+      error));
+  return menu;
+}
+
+async function handOver(menu, seat, body) {
+  const error = menu.querySelector(".menu-error");
+  const buttons = menu.querySelectorAll("button");
+  say(error, "");
+  buttons.forEach((b) => { b.disabled = true; });
+  try {
+    await api.handOver(S.id, seat, S.owner, body);
+    // The seat's new state comes with the update the server sends everyone.
+    menu.open = false;
+  } catch (err) {
+    say(error, err.message, "error");
+  } finally {
+    buttons.forEach((b) => { b.disabled = false; });
+  }
 }
 
 // -- talking to the server -------------------------------------------------------------------------
@@ -606,6 +739,7 @@ function onMessage(message) {
       S.view = message.view;
       S.version = message.version;
       S.labels = null;
+      setTimer(message.timer);
       const hand = new Set(S.view.hand ?? []);
       S.selected = new Set([...S.selected].filter((c) => hand.has(c)));
       if (changed) {
@@ -622,6 +756,9 @@ function onMessage(message) {
       break;
     case "hint":
       showHint(message);
+      break;
+    case "notice":
+      showNotice(message.message);
       break;
     default:
       break;
@@ -651,6 +788,7 @@ function wire() {
   if (wired) return;
   wired = true;
   $("hint-btn").addEventListener("click", askHint);
+  $("back-btn").addEventListener("click", comeBack);
   $("clear-btn").addEventListener("click", () => {
     S.selected.clear();
     say($("message"), "");
@@ -680,7 +818,8 @@ export async function openTable(id) {
   const stored = seats.get(id);
   Object.assign(S, {
     id, seat: stored?.seat ?? null, token: stored?.token ?? null, table: null, view: null,
-    version: -1, family: null, selected: new Set(), labels: null,
+    version: -1, family: null, selected: new Set(), labels: null, owner: owners.get(id),
+    menus: new Map(),
   });
   $("table-view").hidden = false;
   $("table-error").hidden = true;
@@ -688,10 +827,12 @@ export async function openTable(id) {
   $("felt").replaceChildren(element("p", { className: "muted", textContent: "Connecting to the table…" }));
   for (const part of ["opponents", "me", "hand", "verbs", "log"]) $(part).replaceChildren();
   $("deal-over").hidden = true;
+  $("notice").hidden = true;
   say($("message"), "");
   try {
-    const [{ table }, { variants }] = await Promise.all([api.table(id), loadVariants()]);
+    const [{ table }, { variants, bots }] = await Promise.all([api.table(id), loadVariants()]);
     if (S.id !== id) return;
+    S.bots = bots;
     const variant = variants.find((v) => v.name === table.variant);
     S.family = variant?.family ?? null;
     S.table = S.table ?? table;
@@ -707,6 +848,7 @@ export function closeTable() {
   S.socket?.close();
   S.socket = null;
   S.id = null;
+  setTimer(null);
   $("table-view").hidden = true;
   $("conn").hidden = true;
 }
