@@ -609,6 +609,24 @@ def test_turn_timer_counts_down_then_the_stand_in_plays_until_i_am_back(
     expect(notice).to_be_hidden()
 
 
+def test_the_form_starts_from_the_servers_timer_and_stand_in(
+        fresh_server: Callable[..., str], new_page: Callable[..., Page]) -> None:
+    base = fresh_server(turn_timeout=45.0, stand_in="easy")
+    page = new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{base}/#/")
+    page.wait_for_selector("#variant option", state="attached")
+    expect(page.locator("#turn-timeout")).to_have_value("45")
+    expect(page.locator("#stand-in-field")).to_be_visible()
+    expect(page.locator("#stand-in")).to_have_value("easy")
+    page.fill("#turn-timeout", "")  # cleared: no timer at this table
+    expect(page.locator("#stand-in-field")).to_be_hidden()
+    page.click("#create")
+    page.wait_for_url("**/#/table/*")
+    table = page.url.rsplit("/", 1)[1]
+    with urllib.request.urlopen(f"{base}/api/tables/{table}") as answer:
+        assert json.load(answer)["table"]["turn_timeout"] is None
+
+
 def test_too_many_hints_are_refused_in_place(fresh_server: Callable[..., str],
                                              new_page: Callable[..., Page]) -> None:
     base = fresh_server(hint_bot="greedy", hint_burst=1, hints_per_minute=1.0)

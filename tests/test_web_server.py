@@ -30,6 +30,7 @@ from parlour.bots import make_bot
 from parlour.client import play_remote
 from parlour.records import replay_match
 from parlour.web import create_app
+from parlour.web.settings import Settings
 from parlour.web.store import Store, hash_token
 from web_helpers import (
     SHORT,
@@ -395,6 +396,44 @@ def test_restart_resumes_every_unfinished_table_exactly(database: tuple[str, str
     # Only the token's hash is stored.
     assert stored.seats(table["id"])[0].token_hash == hash_token(me.token) != me.token
     stored.close()
+
+
+@contextlib.contextmanager
+def _closing() -> Iterator[None]:
+    """Close every test session at the end, passed or failed: an open one would hold up the
+    TestClient's shutdown."""
+    try:
+        yield
+    finally:
+        close_all()
+
+
+def test_a_seat_freed_while_away_is_not_away_for_whoever_takes_it(db: str) -> None:
+    settings = Settings(turn_timeout=0.3)  # below the 5 s a table may ask for: a test's pace
+    with TestClient(create_app(db, bot_delay=0, settings=settings)) as http, _closing():
+        created = http.post("/api/tables", json={
+            "variant": "rummy", "seats": [{"kind": "human"}, {"kind": "human"}], "seed": 4})
+        table, owner = created.json()["table"], created.json()["owner_token"]
+        for seat in (0, 1):
+            join(http, table["id"], seat, f"P{seat}")
+        watcher = Session(http, table["id"])  # somebody is there: the timer runs
+        away = watcher.receive_until(
+            lambda m: m["type"] == "update" and any(s["away"] for s in m["table"]["seats"]))
+        [seat] = [s["seat"] for s in away["table"]["seats"] if s["away"]]
+        assert away["view"]["current_player"] == seat and away["timer"] is None
+
+        freed = http.post(f"/api/tables/{table['id']}/seats/{seat}", json={"to": "free"},
+                          headers={"Authorization": f"Bearer {owner}"})
+        assert freed.status_code == 200
+        shown = freed.json()["table"]["seats"][seat]
+        assert (shown["taken"], shown["away"]) == (False, False)
+        # The empty seat's timer runs out again, and the stand-in plays for it ...
+        watcher.receive_until(
+            lambda m: m["type"] == "update" and not m["table"]["seats"][seat]["taken"])
+        watcher.receive_until(lambda m: m["type"] == "update" and m["table"]["seats"][seat]["away"])
+        # ... until somebody sits down: they start with the seat their own.
+        newcomer = join(http, table["id"], seat, "Newcomer")
+        assert newcomer["table"]["seats"][seat]["away"] is False
 
 
 def test_tables_of_another_instance_are_left_to_it(db: str) -> None:

@@ -111,7 +111,9 @@ def create_app(
 
     async def list_variants(_request: Request) -> Response:
         return JSONResponse({"variants": [_variant_info(v) for v in variants()],
-                             "bots": bot_names()})
+                             "bots": bot_names(),
+                             "table_defaults": {"turn_timeout": settings.turn_timeout,
+                                                "stand_in": settings.stand_in}})
 
     async def list_tables(request: Request) -> Response:
         try:

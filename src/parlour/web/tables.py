@@ -339,10 +339,10 @@ class Table:
             raise WebError(f"a name is printable text of at most {NAME_LIMIT} characters")
         token = secrets.token_urlsafe(24)
         chosen = self.seats[seat]
-        chosen.name, chosen.token_hash = name, hash_token(token)
+        chosen.name, chosen.token_hash, chosen.away = name, hash_token(token), False
         self.store.take_seat(self.id, seat, name, chosen.token_hash)
         self.touched = time.monotonic()
-        self.seats_changed()
+        self.seats_changed(seat)
         return seat, token
 
     def check_seat(self, seat: object) -> int:
@@ -354,11 +354,17 @@ class Table:
     def all_taken(self) -> bool:
         return all(s.token_hash is not None for s in self.seats if s.kind == "human")
 
-    def seats_changed(self) -> None:
-        """Deal the first deal once every seat is taken; otherwise tell everyone."""
+    def seats_changed(self, seat: int) -> None:
+        """``seat`` changed hands: deal the first deal once every seat is taken; otherwise tell
+        everyone. If it is that seat's turn, the turn starts afresh for its new holder (a
+        person who just sat down is not away; a bot has no timer)."""
         if self.status == "waiting" and self.all_taken():
             self.deal()
         else:
+            state = self.match.current
+            if state is not None and state.current_player == seat:
+                self._turn_started = time.monotonic()
+            self.arm_timer()
             self.broadcast()
             self.schedule()
 
@@ -393,7 +399,7 @@ class Table:
         self.store.set_seat(self.id, SeatRow(seat, chosen.kind, chosen.bot_name, chosen.name,
                                              chosen.token_hash))
         self.touched = time.monotonic()
-        self.seats_changed()
+        self.seats_changed(seat)
 
     def connect(self, client: Client) -> None:
         if not self.clients:

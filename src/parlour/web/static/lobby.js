@@ -133,7 +133,7 @@ async function createTable(event) {
     options: chosenOptions(variant),
     seats: kinds.map((k) => (k.startsWith("bot:") ? { kind: "bot", bot: k.slice(4) } : { kind: "human" })),
     seed: $("seed").value === "" ? null : Number($("seed").value),
-    // Empty means no timer, whatever the server's default: the form says "none".
+    // Empty means no timer: the field starts at the server's default.
     turn_timeout: timerSeconds(),
   };
   if (spec.turn_timeout !== null) spec.stand_in = $("stand-in").value;
@@ -286,8 +286,12 @@ async function setUp() {
   $("tables-prev").addEventListener("click", () => turnPage(-1));
   $("tables-next").addEventListener("click", () => turnPage(1));
   $("stand-in").replaceChildren(...bots.map((b) => element("option", { value: b, textContent: b })));
-  $("stand-in").value = bots.includes("greedy") ? "greedy" : bots[0];
+  // The form starts from the server's own defaults for a new table (its --turn-timeout and
+  // --stand-in), so what is shown is what a table gets.
+  $("stand-in").value = data.table_defaults.stand_in;
+  $("turn-timeout").value = data.table_defaults.turn_timeout ?? "";
   $("turn-timeout").addEventListener("input", renderTimerChoice);
+  renderTimerChoice();
   $("player-name").value = playerName.get();
   renderVariant();
 }
