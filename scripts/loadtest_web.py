@@ -1,18 +1,26 @@
 """Load test of the web table (a script, not a unit test).
 
-Starts ``parlour serve`` (uvicorn) on a free port of 127.0.0.1 with a fresh SQLite database,
-opens N tables at once — one seat played by a remote client over the WebSocket protocol, the
-others by the server's bots, variants taken in turn — and plays them for a fixed time. A client
-takes a legal action from each update where it is to move (after ``--think`` seconds), deals on
-after each deal, and opens a new table when a match ends. It stops by itself after
-``--seconds`` and prints:
+Starts ``parlour serve`` (uvicorn) on a free port of 127.0.0.1 with a fresh SQLite database
+(or the one named by the environment variable ``LOAD_DB``), opens N tables at once — one seat
+played by a remote client over the WebSocket protocol, the others by the server's greedy bots,
+variants taken in turn — and plays them for a fixed time. A client takes a legal action from
+each update where it is to move (after ``--think`` seconds), deals on after each deal, and
+opens a new table when a match ends. It stops by itself after ``--seconds`` and prints:
 
-- actions/s: every action the server applied (bots' and clients'), counted from the tables'
-  records at the end;
+- actions/s: every action the server applied at those tables (bots' and clients'), counted
+  at the end from each table's record (the deals played, and the steps of the one in
+  progress);
 - p50/p99 action latency: from a client sending its action to it receiving the update that
   shows it applied (a round trip through the server: parse, check, store, broadcast).
 
-    .venv/bin/python scripts/loadtest_web.py --tables 200 --seconds 60
+The server is the ``parlour`` package this script imports (its folder goes first on the
+server's ``PYTHONPATH``), started with the flags it prints: the bot pace, the hint bot, and
+room for the test's tables — ``--max-tables`` N and a ``--tables-per-minute`` high enough
+that N tables opened at once by one address are not refused (1000 × (N + 1) unless
+``--tables-per-minute`` is given; a 429 that still comes is retried after its ``Retry-After``
+and counted).
+
+    .venv/bin/python scripts/loadtest_web.py --tables 200 --seconds 60 --bot-delay 0.8 --think 1.5
 
 The clients pick uniformly among the legal actions (``--bot greedy`` plays the greedy bot on
 the observation rebuilt with ``parlour.client.observation_from_dict``, which costs the load
@@ -33,7 +41,9 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import websockets
@@ -70,6 +80,35 @@ class Stats:
         self.tables: list[str] = []
         self.errors: list[str] = []
         self.updates = 0
+        #: Table creations refused with 429 (and tried again after Retry-After).
+        self.refused_creations = 0
+
+
+async def new_table(base: str, body: dict[str, Any], stats: Stats, stop: float,
+                    name: str) -> tuple[dict[str, Any], str] | None:
+    """Create a table and take its seat 0: the table and the seat's token (``None`` if the
+    time ran out while the server said to wait)."""
+    while True:
+        try:
+            table = (await ahttp("POST", f"{base}/api/tables", body))["table"]
+            break
+        except urllib.error.HTTPError as e:
+            if e.code != 429:
+                raise
+            stats.refused_creations += 1
+            wait = float(e.headers.get("Retry-After") or 1)
+            if time.monotonic() + wait >= stop:
+                return None
+            await asyncio.sleep(wait)
+    token = (await ahttp("POST", f"{base}/api/tables/{table['id']}/join",
+                         {"seat": 0, "name": name}))["token"]
+    return table, token
+
+
+def table_body(variant: str, seed: int) -> dict[str, Any]:
+    info = parlour.registry.get_variant(variant)
+    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "greedy"}] * (info.default_players - 1)
+    return {"variant": variant, "seats": seats, "seed": seed}
 
 
 async def player(base: str, n: int, args: argparse.Namespace, stats: Stats, stop: float) -> None:
@@ -80,13 +119,12 @@ async def player(base: str, n: int, args: argparse.Namespace, stats: Stats, stop
     while time.monotonic() < stop:
         variant = VARIANTS[(n + round_) % len(VARIANTS)]
         round_ += 1
-        info = parlour.registry.get_variant(variant)
-        seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "greedy"}] * (info.default_players - 1)
-        table = (await ahttp("POST", f"{base}/api/tables",
-                             {"variant": variant, "seats": seats, "seed": n * 1000 + round_}))["table"]
+        made = await new_table(base, table_body(variant, n * 1000 + round_), stats, stop,
+                               f"load{n}")
+        if made is None:
+            return
+        table, token = made
         stats.tables.append(table["id"])
-        token = (await ahttp("POST", f"{base}/api/tables/{table['id']}/join",
-                             {"seat": 0, "name": f"load{n}"}))["token"]
         game = parlour.new_game(variant, players=table["players"], **table["options"])
         uri = base.replace("http://", "ws://") + f"/ws/{table['id']}"
         async with websockets.connect(uri, max_size=None, open_timeout=60) as ws:
@@ -148,6 +186,9 @@ async def spectator(base: str, table_id: str, stop: float, stats: Stats) -> None
             stats.updates += 1
 
 
+# -- the run -------------------------------------------------------------------------------------
+
+
 async def run(base: str, args: argparse.Namespace) -> Stats:
     stats = Stats()
     stop = time.monotonic() + args.seconds
@@ -163,25 +204,47 @@ async def run(base: str, args: argparse.Namespace) -> Stats:
     return stats
 
 
+def actions_of(record: dict[str, Any]) -> int:
+    """The actions applied at a table, from its record: a finished match's lists every
+    deal's; a match in progress lists the deals played and shows the current one's step."""
+    done = sum(len(deal["actions"]) for deal in record["deals"])
+    current = record.get("current")
+    return done + (int(current["step"]) if current else 0)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200, help="concurrent tables (default 200)")
     parser.add_argument("--seconds", type=float, default=60, help="how long to play (default 60)")
-    parser.add_argument("--bot-delay", type=float, default=0.3,
-                        help="the server's pause before each bot move (default 0.3 s)")
+    parser.add_argument("--bot-delay", type=float, default=0.8,
+                        help="the server's pause before each bot move (default 0.8 s, the "
+                             "server's)")
     parser.add_argument("--think", type=float, default=0.3,
                         help="mean pause of a client before its move (default 0.3 s)")
     parser.add_argument("--bot", default="random", help="the clients' choice: random or a bot name")
     parser.add_argument("--spectators", type=int, default=0, help="spectators per table")
+    parser.add_argument("--hint-bot", default="hard", help="the server's hint bot (default hard)")
+    parser.add_argument("--tables-per-minute", type=float, default=None,
+                        help="the server's creation rate per address (default 1000 × (N + 1))")
     args = parser.parse_args()
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
+    room = args.tables
+    rate = args.tables_per_minute or 1000.0 * (args.tables + 1)
+    src = str(Path(parlour.__file__).resolve().parent.parent)
+    env = {**os.environ,
+           "PYTHONPATH": os.pathsep.join([src, *filter(None, [os.environ.get("PYTHONPATH")])])}
     with tempfile.TemporaryDirectory() as tmp:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "parlour", "serve", "--port", str(port),
-             "--database", os.environ.get("LOAD_DB", f"sqlite:///{tmp}/load.sqlite"), "--bot-delay", str(args.bot_delay)],
-            stdout=subprocess.DEVNULL)
+        database = os.environ.get("LOAD_DB", f"sqlite:///{tmp}/load.sqlite")
+        flags = ["--port", str(port), "--database", database, "--bot-delay", str(args.bot_delay),
+                 "--hint-bot", args.hint_bot, "--max-tables", str(room),
+                 "--tables-per-minute", f"{rate:g}"]
+        print(f"server: parlour serve {' '.join(flags)} (parlour from {src})", flush=True)
+        log_path = Path(tmp) / "server.log"
+        with open(log_path, "w") as server_log:
+            server = subprocess.Popen([sys.executable, "-m", "parlour", "serve", *flags],
+                                      stdout=subprocess.DEVNULL, stderr=server_log, env=env)
         try:
             deadline = time.monotonic() + 30
             while True:
@@ -197,15 +260,15 @@ def main() -> int:
             stats = asyncio.run(run(base, args))
             elapsed = time.monotonic() - started
             cpu = _cpu(server.pid) - cpu_before
-            actions = sum(len(deal["actions"])
-                          for table_id in stats.tables
-                          for deal in http("GET", f"{base}/api/tables/{table_id}/record")["deals"])
+            actions = sum(actions_of(http("GET", f"{base}/api/tables/{table_id}/record"))
+                          for table_id in stats.tables)
         finally:
             server.send_signal(signal.SIGINT)
             try:
                 server.wait(20)
             except subprocess.TimeoutExpired:
                 server.kill()
+            server_lines = log_path.read_text(errors="replace").splitlines()
     lat = sorted(stats.latencies)
     p50 = statistics.median(lat) * 1000 if lat else float("nan")
     p99 = lat[min(len(lat) - 1, int(0.99 * len(lat)))] * 1000 if lat else float("nan")
@@ -216,10 +279,14 @@ def main() -> int:
           f"updates received: {stats.updates} = {stats.updates / elapsed:.0f}/s")
     print(f"client action latency: n={len(lat)}, p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
           f"max {lat[-1] * 1000 if lat else float('nan'):.1f} ms")
+    if stats.refused_creations:
+        print(f"table creations refused (429, tried again): {stats.refused_creations}")
     own = _cpu(os.getpid())
     print(f"server CPU: {cpu:.1f} s in {elapsed:.1f} s ({100 * cpu / elapsed:.0f}% of one core); "
-          f"load generator CPU: {own:.1f} s; load average {os.getloadavg()[0]:.1f} "
-          f"on {os.cpu_count()} cores")
+          f"load generator CPU: {own:.1f} s; load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    if server_lines:
+        print(f"server log: {len(server_lines)} line(s), the last: {server_lines[-3:]}")
     if stats.errors:
         print(f"errors: {len(stats.errors)}, e.g. {stats.errors[:3]}")
     return 0 if not stats.errors else 1
