@@ -15,7 +15,7 @@ opens a new table when a match ends. It stops by itself after ``--seconds`` and 
 
 The server is the ``parlour`` package this script imports (its folder goes first on the
 server's ``PYTHONPATH``), started with the flags it prints: the bot pace, the hint bot, and
-room for the test's tables — ``--max-tables`` N (+1 with ``--flood-hints``) and a
+room for the test's tables — ``--max-tables`` N (+ the flood's with ``--flood-hints``) and a
 ``--tables-per-minute`` high enough that N tables opened at once by one address are not
 refused (1000 × (N + 1) unless ``--tables-per-minute`` is given; a 429 that still comes is
 retried after its ``Retry-After`` and counted).
@@ -26,11 +26,14 @@ hints as fast as the server answers, with ``--flood-window`` requests in flight 
 (each answer, hint or refusal, sends the next one). It reports the hints answered (worked out
 by the server's ``--hint-bot``, by default ``hard``: a real search), each kind of refusal,
 and the messages it sent a second; the N tables' figures are the same as without it, so the
-two runs compare.
+two runs compare. ``--flood-tables K`` floods from one seat at each of K more tables (the
+per-seat limits then add up, and the server-wide cap on hints in flight is reached).
 
     .venv/bin/python scripts/loadtest_web.py --tables 200 --seconds 60 --bot-delay 0.8 --think 1.5
     .venv/bin/python scripts/loadtest_web.py --tables 200 --seconds 60 --bot-delay 0.8 --think 1.5 \\
         --flood-hints
+    .venv/bin/python scripts/loadtest_web.py --tables 50 --seconds 60 --bot-delay 0.8 --think 1.5 \\
+        --flood-hints [--flood-window 64] [--flood-tables 12]
 
 The clients pick uniformly among the legal actions (``--bot greedy`` plays the greedy bot on
 the observation rebuilt with ``parlour.client.observation_from_dict``, which costs the load
@@ -205,23 +208,39 @@ async def spectator(base: str, table_id: str, stop: float, stats: Stats) -> None
 # -- the hint flood ------------------------------------------------------------------------------
 
 
-def flood_process(base: str, variant: str, window: int, stop: float) -> dict[str, Any]:
-    """Run :func:`flood` in this (separate) process until ``stop`` (``time.monotonic``, which
-    is the same clock in every process on Linux); its counts, and the CPU it took."""
-    report = asyncio.run(flood(base, variant, window, stop))
+def flood_process(base: str, variant: str, window: int, stop: float,
+                  tables: int) -> dict[str, Any]:
+    """Run :func:`flood` at ``tables`` tables in this (separate) process until ``stop``
+    (``time.monotonic``, which is the same clock in every process on Linux); their counts
+    together, and the CPU it took."""
+
+    async def floods() -> list[dict[str, Any]]:
+        return await asyncio.gather(*(flood(base, variant, window, stop, 7 + n)
+                                      for n in range(tables)))
+
+    reports = asyncio.run(floods())
+    report = reports[0]
+    for other in reports[1:]:
+        report["answers"].update(other["answers"])
+        for key in ("hint_times", "other_errors"):
+            report[key] += other[key]
+        for key in ("sent", "refused_creations"):
+            report[key] += other[key]
+        for key in ("flooding", "closing"):
+            report[key] = max(report[key], other[key])
     report["cpu"] = time.process_time()
     return report
 
 
-async def flood(base: str, variant: str, window: int, stop: float) -> dict[str, Any]:
+async def flood(base: str, variant: str, window: int, stop: float, seed: int) -> dict[str, Any]:
     """One seat that never plays and asks for hints as fast as the server answers."""
     stats = Stats()
-    made = await new_table(base, table_body(variant, 7), stats, stop, "flood")
+    made = await new_table(base, table_body(variant, seed), stats, stop, "flood")
     answers: collections.Counter[str] = collections.Counter()
     hint_times: list[float] = []
     report: dict[str, Any] = {"answers": answers, "hint_times": hint_times, "sent": 0,
-                              "flooding": 0.0, "refused_creations": stats.refused_creations,
-                              "other_errors": []}
+                              "flooding": 0.0, "closing": 0.0, "other_errors": [],
+                              "refused_creations": stats.refused_creations}
     if made is None:
         return report
     table, token = made
@@ -286,7 +305,8 @@ async def run(base: str, args: argparse.Namespace) -> tuple[Stats, dict[str, Any
     if args.flood_hints:
         pool = ProcessPoolExecutor(1, mp_context=get_context("spawn"))
         flooding = asyncio.get_running_loop().run_in_executor(
-            pool, flood_process, base, args.flood_variant, args.flood_window, stop)
+            pool, flood_process, base, args.flood_variant, args.flood_window, stop,
+            args.flood_tables)
     players = [asyncio.create_task(player(base, n, args, stats, stop)) for n in range(args.tables)]
     watchers: list[asyncio.Task[None]] = []
     if args.spectators:
@@ -331,6 +351,8 @@ def main() -> int:
                              "the server answers")
     parser.add_argument("--flood-window", type=int, default=8,
                         help="hint requests the flood keeps in flight (default 8)")
+    parser.add_argument("--flood-tables", type=int, default=1,
+                        help="tables the flood asks at, one seat each (default 1)")
     parser.add_argument("--flood-variant", default="big-two", choices=VARIANTS,
                         help="the flood's table (default big-two)")
     parser.add_argument("--hint-bot", default="hard", help="the server's hint bot (default hard)")
@@ -340,7 +362,7 @@ def main() -> int:
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    room = args.tables + (1 if args.flood_hints else 0)
+    room = args.tables + (args.flood_tables if args.flood_hints else 0)
     rate = args.tables_per_minute or 1000.0 * (args.tables + 1)
     src = str(Path(parlour.__file__).resolve().parent.parent)
     env = {**os.environ,
@@ -400,15 +422,15 @@ def main() -> int:
         times = sorted(flood_report["hint_times"])
         print(f"hint flood: {flood_report['sent']} hint requests in {spell:.1f} s "
               f"({flood_report['sent'] / spell if spell else 0:.0f}/s), "
-              f"{args.flood_window} in flight; answers:")
+              f"{args.flood_window} in flight at each of {args.flood_tables} table(s); answers:")
         for kind, count in answers.most_common():
             print(f"  {count:8d}  {kind}")
         if times:
             print(f"  hint answered in p50 {statistics.median(times) * 1000:.0f} ms, "
                   f"max {times[-1] * 1000:.0f} ms")
-        print(f"  its connection closed in {flood_report['closing']:.1f} s")
+        print(f"  its connection(s) closed in {flood_report['closing']:.1f} s")
         if flood_report["refused_creations"]:
-            print(f"  its table creation refused {flood_report['refused_creations']} time(s)")
+            print(f"  its table creations refused {flood_report['refused_creations']} time(s)")
         if flood_report["other_errors"]:
             stats.errors += [f"hint flood: {e}" for e in flood_report["other_errors"]]
     own = _cpu(os.getpid())
