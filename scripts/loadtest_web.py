@@ -1,18 +1,39 @@
 """Load test of the web table (a script, not a unit test).
 
-Starts ``parlour serve`` (uvicorn) on a free port of 127.0.0.1 with a fresh SQLite database,
-opens N tables at once — one seat played by a remote client over the WebSocket protocol, the
-others by the server's bots, variants taken in turn — and plays them for a fixed time. A client
-takes a legal action from each update where it is to move (after ``--think`` seconds), deals on
-after each deal, and opens a new table when a match ends. It stops by itself after
-``--seconds`` and prints:
+Starts ``parlour serve`` (uvicorn) on a free port of 127.0.0.1 with a fresh SQLite database
+(or the one named by the environment variable ``LOAD_DB``), opens N tables at once — one seat
+played by a remote client over the WebSocket protocol, the others by the server's greedy bots,
+variants taken in turn — and plays them for a fixed time. A client takes a legal action from
+each update where it is to move (after ``--think`` seconds), deals on after each deal, and
+opens a new table when a match ends. It stops by itself after ``--seconds`` and prints:
 
-- actions/s: every action the server applied (bots' and clients'), counted from the tables'
-  records at the end;
+- actions/s: every action the server applied at those tables (bots' and clients'), counted
+  at the end from each table's record (the deals played, and the steps of the one in
+  progress);
 - p50/p99 action latency: from a client sending its action to it receiving the update that
   shows it applied (a round trip through the server: parse, check, store, broadcast).
 
-    .venv/bin/python scripts/loadtest_web.py --tables 200 --seconds 60
+The server is the ``parlour`` package this script imports (its folder goes first on the
+server's ``PYTHONPATH``), started with the flags it prints: the bot pace, the hint bot, and
+room for the test's tables — ``--max-tables`` N (+ the flood's with ``--flood-hints``) and a
+``--tables-per-minute`` high enough that N tables opened at once by one address are not
+refused (1000 × (N + 1) unless ``--tables-per-minute`` is given; a 429 that still comes is
+retried after its ``Retry-After`` and counted).
+
+``--flood-hints`` adds one more client, at one more table (``--flood-variant``, its other seats
+greedy bots), in a process of its own: it never plays, and once it is to move it asks for
+hints as fast as the server answers, with ``--flood-window`` requests in flight at all times
+(each answer, hint or refusal, sends the next one). It reports the hints answered (worked out
+by the server's ``--hint-bot``, by default ``hard``: a real search), each kind of refusal,
+and the messages it sent a second; the N tables' figures are the same as without it, so the
+two runs compare. ``--flood-tables K`` floods from one seat at each of K more tables (the
+per-seat limits then add up, and the server-wide cap on hints in flight is reached).
+
+    .venv/bin/python scripts/loadtest_web.py --tables 200 --seconds 60 --bot-delay 0.8 --think 1.5
+    .venv/bin/python scripts/loadtest_web.py --tables 200 --seconds 60 --bot-delay 0.8 --think 1.5 \\
+        --flood-hints
+    .venv/bin/python scripts/loadtest_web.py --tables 50 --seconds 60 --bot-delay 0.8 --think 1.5 \\
+        --flood-hints [--flood-window 64] [--flood-tables 12]
 
 The clients pick uniformly among the legal actions (``--bot greedy`` plays the greedy bot on
 the observation rebuilt with ``parlour.client.observation_from_dict``, which costs the load
@@ -23,9 +44,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import json
 import os
 import random
+import re
 import signal
 import socket
 import statistics
@@ -33,7 +56,11 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+from pathlib import Path
 from typing import Any
 
 import websockets
@@ -70,6 +97,37 @@ class Stats:
         self.tables: list[str] = []
         self.errors: list[str] = []
         self.updates = 0
+        #: Table creations refused with 429 (and tried again after Retry-After).
+        self.refused_creations = 0
+        #: When the last client left (``time.monotonic``).
+        self.finished = 0.0
+
+
+async def new_table(base: str, body: dict[str, Any], stats: Stats, stop: float,
+                    name: str) -> tuple[dict[str, Any], str] | None:
+    """Create a table and take its seat 0: the table and the seat's token (``None`` if the
+    time ran out while the server said to wait)."""
+    while True:
+        try:
+            table = (await ahttp("POST", f"{base}/api/tables", body))["table"]
+            break
+        except urllib.error.HTTPError as e:
+            if e.code != 429:
+                raise
+            stats.refused_creations += 1
+            wait = float(e.headers.get("Retry-After") or 1)
+            if time.monotonic() + wait >= stop:
+                return None
+            await asyncio.sleep(wait)
+    token = (await ahttp("POST", f"{base}/api/tables/{table['id']}/join",
+                         {"seat": 0, "name": name}))["token"]
+    return table, token
+
+
+def table_body(variant: str, seed: int) -> dict[str, Any]:
+    info = parlour.registry.get_variant(variant)
+    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "greedy"}] * (info.default_players - 1)
+    return {"variant": variant, "seats": seats, "seed": seed}
 
 
 async def player(base: str, n: int, args: argparse.Namespace, stats: Stats, stop: float) -> None:
@@ -80,13 +138,12 @@ async def player(base: str, n: int, args: argparse.Namespace, stats: Stats, stop
     while time.monotonic() < stop:
         variant = VARIANTS[(n + round_) % len(VARIANTS)]
         round_ += 1
-        info = parlour.registry.get_variant(variant)
-        seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "greedy"}] * (info.default_players - 1)
-        table = (await ahttp("POST", f"{base}/api/tables",
-                             {"variant": variant, "seats": seats, "seed": n * 1000 + round_}))["table"]
+        made = await new_table(base, table_body(variant, n * 1000 + round_), stats, stop,
+                               f"load{n}")
+        if made is None:
+            return
+        table, token = made
         stats.tables.append(table["id"])
-        token = (await ahttp("POST", f"{base}/api/tables/{table['id']}/join",
-                             {"seat": 0, "name": f"load{n}"}))["token"]
         game = parlour.new_game(variant, players=table["players"], **table["options"])
         uri = base.replace("http://", "ws://") + f"/ws/{table['id']}"
         async with websockets.connect(uri, max_size=None, open_timeout=60) as ws:
@@ -148,9 +205,108 @@ async def spectator(base: str, table_id: str, stop: float, stats: Stats) -> None
             stats.updates += 1
 
 
-async def run(base: str, args: argparse.Namespace) -> Stats:
+# -- the hint flood ------------------------------------------------------------------------------
+
+
+def flood_process(base: str, variant: str, window: int, stop: float,
+                  tables: int) -> dict[str, Any]:
+    """Run :func:`flood` at ``tables`` tables in this (separate) process until ``stop``
+    (``time.monotonic``, which is the same clock in every process on Linux); their counts
+    together, and the CPU it took."""
+
+    async def floods() -> list[dict[str, Any]]:
+        return await asyncio.gather(*(flood(base, variant, window, stop, 7 + n)
+                                      for n in range(tables)))
+
+    reports = asyncio.run(floods())
+    report = reports[0]
+    for other in reports[1:]:
+        report["answers"].update(other["answers"])
+        for key in ("hint_times", "other_errors"):
+            report[key] += other[key]
+        for key in ("sent", "refused_creations"):
+            report[key] += other[key]
+        for key in ("flooding", "closing"):
+            report[key] = max(report[key], other[key])
+    report["cpu"] = time.process_time()
+    return report
+
+
+async def flood(base: str, variant: str, window: int, stop: float, seed: int) -> dict[str, Any]:
+    """One seat that never plays and asks for hints as fast as the server answers."""
+    stats = Stats()
+    made = await new_table(base, table_body(variant, seed), stats, stop, "flood")
+    answers: collections.Counter[str] = collections.Counter()
+    hint_times: list[float] = []
+    report: dict[str, Any] = {"answers": answers, "hint_times": hint_times, "sent": 0,
+                              "flooding": 0.0, "closing": 0.0, "other_errors": [],
+                              "refused_creations": stats.refused_creations}
+    if made is None:
+        return report
+    table, token = made
+    uri = base.replace("http://", "ws://") + f"/ws/{table['id']}"
+    sent_at: dict[int, float] = {}
+    started: float | None = None
+    # The answers still to come when the time is up are left unread: an unbounded queue lets
+    # the closing handshake through behind them.
+    async with websockets.connect(uri, max_size=None, max_queue=None, open_timeout=60) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+
+        async def ask() -> None:
+            while len(sent_at) < window and time.monotonic() < stop:
+                n = report["sent"]
+                report["sent"] += 1
+                sent_at[n] = time.perf_counter()
+                await ws.send(json.dumps({"type": "hint", "token": token, "ref": n}))
+
+        while time.monotonic() < stop:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.monotonic()))
+            except TimeoutError:
+                break
+            message = json.loads(raw)
+            kind = message["type"]
+            ref = message.get("ref")
+            if kind == "update":
+                view = message["view"]
+                if view["deal_over"]:
+                    await ws.send(json.dumps({"type": "next_deal", "token": token, "ref": "deal"}))
+                elif view["your_turn"] and started is None:
+                    started = time.monotonic()
+                    await ask()
+                continue
+            if kind not in ("hint", "error") or ref == "deal":
+                continue
+            if not isinstance(ref, int) or ref not in sent_at:
+                report["other_errors"].append(message.get("message"))
+                continue
+            asked = sent_at.pop(ref)
+            if kind == "hint":
+                answers["hint"] += 1
+                hint_times.append(time.perf_counter() - asked)
+            else:
+                answers[re.sub(r"\d+", "N", message["message"])] += 1
+            await ask()
+        left = time.monotonic()
+        if started is not None:
+            report["flooding"] = left - started
+    report["closing"] = time.monotonic() - left
+    return report
+
+
+# -- the run -------------------------------------------------------------------------------------
+
+
+async def run(base: str, args: argparse.Namespace) -> tuple[Stats, dict[str, Any] | None]:
     stats = Stats()
     stop = time.monotonic() + args.seconds
+    flooding: asyncio.Future[dict[str, Any]] | None = None
+    pool = None
+    if args.flood_hints:
+        pool = ProcessPoolExecutor(1, mp_context=get_context("spawn"))
+        flooding = asyncio.get_running_loop().run_in_executor(
+            pool, flood_process, base, args.flood_variant, args.flood_window, stop,
+            args.flood_tables)
     players = [asyncio.create_task(player(base, n, args, stats, stop)) for n in range(args.tables)]
     watchers: list[asyncio.Task[None]] = []
     if args.spectators:
@@ -159,29 +315,68 @@ async def run(base: str, args: argparse.Namespace) -> Stats:
             watchers += [asyncio.create_task(spectator(base, table_id, stop, stats))
                          for _ in range(args.spectators)]
     results = await asyncio.gather(*players, *watchers, return_exceptions=True)
+    stats.finished = time.monotonic()
     stats.errors += [repr(r) for r in results if isinstance(r, BaseException)]
-    return stats
+    report = None
+    if flooding is not None and pool is not None:
+        try:
+            report = await asyncio.wait_for(flooding, timeout=60)
+        except Exception as e:  # reported with the other errors
+            stats.errors.append(f"hint flood: {e!r}")
+        pool.shutdown(wait=False, cancel_futures=True)
+    return stats, report
+
+
+def actions_of(record: dict[str, Any]) -> int:
+    """The actions applied at a table, from its record: a finished match's lists every
+    deal's; a match in progress lists the deals played and shows the current one's step."""
+    done = sum(len(deal["actions"]) for deal in record["deals"])
+    current = record.get("current")
+    return done + (int(current["step"]) if current else 0)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200, help="concurrent tables (default 200)")
     parser.add_argument("--seconds", type=float, default=60, help="how long to play (default 60)")
-    parser.add_argument("--bot-delay", type=float, default=0.3,
-                        help="the server's pause before each bot move (default 0.3 s)")
+    parser.add_argument("--bot-delay", type=float, default=0.8,
+                        help="the server's pause before each bot move (default 0.8 s, the "
+                             "server's)")
     parser.add_argument("--think", type=float, default=0.3,
                         help="mean pause of a client before its move (default 0.3 s)")
     parser.add_argument("--bot", default="random", help="the clients' choice: random or a bot name")
     parser.add_argument("--spectators", type=int, default=0, help="spectators per table")
+    parser.add_argument("--flood-hints", action="store_true",
+                        help="one more client, at one more table, asks for hints as fast as "
+                             "the server answers")
+    parser.add_argument("--flood-window", type=int, default=8,
+                        help="hint requests the flood keeps in flight (default 8)")
+    parser.add_argument("--flood-tables", type=int, default=1,
+                        help="tables the flood asks at, one seat each (default 1)")
+    parser.add_argument("--flood-variant", default="big-two", choices=VARIANTS,
+                        help="the flood's table (default big-two)")
+    parser.add_argument("--hint-bot", default="hard", help="the server's hint bot (default hard)")
+    parser.add_argument("--tables-per-minute", type=float, default=None,
+                        help="the server's creation rate per address (default 1000 × (N + 1))")
     args = parser.parse_args()
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
+    room = args.tables + (args.flood_tables if args.flood_hints else 0)
+    rate = args.tables_per_minute or 1000.0 * (args.tables + 1)
+    src = str(Path(parlour.__file__).resolve().parent.parent)
+    env = {**os.environ,
+           "PYTHONPATH": os.pathsep.join([src, *filter(None, [os.environ.get("PYTHONPATH")])])}
     with tempfile.TemporaryDirectory() as tmp:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "parlour", "serve", "--port", str(port),
-             "--database", os.environ.get("LOAD_DB", f"sqlite:///{tmp}/load.sqlite"), "--bot-delay", str(args.bot_delay)],
-            stdout=subprocess.DEVNULL)
+        database = os.environ.get("LOAD_DB", f"sqlite:///{tmp}/load.sqlite")
+        flags = ["--port", str(port), "--database", database, "--bot-delay", str(args.bot_delay),
+                 "--hint-bot", args.hint_bot, "--max-tables", str(room),
+                 "--tables-per-minute", f"{rate:g}"]
+        print(f"server: parlour serve {' '.join(flags)} (parlour from {src})", flush=True)
+        log_path = Path(tmp) / "server.log"
+        with open(log_path, "w") as server_log:
+            server = subprocess.Popen([sys.executable, "-m", "parlour", "serve", *flags],
+                                      stdout=subprocess.DEVNULL, stderr=server_log, env=env)
         try:
             deadline = time.monotonic() + 30
             while True:
@@ -194,32 +389,56 @@ def main() -> int:
                     time.sleep(0.1)
             started = time.monotonic()
             cpu_before = _cpu(server.pid)
-            stats = asyncio.run(run(base, args))
-            elapsed = time.monotonic() - started
+            stats, flood_report = asyncio.run(run(base, args))
+            elapsed = stats.finished - started
             cpu = _cpu(server.pid) - cpu_before
-            actions = sum(len(deal["actions"])
-                          for table_id in stats.tables
-                          for deal in http("GET", f"{base}/api/tables/{table_id}/record")["deals"])
+            actions = sum(actions_of(http("GET", f"{base}/api/tables/{table_id}/record"))
+                          for table_id in stats.tables)
         finally:
             server.send_signal(signal.SIGINT)
             try:
                 server.wait(20)
             except subprocess.TimeoutExpired:
                 server.kill()
+            server_lines = log_path.read_text(errors="replace").splitlines()
     lat = sorted(stats.latencies)
     p50 = statistics.median(lat) * 1000 if lat else float("nan")
     p99 = lat[min(len(lat) - 1, int(0.99 * len(lat)))] * 1000 if lat else float("nan")
     print(f"tables: {args.tables} concurrent ({len(stats.tables)} played), "
           f"{args.seconds:.0f} s, bot delay {args.bot_delay} s, client think {args.think} s, "
-          f"{args.spectators} spectator(s) per table")
+          f"{args.spectators} spectator(s) per table"
+          + (", with a hint flood" if args.flood_hints else ""))
     print(f"actions applied: {actions} = {actions / elapsed:.0f} actions/s; "
           f"updates received: {stats.updates} = {stats.updates / elapsed:.0f}/s")
     print(f"client action latency: n={len(lat)}, p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
           f"max {lat[-1] * 1000 if lat else float('nan'):.1f} ms")
+    if stats.refused_creations:
+        print(f"table creations refused (429, tried again): {stats.refused_creations}")
+    flood_cpu = 0.0
+    if flood_report is not None:
+        flood_cpu = flood_report["cpu"]
+        answers = flood_report["answers"]
+        spell = flood_report["flooding"]
+        times = sorted(flood_report["hint_times"])
+        print(f"hint flood: {flood_report['sent']} hint requests in {spell:.1f} s "
+              f"({flood_report['sent'] / spell if spell else 0:.0f}/s), "
+              f"{args.flood_window} in flight at each of {args.flood_tables} table(s); answers:")
+        for kind, count in answers.most_common():
+            print(f"  {count:8d}  {kind}")
+        if times:
+            print(f"  hint answered in p50 {statistics.median(times) * 1000:.0f} ms, "
+                  f"max {times[-1] * 1000:.0f} ms")
+        print(f"  its connection(s) closed in {flood_report['closing']:.1f} s")
+        if flood_report["refused_creations"]:
+            print(f"  its table creations refused {flood_report['refused_creations']} time(s)")
+        if flood_report["other_errors"]:
+            stats.errors += [f"hint flood: {e}" for e in flood_report["other_errors"]]
     own = _cpu(os.getpid())
     print(f"server CPU: {cpu:.1f} s in {elapsed:.1f} s ({100 * cpu / elapsed:.0f}% of one core); "
-          f"load generator CPU: {own:.1f} s; load average {os.getloadavg()[0]:.1f} "
-          f"on {os.cpu_count()} cores")
+          f"load generator CPU: {own:.1f} s (+{flood_cpu:.1f} s the flood's); load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    if server_lines:
+        print(f"server log: {len(server_lines)} line(s), the last: {server_lines[-3:]}")
     if stats.errors:
         print(f"errors: {len(stats.errors)}, e.g. {stats.errors[:3]}")
     return 0 if not stats.errors else 1
