@@ -33,7 +33,7 @@ from __future__ import annotations
 import hashlib
 import json
 import lzma
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -91,21 +91,45 @@ def position_digest(pos: dict[str, Any]) -> bytes:
     return hashlib.blake2b(canonical(pos), digest_size=POSITION_BYTES).digest()
 
 
+def _joined(encoded: dict[str, bytes], keys: Iterable[str]) -> bytes:
+    """``canonical({k: value[k] for k in keys})`` from each value's own canonical JSON
+    (``encoded``), so that a position is serialised once for its digest and its parts.
+
+    >>> pos = {"obs": [{"b": 1, "a": 2.5}], "player": 0, "legal": [3]}
+    >>> encoded = {k: canonical(v) for k, v in pos.items()}
+    >>> _joined(encoded, pos) == canonical(pos)
+    True
+    """
+    return b"{" + b",".join(b'"%s":%s' % (k.encode("ascii"), encoded[k])
+                            for k in sorted(keys)) + b"}"
+
+
 class DealDigests:
     """The running digests of one deal: every position's short digest, and one 16-byte digest
-    per part over all its positions (each position's canonical part followed by a newline)."""
+    per part over all its positions (each position's canonical part followed by a newline).
+
+    >>> pos = {"player": 1, "legal": [7], "returns": [0.0], "obs": [{"seat": 0}], "zones": {},
+    ...        "hidden": [""]}
+    >>> DealDigests().add(pos) == position_digest(pos)
+    True
+    """
 
     def __init__(self, parts: tuple[str, ...] = tuple(PARTS)) -> None:
         self.positions = bytearray()
         self._parts = {name: hashlib.blake2b(digest_size=DEAL_BYTES) for name in parts}
 
-    def add(self, pos: dict[str, Any]) -> None:
+    def add(self, pos: dict[str, Any]) -> bytes:
         """Add one position (a full one when every part is digested, else at least the
-        parts asked for)."""
+        parts asked for); its short digest (``b""`` when not every part is digested)."""
+        keys = {key for name in self._parts for key in PARTS[name]}
+        encoded = {key: canonical(pos[key]) for key in keys}
+        digest = b""
         if len(self._parts) == len(PARTS):
-            self.positions += position_digest(pos)
+            digest = hashlib.blake2b(_joined(encoded, pos), digest_size=POSITION_BYTES).digest()
+            self.positions += digest
         for name, h in self._parts.items():
-            h.update(canonical({key: pos[key] for key in PARTS[name]}) + b"\n")
+            h.update(_joined(encoded, PARTS[name]) + b"\n")
+        return digest
 
     def parts(self) -> dict[str, str]:
         return {name: h.hexdigest() for name, h in self._parts.items()}
