@@ -122,6 +122,10 @@ def create_app(
         return JSONResponse({"tables": page, "total": total, "offset": query["offset"],
                              "limit": query["limit"]})
 
+    async def lobby(request: Request) -> Response:
+        # One route for both methods: a 405 on it names them both in its Allow header.
+        return await (create_table if request.method == "POST" else list_tables)(request)
+
     async def create_table(request: Request) -> Response:
         try:
             client = request.client.host if request.client is not None else ""
@@ -180,8 +184,7 @@ def create_app(
 
     api = [
         Route("/variants", list_variants, methods=["GET"]),
-        Route("/tables", list_tables, methods=["GET"]),
-        Route("/tables", create_table, methods=["POST"]),
+        Route("/tables", lobby, methods=["GET", "POST"]),
         Route("/tables/{table_id}", get_table, methods=["GET"]),
         Route("/tables/{table_id}/join", join_table, methods=["POST"]),
         Route("/tables/{table_id}/seats/{seat:int}", hand_over_seat, methods=["POST"]),
