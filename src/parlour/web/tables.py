@@ -521,7 +521,7 @@ class Table:
             self._timer = None
         state = self.match.current
         if (self.turn_timeout is None or not self.clients or state is None or state.is_over
-                or self.tables.closed):
+                or not self.open or self.tables.closed):
             return
         seat = self.seats[state.current_player]
         if seat.kind != "human" or seat.away:
@@ -555,6 +555,8 @@ class Table:
     def act(self, client: Client, message: dict[str, Any]) -> None:
         """An ``action`` message from ``client``; :class:`WebError` if refused (nothing changes)."""
         seat = self.acting_seat(client, message)
+        if self.archived:
+            raise WebError(f"table {self.id} was closed")
         state = self.match.current
         if state is None or state.is_over:
             raise WebError("no deal is in progress" if state is None
@@ -626,6 +628,8 @@ class Table:
         Refused (:class:`WebError`) when it is not the seat's turn, while the seat's last hint
         is still being worked out, past the seat's rate, and when the hint pool is full."""
         seat = self.acting_seat(client, message)
+        if self.archived:
+            raise WebError(f"table {self.id} was closed")
         state = self.match.current
         if state is None or state.is_over or state.current_player != seat:
             raise WebError("a hint is for your turn")
