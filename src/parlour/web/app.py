@@ -38,7 +38,7 @@ from parlour.records import check_save_path
 from parlour.registry import variants
 from parlour.summaries import summary
 from parlour.web import DEFAULT_DATABASE
-from parlour.web.limits import quote, shorten
+from parlour.web.limits import RateLimit, quote, shorten
 from parlour.web.settings import Settings
 from parlour.web.store import Store
 from parlour.web.tables import Client, Table, Tables, WebError
@@ -319,8 +319,12 @@ async def _serve_socket(websocket: WebSocket, table: Table) -> None:
     writer = asyncio.create_task(_write(websocket, client))
     table.connect(client)
     table.schedule()
+    settings = table.tables.settings
+    pace = RateLimit(settings.messages_per_second * 60, settings.message_burst)
     try:
         while True:
+            while wait := pace.wait(None):
+                await asyncio.sleep(wait)  # the client is read no faster than its pace
             ref = None
             try:
                 message = await _receive(websocket)
@@ -330,6 +334,10 @@ async def _serve_socket(websocket: WebSocket, table: Table) -> None:
                 await _handle(table, client, message)
             except WebError as e:
                 client.send({"type": "error", "message": str(e), "ref": ref})
+            # Let the other tasks (other tables, this client's writer) have their turn: the
+            # messages already read are handed over without a wait, and one client sending
+            # as fast as it can would otherwise hold the loop for a whole buffer of them.
+            await asyncio.sleep(0)
     except WebSocketDisconnect:
         pass
     finally:
