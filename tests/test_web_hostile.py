@@ -17,6 +17,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +26,9 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 import parlour
-import parlour.web.tables
+import parlour.web.hints
 from parlour.bots import make_bot
-from parlour.game import Action, Observation, State
+from parlour.game import State
 from parlour.records import replay_match
 from parlour.web import create_app
 from parlour.web.settings import Settings
@@ -415,14 +416,14 @@ def test_the_rate_of_new_tables_per_address(start: Callable[..., Site]) -> None:
 
 
 class Gate:
-    """A hint bot that answers only when let go: a hint stays in flight as long as needed."""
+    """Hints that are answered only when let go: a hint stays in flight as long as needed."""
 
     def __init__(self) -> None:
         self.open = threading.Event()
         self.started = threading.Semaphore(0)
 
-    def choose_explained(self, observation: Observation, legal: list[Action],
-                         rng: random.Random) -> tuple[Action, str]:
+    def work_out_hint(self, variant: str, players: int, options: Any, bot: str,
+                      observation: Any, legal: list[str], seed: str) -> tuple[str, str]:
         self.started.release()
         assert self.open.wait(20), "the gate was never opened"
         return legal[0], "the gate's choice"
@@ -430,11 +431,11 @@ class Gate:
 
 @pytest.fixture
 def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
-    """Hints from the bot "gate" (``hint_bot="gate"``) wait for ``gate.open``."""
+    """Hints worked out by the gate (in a thread of the test's process, where it can be
+    waited on) instead of in the hint processes."""
     gate = Gate()
-    real = parlour.web.tables.make_bot
-    monkeypatch.setattr(parlour.web.tables, "make_bot",
-                        lambda name, **kw: gate if name == "gate" else real(name, **kw))
+    monkeypatch.setattr(parlour.web.hints, "work_out_hint", gate.work_out_hint)
+    monkeypatch.setattr(parlour.web.hints, "hint_executor", ThreadPoolExecutor)
     yield gate
     gate.open.set()
 
@@ -448,7 +449,7 @@ def my_turn(site: Site, seed: int = 1) -> tuple[str, Live]:
 
 
 def test_one_hint_at_a_time_per_seat(start: Callable[..., Site], gate: Gate) -> None:
-    site = start(hint_bot="gate")
+    site = start()
     table_id, me = my_turn(site)
     before = site.settle(table_id, me)
     me.send({"type": "hint", "ref": "first"})
@@ -485,7 +486,7 @@ def test_the_hint_helper_takes_only_so_many_hints_at_once(start: Callable[..., S
                                                           gate: Gate) -> None:
     site = start(Settings(hint_workers=1, **{k: getattr(ROOMY, k) for k in (
         "tables_per_minute", "table_burst", "hints_per_minute", "hint_burst")}),
-                 hint_bot="gate")
+)
     people = [my_turn(site) for _ in range(3)]
     befores = [site.snapshot(t) for t, _ in people]
     (_, first), (_, second), (_, third) = people
