@@ -602,6 +602,39 @@ def test_a_message_over_the_served_frame_limit_closes_only_its_connection(
     assert site.snapshot(table_id) == before
 
 
+def test_a_client_is_read_at_its_pace_and_closed_when_far_over_it(
+        start: Callable[..., Site]) -> None:
+    site = start(Settings(tables_per_minute=1000, table_burst=1000, messages_per_second=20,
+                          message_burst=10, message_wait_limit=2.0))
+    table_id, clients = site.people("rummy")
+    me, other = clients[0], clients[1]
+    before = site.settle(table_id, me, other)
+    # Within its pace: ten at once, then twenty a second; each answered, none refused.
+    started = time.monotonic()
+    for n in range(30):
+        me.send_json({"type": "ping", "ref": n})
+    assert [me.receive()["ref"] for _ in range(30)] == list(range(30))
+    assert time.monotonic() - started >= 0.8
+    # Far over it: read at its pace, then closed (1008), what it queued dropped; the
+    # other client is answered at once all the while.
+    for n in range(2000):
+        me.send_json({"type": "ping", "ref": n})
+    for _ in range(5):
+        started = time.monotonic()
+        other.ping()
+        assert time.monotonic() - started < 0.5
+        time.sleep(0.2)
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            me.receive(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+    assert closed.value.rcvd.reason == "too many messages"
+    pongs = [m for m in me.messages if m["type"] == "pong"]
+    assert 30 + 20 <= len(pongs) < 30 + 200  # about 2 s of its pace, not the 2000
+    site.unchanged(table_id, before, other, quiet=False)
+    assert site.connect(table_id, me.token).seat == 0  # it may come back
+
+
 def test_repeated_cards_are_refused(site: Site) -> None:
     table_id, clients = site.people("big-two")
     _, state = site.server.state(table_id)

@@ -50,6 +50,8 @@ STATIC_DIR = Path(__file__).with_name("static")
 #: Close codes: a table that does not exist, a token that holds no seat.
 CLOSE_UNKNOWN_TABLE = 4404
 CLOSE_BAD_TOKEN = 4401
+#: Close code for a client far over its pace of messages (a policy violation).
+CLOSE_FLOOD = 1008
 
 #: The largest request body and WebSocket message read (bytes): the largest real one, a
 #: table's creation, is well under 2 KiB.
@@ -321,10 +323,16 @@ async def _serve_socket(websocket: WebSocket, table: Table) -> None:
     table.schedule()
     settings = table.tables.settings
     pace = RateLimit(settings.messages_per_second * 60, settings.message_burst)
+    waited = 0.0
     try:
-        while True:
-            while wait := pace.wait(None):
-                await asyncio.sleep(wait)  # the client is read no faster than its pace
+        while not writer.done():  # (done: a send failed, the client is gone)
+            while wait := pace.wait(None):  # the client is read no faster than its pace
+                if waited >= settings.message_wait_limit:
+                    with contextlib.suppress(Exception):  # unless it is gone already
+                        await websocket.close(CLOSE_FLOOD, "too many messages")
+                    return
+                await asyncio.sleep(wait)
+                waited += wait
             ref = None
             try:
                 message = await _receive(websocket)

@@ -53,3 +53,6 @@ class Settings:
     #: it can gets no more of the server than that (a person sends a few a minute).
     messages_per_second: float = 100.0
     message_burst: int = 200
+    #: Seconds a connection may be kept waiting by that pace, in all, before it is closed
+    #: (1008): a client that far over it is flooding, and what it queued is dropped with it.
+    message_wait_limit: float = 10.0
