@@ -8,12 +8,15 @@ tests/web_flood.py), the hints worked out by a searching bot ("hard": each costs
 flooded rate stays within 20% of the quiet one.
 
 Interleaving the windows, and comparing their sums, keeps a slow drift of the machine's load
-(other jobs on a shared CI machine) from reading as the flood's effect.
+(other jobs on a shared CI machine) from reading as the flood's effect. The flooding process
+runs at the lowest priority: on a real server the flood comes from another machine, and the
+CPU the flooder itself burns here is not the server's doing.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -30,7 +33,7 @@ from web_helpers import Live, LiveServer, LogWatch, running_server
 #: Seconds of each window, and the number of quiet/flooded pairs.
 WINDOW, ROUNDS = 2.5, 3
 #: The bot pace: like the served default of 0.8 s, the rate is set by it, not by the CPU.
-BOT_DELAY = 0.03
+BOT_DELAY = 0.05
 FLOODER = Path(__file__).with_name("web_flood.py")
 
 
@@ -64,13 +67,18 @@ def measure(tmp_path: Path, settings: Settings) -> dict[str, Any]:
         token = http.post(f"/api/tables/{flood['id']}/join", json={"seat": 0}).json()["token"]
         me = Live(server, flood["id"], token)
         assert len(me.wait(lambda m: m["view"]["your_turn"])["view"]["legal"]) > 1
+        # The hint process is started by the first hint: before the measures, as on a
+        # server that has been up a while.
+        me.send({"type": "hint"})
+        assert me.receive_until(lambda m: m["type"] in ("hint", "error"), 60)["type"] == "hint"
         spectator = Live(server, bots["id"])
         time.sleep(0.5)  # under way
         for _ in range(ROUNDS):
             quiet.append(move_rate(server, bots["id"], WINDOW))
             flooder = subprocess.Popen(
                 [sys.executable, str(FLOODER), server.ws_url, flood["id"], token,
-                 str(WINDOW + 0.5)], stdout=subprocess.PIPE, text=True)
+                 str(WINDOW + 0.5)], stdout=subprocess.PIPE, text=True,
+                preexec_fn=lambda: os.nice(19))
             assert flooder.stdout is not None
             try:
                 assert flooder.stdout.readline() == "ready\n"
@@ -89,12 +97,14 @@ def measure(tmp_path: Path, settings: Settings) -> dict[str, Any]:
 def report(numbers: dict[str, Any]) -> str:
     hints = sum(f["answers"].get("hint", 0) for f in numbers["floods"])
     sent = sum(f["sent"] for f in numbers["floods"])
+    connections = sum(f["connections"] for f in numbers["floods"])
     return (f"quiet {[round(r, 1) for r in numbers['quiet']]} moves/s, flooded "
             f"{[round(r, 1) for r in numbers['flooded']]} moves/s (ratio "
-            f"{numbers['ratio']:.2f}); {sent} hint requests sent, {hints} hints worked out")
+            f"{numbers['ratio']:.2f}); {sent} hint requests sent on {connections} connections, "
+            f"{hints} hints worked out")
 
 
-@pytest.mark.parametrize("limits", ["served"])
+@pytest.mark.parametrize("limits", ["served", "unlimited"])
 def test_a_hint_flood_leaves_another_tables_bot_rate_within_20_percent(
         tmp_path: Path, limits: str) -> None:
     """``served``: the server's own hint limits (one in flight per seat, 12 a minute after 3).
