@@ -763,7 +763,7 @@ def test_the_turn_timer_hands_the_turn_to_the_stand_in_until_the_person_is_back(
     assert 4 <= update["timer"]["seconds"] <= 5
     steps = len(update["view"]["observation"]["history"])
     notice = slow.receive_until(lambda m: m["type"] == "notice", timeout=15)
-    assert time.monotonic() - started >= 4.5
+    assert time.monotonic() - started >= 4.0
     assert notice == {"type": "notice", "message": "your 5 s ran out: greedy plays for you "
                                                    "until you act again"}
     # The stand-in plays the seat's turn (a draw, a discard); everyone sees it away.
@@ -827,7 +827,7 @@ def test_a_table_with_nobody_there_pauses_its_bots(site: Site) -> None:
     watcher = site.connect(table["id"])
     watcher.receive_until(lambda m: m["type"] == "update" and m["version"] > before[0] + 3)
     watcher.close()
-    time.sleep(0.3)  # a move already being worked out may still land
+    time.sleep(0.5)  # a move already being worked out may still land
     paused = site.snapshot(table["id"])
     time.sleep(1.0)
     assert site.snapshot(table["id"]) == paused
