@@ -6,8 +6,6 @@ spectator never gets a hand."""
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,15 +14,22 @@ import pytest
 from starlette.testclient import TestClient
 
 import parlour
-from parlour.cards import CardSet, parse_card
+from parlour.cards import parse_card
 from parlour.game import State
 from parlour.records import replay_match
 from parlour.web import create_app
 from parlour.web.views import common_lines
-from web_helpers import SHORT, Session, close_all, game_of, humans_table, play_deal
-
-#: A card's name standing alone in a text ("10S", "QH"), as every message writes cards.
-CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9JQKA])[CDHS](?![A-Za-z0-9])")
+from web_helpers import (
+    CARD,
+    SHORT,
+    Session,
+    cards_named,
+    close_all,
+    game_of,
+    hidden_from,
+    humans_table,
+    play_deal,
+)
 
 
 @pytest.fixture
@@ -34,15 +39,6 @@ def http(tmp_path: Path) -> Iterator[TestClient]:
             yield client
         finally:
             close_all()
-
-
-def cards_named(message: dict[str, Any]) -> set[str]:
-    """The cards a message names, leaving out the table's option values (``next_leader``
-    is "3C" in pusoy-dos: a rule, not a card of the deal)."""
-    shown = dict(message)
-    if "table" in shown:
-        shown["table"] = {k: v for k, v in shown["table"].items() if k != "options"}
-    return set(CARD.findall(json.dumps(shown)))
 
 
 class Positions:
@@ -61,15 +57,6 @@ class Positions:
                 state.apply(action)
             self.cache[key] = state
         return self.cache[key]
-
-
-def hidden_from(state: State, seat: int | None) -> CardSet:
-    if seat is not None:
-        return state.hidden_from(seat)
-    hidden = CardSet(0)
-    for s in range(state.game.players):
-        hidden |= state.hidden_from(s)
-    return hidden
 
 
 def check_messages(session: Session, positions: Positions) -> int:

@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 from starlette.testclient import TestClient
 
 import parlour
@@ -42,6 +41,7 @@ from web_helpers import (
     humans_table,
     join,
     play_deal,
+    running_server,
 )
 
 
@@ -453,30 +453,8 @@ def test_tables_of_another_instance_are_left_to_it(db: str) -> None:
 @pytest.fixture
 def server(db: str) -> Iterator[str]:
     """A uvicorn server on a free port of 127.0.0.1, in a thread, stopped at the end."""
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    app = create_app(db, bot_delay=0, hint_bot="greedy")
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws="websockets-sansio"
-                                           if _has_sansio() else "websockets"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(20)
-    sock.close()
-
-
-def _has_sansio() -> bool:
-    try:
-        import uvicorn.protocols.websockets.websockets_sansio_impl  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    with running_server(create_app(db, bot_delay=0, hint_bot="greedy")) as live:
+        yield live.url
 
 
 def test_parlour_client_plays_bots_at_remote_seats(server: str) -> None:

@@ -1,19 +1,35 @@
 """Clients of the web table for the tests: WebSocket sessions that keep every message they get,
-and a driver that plays whole deals with several clients at one table.
+a driver that plays whole deals with several clients at one table, and a real uvicorn server
+in a thread with real WebSocket clients of it.
 
-Used by test_web_server.py and test_web_hidden.py.
+Used by test_web_server.py, test_web_hidden.py, test_web_hostile.py and test_web_fuzz.py.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import contextlib
+import json
+import logging
 import random
-from collections.abc import Sequence
-from typing import Any
+import re
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
+
+import uvicorn
+from websockets.sync.client import ClientConnection, connect
 
 import parlour
 from parlour.bots import make_bot
+from parlour.cards import CardSet
 from parlour.client import observation_from_dict
-from parlour.game import Game
+from parlour.game import Game, State
+
+T = TypeVar("T")
 
 #: Options that make each variant's match short: one deal (or the lowest target).
 SHORT = {
@@ -154,3 +170,229 @@ def choose(bot: Any, game: Game, view: dict[str, Any], rng: random.Random) -> st
     state = game.new_deal(seed=0)
     actions = [state.parse_action(text) for text in sorted(legal)]
     return str(bot.choose(observation, actions, rng))
+
+
+# -- what a message names ------------------------------------------------------------------------
+
+#: A card's name standing alone in a text ("10S", "QH"), as every message writes cards.
+CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9JQKA])[CDHS](?![A-Za-z0-9])")
+
+
+def cards_named(message: dict[str, Any]) -> set[str]:
+    """The cards a message names, leaving out the table's option values (``next_leader``
+    is "3C" in pusoy-dos: a rule, not a card of the deal)."""
+    shown = dict(message)
+    if "table" in shown:
+        shown["table"] = {k: v for k, v in shown["table"].items() if k != "options"}
+    shown.pop("options", None)  # a record names the options at its top level
+    return set(CARD.findall(json.dumps(shown)))
+
+
+def hidden_from(state: State, seat: int | None) -> CardSet:
+    """The cards ``seat`` cannot see; for a spectator (``None``), those some seat cannot see."""
+    if seat is not None:
+        return state.hidden_from(seat)
+    hidden = CardSet(0)
+    for s in range(state.game.players):
+        hidden |= state.hidden_from(s)
+    return hidden
+
+
+# -- a real server -------------------------------------------------------------------------------
+
+
+def _has_sansio() -> bool:
+    try:
+        import uvicorn.protocols.websockets.websockets_sansio_impl  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+class LiveServer:
+    """A uvicorn server running ``app`` in a thread, on a free port of 127.0.0.1.
+
+    ``call`` runs a function on the server's event loop, where every change of a table
+    happens: what it reads there is never half-way through a change."""
+
+    def __init__(self, app: Any, **config: Any) -> None:
+        self.app = app
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+        async def capture(scope: Any, receive: Any, send: Any) -> None:
+            if self.loop is None:
+                self.loop = asyncio.get_running_loop()
+            await app(scope, receive, send)
+
+        # IPPROTO_TCP named, as a socket uvicorn binds itself: then asyncio sets TCP_NODELAY
+        # on each connection (with proto 0 it does not, and every response that goes out
+        # in two writes waits 40 ms for a delayed ACK).
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+        self.sock.bind(("127.0.0.1", 0))
+        port = self.sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{port}"
+        self.ws_url = f"ws://127.0.0.1:{port}"
+        # log_config=None: uvicorn's records go to the root logger, where the tests see them.
+        config = {"log_level": "warning", "log_config": None,
+                  "ws": "websockets-sansio" if _has_sansio() else "websockets", **config}
+        self.server = uvicorn.Server(uvicorn.Config(capture, **config))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
+                                       daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started or self.loop is None:
+            assert time.monotonic() < deadline and self.thread.is_alive(), "no server started"
+            time.sleep(0.01)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(20)
+        self.sock.close()
+
+    @property
+    def tables(self) -> Any:
+        return self.app.state.tables
+
+    def call(self, fn: Callable[[], T], timeout: float = 10) -> T:
+        """``fn()`` run on the server's event loop."""
+        assert self.loop is not None
+        done: concurrent.futures.Future[T] = concurrent.futures.Future()
+
+        def run() -> None:
+            try:
+                done.set_result(fn())
+            except BaseException as e:
+                done.set_exception(e)
+
+        self.loop.call_soon_threadsafe(run)
+        return done.result(timeout)
+
+    def snapshot(self, table_id: str) -> tuple[int, str]:
+        """The table's version and its whole record (every hand, the seed) as JSON: equal
+        snapshots, nothing changed."""
+        def read() -> tuple[int, str]:
+            table = self.tables.get(table_id)
+            return table.version, json.dumps(table.record(), sort_keys=True)
+        return self.call(read)
+
+    def state(self, table_id: str) -> tuple[int, State | None]:
+        """The table's version and a copy of its deal in progress (``None`` between deals)."""
+        def read() -> tuple[int, State | None]:
+            table = self.tables.get(table_id)
+            current = table.match.current
+            return table.version, None if current is None else current.clone()
+        return self.call(read)
+
+
+@contextlib.contextmanager
+def running_server(app: Any, **config: Any) -> Iterator[LiveServer]:
+    """A :class:`LiveServer` started for the ``with`` block (``config``: uvicorn's)."""
+    server = LiveServer(app, **config)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+class LogWatch(logging.Handler):
+    """Every log record of level WARNING or above, or carrying a traceback, while installed
+    on the root logger: where the server's errors and uvicorn's "Exception in ASGI
+    application" go (with ``log_config=None``)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.levelno >= logging.WARNING or record.exc_info:
+            self.records.append(record)
+
+    def problems(self) -> list[str]:
+        return [f"{r.name} {r.levelname}: {r.getMessage()}"
+                + ("" if r.exc_info is None else f" ({r.exc_info[1]!r})") for r in self.records]
+
+    def __enter__(self) -> LogWatch:
+        logging.getLogger().addHandler(self)
+        return self
+
+    def __exit__(self, *_: Any) -> None:
+        logging.getLogger().removeHandler(self)
+
+
+class Live:
+    """A real WebSocket client of a table (the ``websockets`` sync client): it says hello
+    (unless told not to) and keeps every message it receives."""
+
+    def __init__(self, server: LiveServer, table_id: str, token: str | None = None, *,
+                 hello: bool = True) -> None:
+        # Entered at once (and closed by close()): the form every version of the client takes.
+        self.ws: ClientConnection = connect(
+            f"{server.ws_url}/ws/{table_id}", proxy=None, max_size=None, max_queue=None,
+            open_timeout=20).__enter__()
+        self.token = token
+        self.messages: list[dict[str, Any]] = []
+        self.update: dict[str, Any] | None = None
+        self.seat: int | None = None
+        if hello:
+            self.send_json({"type": "hello", "token": token})
+            welcome = self.receive()
+            assert welcome["type"] == "welcome", welcome
+            self.seat = welcome["seat"]
+            self.receive_until(lambda m: m["type"] == "update")
+
+    def receive(self, timeout: float = 20) -> dict[str, Any]:
+        message: dict[str, Any] = json.loads(self.ws.recv(timeout))
+        self.messages.append(message)
+        if message.get("type") == "update":
+            self.update = message
+        return message
+
+    def receive_until(self, done: Callable[[dict[str, Any]], bool],
+                      timeout: float = 20) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.receive(max(deadline - time.monotonic(), 0.01))
+            if done(message):
+                return message
+
+    def wait(self, done: Callable[[dict[str, Any]], bool], timeout: float = 20) -> dict[str, Any]:
+        """The latest update if it is ``done``, else the first update after it that is."""
+        if self.update is not None and done(self.update):
+            return self.update
+        return self.receive_until(lambda m: m["type"] == "update" and done(m), timeout)
+
+    def send_json(self, message: Any) -> None:
+        self.ws.send(json.dumps(message))
+
+    def send(self, message: dict[str, Any]) -> None:
+        """``message`` with this client's token."""
+        self.send_json({"token": self.token, **message})
+
+    def ask(self, message: Any) -> dict[str, Any]:
+        """Send ``message`` (a text is sent as it is) and return the first reply that is not
+        an update or a notice."""
+        self.ws.send(message if isinstance(message, str | bytes) else json.dumps(message))
+        return self.receive_until(lambda m: m["type"] not in ("update", "notice"))
+
+    def ping(self, ref: str = "ping") -> list[dict[str, Any]]:
+        """Ping, wait for the pong; returns what came before it."""
+        start = len(self.messages)
+        self.send_json({"type": "ping", "ref": ref})
+        self.receive_until(lambda m: m == {"type": "pong", "ref": ref})
+        return self.messages[start:-1]
+
+    def quiet(self) -> None:
+        """Nothing came since the last message read: a ping is answered first."""
+        before = self.ping("quiet")
+        assert before == [], before
+
+    def close(self) -> None:
+        self.ws.close()
+
+    @property
+    def view(self) -> dict[str, Any]:
+        assert self.update is not None
+        return dict(self.update["view"])

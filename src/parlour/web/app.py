@@ -38,7 +38,7 @@ from parlour.records import check_save_path
 from parlour.registry import variants
 from parlour.summaries import summary
 from parlour.web import DEFAULT_DATABASE
-from parlour.web.limits import quote, shorten
+from parlour.web.limits import RateLimit, quote, shorten
 from parlour.web.settings import Settings
 from parlour.web.store import Store
 from parlour.web.tables import Client, Table, Tables, WebError
@@ -50,6 +50,8 @@ STATIC_DIR = Path(__file__).with_name("static")
 #: Close codes: a table that does not exist, a token that holds no seat.
 CLOSE_UNKNOWN_TABLE = 4404
 CLOSE_BAD_TOKEN = 4401
+#: Close code for a client far over its pace of messages (a policy violation).
+CLOSE_FLOOD = 1008
 
 #: The largest request body and WebSocket message read (bytes): the largest real one, a
 #: table's creation, is well under 2 KiB.
@@ -124,6 +126,10 @@ def create_app(
         return JSONResponse({"tables": page, "total": total, "offset": query["offset"],
                              "limit": query["limit"]})
 
+    async def lobby(request: Request) -> Response:
+        # One route for both methods: a 405 on it names them both in its Allow header.
+        return await (create_table if request.method == "POST" else list_tables)(request)
+
     async def create_table(request: Request) -> Response:
         try:
             client = request.client.host if request.client is not None else ""
@@ -182,8 +188,7 @@ def create_app(
 
     api = [
         Route("/variants", list_variants, methods=["GET"]),
-        Route("/tables", list_tables, methods=["GET"]),
-        Route("/tables", create_table, methods=["POST"]),
+        Route("/tables", lobby, methods=["GET", "POST"]),
         Route("/tables/{table_id}", get_table, methods=["GET"]),
         Route("/tables/{table_id}/join", join_table, methods=["POST"]),
         Route("/tables/{table_id}/seats/{seat:int}", hand_over_seat, methods=["POST"]),
@@ -318,8 +323,18 @@ async def _serve_socket(websocket: WebSocket, table: Table) -> None:
     writer = asyncio.create_task(_write(websocket, client))
     table.connect(client)
     table.schedule()
+    settings = table.tables.settings
+    pace = RateLimit(settings.messages_per_second * 60, settings.message_burst)
+    waited = 0.0
     try:
-        while True:
+        while not writer.done():  # (done: a send failed, the client is gone)
+            while wait := pace.wait(None):  # the client is read no faster than its pace
+                if waited >= settings.message_wait_limit:
+                    with contextlib.suppress(Exception):  # unless it is gone already
+                        await websocket.close(CLOSE_FLOOD, "too many messages")
+                    return
+                await asyncio.sleep(wait)
+                waited += wait
             ref = None
             try:
                 message = await _receive(websocket)
@@ -329,6 +344,10 @@ async def _serve_socket(websocket: WebSocket, table: Table) -> None:
                 await _handle(table, client, message)
             except WebError as e:
                 client.send({"type": "error", "message": str(e), "ref": ref})
+            # Let the other tasks (other tables, this client's writer) have their turn: the
+            # messages already read are handed over without a wait, and one client sending
+            # as fast as it can would otherwise hold the loop for a whole buffer of them.
+            await asyncio.sleep(0)
     except WebSocketDisconnect:
         pass
     finally:

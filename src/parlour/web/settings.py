@@ -48,3 +48,11 @@ class Settings:
     hint_burst: int = 3
     #: Threads in which bots think.
     bot_workers: int = 4
+    #: Messages one WebSocket connection is read at, at most, a second (after a first burst
+    #: of ``message_burst``): the next one waits its turn, so that a client sending as fast as
+    #: it can gets no more of the server than that (a person sends a few a minute).
+    messages_per_second: float = 100.0
+    message_burst: int = 200
+    #: Seconds a connection may be kept waiting by that pace, in all, before it is closed
+    #: (1008): a client that far over it is flooding, and what it queued is dropped with it.
+    message_wait_limit: float = 10.0

@@ -8,8 +8,9 @@ an observation and the legal actions only, then their move goes through the same
 person's, and is dropped if the table moved on meanwhile. A table with nobody connected pauses:
 its bots, its deals and its turn timer wait until someone watches or sits down again.
 
-Hints run in their own small pool of threads, apart from the bots', one at a time per seat and
-rate-limited, so one client asking for hints cannot hold up any other table.
+Hints run in their own small pool of processes (:mod:`parlour.web.hints`), apart from the bots'
+threads, one at a time per seat and rate-limited, so one client asking for hints cannot hold up
+any other table: a search in a thread would hold the interpreter's lock against them all.
 
 :class:`Tables` is the set of tables one server process owns: it creates them (within a cap on
 open tables and a rate per client), resumes the unfinished ones from the database at start-up,
@@ -23,7 +24,6 @@ import asyncio
 import json
 import logging
 import math
-import random
 import secrets
 import time
 from collections import OrderedDict
@@ -41,6 +41,7 @@ from parlour.match import Match
 from parlour.moves import pick
 from parlour.records import match_record, save
 from parlour.registry import new_game
+from parlour.web import hints
 from parlour.web.limits import RateLimit, quote, shorten
 from parlour.web.settings import DEFAULT_BOT, TURN_TIMEOUT_RANGE, Settings
 from parlour.web.store import SeatRow, Store, TableRow, hash_token, token_matches
@@ -534,7 +535,7 @@ class Table:
             self._timer = None
         state = self.match.current
         if (self.turn_timeout is None or not self.clients or state is None or state.is_over
-                or self.tables.closed):
+                or not self.open or self.tables.closed):
             return
         seat = self.seats[state.current_player]
         if seat.kind != "human" or seat.away:
@@ -568,6 +569,8 @@ class Table:
     def act(self, client: Client, message: dict[str, Any]) -> None:
         """An ``action`` message from ``client``; :class:`WebError` if refused (nothing changes)."""
         seat = self.acting_seat(client, message)
+        if self.archived:
+            raise WebError(f"table {self.id} was closed")
         state = self.match.current
         if state is None or state.is_over:
             raise WebError("no deal is in progress" if state is None
@@ -639,6 +642,10 @@ class Table:
         Refused (:class:`WebError`) when it is not the seat's turn, while the seat's last hint
         is still being worked out, past the seat's rate, and when the hint pool is full."""
         seat = self.acting_seat(client, message)
+        if self.archived:
+            raise WebError(f"table {self.id} was closed")
+        if self.tables.closed:
+            raise WebError("the server is shutting down")
         state = self.match.current
         if state is None or state.is_over or state.current_player != seat:
             raise WebError("a hint is for your turn")
@@ -653,24 +660,25 @@ class Table:
             raise WebError(f"too many hints: the next one in {math.ceil(wait)} s", 429,
                            retry_after=wait)
         self.back(seat)
-        bot = make_bot(tables.settings.hint_bot, interactive=True)
-        rng = random.Random(f"hint/{self.match.seed}/{self.deal_number}/{len(state.history)}")
-        request = (bot, state.observation(seat), state.legal_actions(), rng)
+        # What a remote player would get, as plain data for the hint's own process.
+        request = (self.game.name, self.game.players, self.game.option_values(),
+                   tables.settings.hint_bot, state.observation(seat).to_dict(),
+                   [str(a) for a in state.legal_actions()],
+                   f"hint/{self.match.seed}/{self.deal_number}/{len(state.history)}")
         self.hinting.add(seat)
         task = asyncio.get_running_loop().create_task(
             self._hint(client, seat, request, message.get("ref")))
         tables.hints.add(task)
         task.add_done_callback(tables.hints.discard)
 
-    async def _hint(self, client: Client, seat: int, request: tuple[Bot, Observation,
-                    list[Action], random.Random], ref: Any) -> None:
-        bot, observation, legal, rng = request
+    async def _hint(self, client: Client, seat: int, request: tuple[Any, ...],
+                    ref: Any) -> None:
         try:
             action, reason = await asyncio.get_running_loop().run_in_executor(
-                self.tables.hint_pool, bot.choose_explained, observation, legal, rng)
+                self.tables.hint_pool, hints.work_out_hint, *request)
         finally:
             self.hinting.discard(seat)
-        client.send({"type": "hint", "action": str(action), "reason": reason, "ref": ref})
+        client.send({"type": "hint", "action": action, "reason": reason, "ref": ref})
 
 
 def _number(value: float) -> int | float:
@@ -692,7 +700,7 @@ class Tables:
         self.done: OrderedDict[str, Table] = OrderedDict()
         self.closed = False
         self.bot_pool = ThreadPoolExecutor(settings.bot_workers, thread_name_prefix="bot")
-        self.hint_pool = ThreadPoolExecutor(settings.hint_workers, thread_name_prefix="hint")
+        self.hint_pool = hints.hint_executor(settings.hint_workers)
         #: The hints being worked out (a task must be referenced until it is done).
         self.hints: set[asyncio.Task[None]] = set()
         self.hint_limit = RateLimit(settings.hints_per_minute, settings.hint_burst)
