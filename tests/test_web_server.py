@@ -147,6 +147,22 @@ def test_an_unknown_table_or_a_bad_token_closes_the_socket(http: TestClient) -> 
         assert ws.receive()["type"] == "websocket.close"
 
 
+def test_one_address_may_have_only_so_many_connections(db: str) -> None:
+    settings = Settings(connections_per_address=2)
+    with TestClient(create_app(db, bot_delay=0, settings=settings)) as http, _closing():
+        table = create(http, "rummy", [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
+        first, second = Session(http, table["id"]), Session(http, table["id"])
+        with http.websocket_connect(f"/ws/{table['id']}") as third:
+            assert third.receive_json()["message"] == (
+                "too many connections from your address (at most 2)")
+            assert third.receive() == {"type": "websocket.close", "code": 1008, "reason": ""}
+        second.close()  # one leaves: another may come
+        again = Session(http, table["id"])
+        for session in (first, again):
+            session.send({"type": "ping", "ref": "still there"})
+            assert session.receive_until(lambda m: m["type"] == "pong")["ref"] == "still there"
+
+
 # -- whole deals with several clients ------------------------------------------------------------
 
 

@@ -21,6 +21,7 @@ import dataclasses
 import json
 import logging
 import time
+from collections import Counter
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -95,6 +96,8 @@ def create_app(
         settings or Settings(), bot_delay=bot_delay, hint_bot=hint_bot, instance=instance,
         records=None if records is None else str(records))
     tables = Tables(store, settings)
+    #: Open WebSocket connections by client address.
+    connections: Counter[str] = Counter()
     tables.resume()
     static = Path(static_dir) if static_dir is not None else STATIC_DIR
 
@@ -178,13 +181,24 @@ def create_app(
 
     async def table_socket(websocket: WebSocket) -> None:
         await websocket.accept()
+        address = websocket.client.host if websocket.client is not None else ""
         try:
             table = tables.get(websocket.path_params["table_id"])
+            if connections[address] >= settings.connections_per_address:
+                # Each connection has its own pace of messages: many would add them up.
+                raise WebError(f"too many connections from your address (at most "
+                               f"{settings.connections_per_address})", CLOSE_FLOOD)
         except WebError as e:
             await websocket.send_json({"type": "error", "message": str(e), "ref": None})
-            await websocket.close(CLOSE_UNKNOWN_TABLE)
+            await websocket.close(CLOSE_FLOOD if e.status == CLOSE_FLOOD else CLOSE_UNKNOWN_TABLE)
             return
-        await _serve_socket(websocket, table)
+        connections[address] += 1
+        try:
+            await _serve_socket(websocket, table)
+        finally:
+            connections[address] -= 1
+            if not connections[address]:
+                del connections[address]
 
     api = [
         Route("/variants", list_variants, methods=["GET"]),

@@ -40,12 +40,19 @@ def add_parsers(sub: Any) -> None:
     sp.add_argument("--tables-per-minute", type=_positive, default=defaults.tables_per_minute,
                     metavar="N", help="tables one address may create a minute, after a burst of "
                     f"{defaults.table_burst} (default {defaults.tables_per_minute:g})")
+    sp.add_argument("--table-burst", type=_positive, default=defaults.table_burst, metavar="N",
+                    help="tables one address may create at once before --tables-per-minute "
+                    f"applies (default {defaults.table_burst})")
+    sp.add_argument("--connections-per-address", type=_positive, metavar="N",
+                    default=defaults.connections_per_address,
+                    help="WebSocket connections one address may have open at once (default "
+                    f"{defaults.connections_per_address})")
     sp.add_argument("--idle-timeout", type=_positive, default=defaults.idle_timeout,
                     metavar="SECONDS", help="close a table nobody has been at for this long: "
                     "archived if unfinished (default "
                     f"{defaults.idle_timeout:g})")
     sp.add_argument("--hint-workers", type=_positive, default=defaults.hint_workers,
-                    metavar="N", help="threads that work out hints, apart from the bots' "
+                    metavar="N", help="processes that work out hints, apart from the server "
                     f"(default {defaults.hint_workers})")
     sp.add_argument("--certfile", default=None, metavar="FILE",
                     help="serve HTTPS and WSS with this certificate (PEM; with --keyfile)")
@@ -75,6 +82,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     settings = Settings(turn_timeout=args.turn_timeout, stand_in=args.stand_in,
                         max_tables=int(args.max_tables),
                         tables_per_minute=args.tables_per_minute,
+                        table_burst=int(args.table_burst),
+                        connections_per_address=int(args.connections_per_address),
                         idle_timeout=args.idle_timeout, hint_workers=int(args.hint_workers))
     app = create_app(args.database, bot_delay=args.bot_delay, hint_bot=args.hint_bot,
                      instance=args.instance, records=args.records, settings=settings)

@@ -41,8 +41,8 @@ class Settings:
     turn_timeout: float | None = None
     #: The bot that plays for a person whose time ran out (a table may choose another).
     stand_in: str = DEFAULT_BOT
-    #: Threads that work out hints (apart from the bots'), and how many hints a seat may ask
-    #: for a minute after a first burst of ``hint_burst``.
+    #: Processes that work out hints (apart from the server and its bots' threads), and how
+    #: many hints a seat may ask for a minute after a first burst of ``hint_burst``.
     hint_workers: int = 1
     hints_per_minute: float = 12.0
     hint_burst: int = 3
@@ -56,3 +56,6 @@ class Settings:
     #: Seconds a connection may be kept waiting by that pace, in all, before it is closed
     #: (1008): a client that far over it is flooding, and what it queued is dropped with it.
     message_wait_limit: float = 10.0
+    #: WebSocket connections one client address may have open at once (each is paced on its
+    #: own, so many would add their paces up).
+    connections_per_address: int = 64
