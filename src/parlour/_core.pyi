@@ -1,0 +1,3 @@
+"""The compiled rules engines (the Rust crate in ``rust/``)."""
+
+__version__: str
