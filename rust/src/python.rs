@@ -13,24 +13,56 @@ use crate::climbing::{self, Five, Illegal, Rules, Scoring, Start, State, Table, 
 
 pyo3::import_exception!(parlour.errors, DealError);
 
-/// The action objects of one variant, in the order of its sorted plays.
+/// The action objects of one variant, found by packed value in an open-addressing table.
 struct Actions {
     pass: Py<PyAny>,
-    plays: Vec<u64>,
+    /// `(play, index in objects + 1)`; an index of 0 marks an empty slot.
+    slots: Vec<(u64, u32)>,
+    shift: u32,
     objects: Vec<Py<PyAny>>,
 }
 
 impl Actions {
-    fn get<'py>(&self, py: Python<'py>, play: u64) -> Bound<'py, PyAny> {
-        let object = if play == climbing::PASS {
-            &self.pass
-        } else {
-            match self.plays.binary_search(&play) {
-                Ok(i) => &self.objects[i],
-                Err(_) => return py.None().into_bound(py),
-            }
+    fn new(pass: Py<PyAny>, plays: &[u64], objects: Vec<Py<PyAny>>) -> Actions {
+        let bits = (2 * plays.len())
+            .next_power_of_two()
+            .trailing_zeros()
+            .max(4);
+        let mut actions = Actions {
+            pass,
+            slots: vec![(0, 0); 1 << bits],
+            shift: 64 - bits,
+            objects,
         };
-        object.bind(py).clone()
+        for (i, &play) in plays.iter().enumerate() {
+            let mut slot = actions.home(play);
+            while actions.slots[slot].1 != 0 {
+                slot = (slot + 1) & (actions.slots.len() - 1);
+            }
+            actions.slots[slot] = (play, i as u32 + 1);
+        }
+        actions
+    }
+
+    fn home(&self, play: u64) -> usize {
+        (play.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    fn get<'py>(&self, py: Python<'py>, play: u64) -> Bound<'py, PyAny> {
+        if play == climbing::PASS {
+            return self.pass.bind(py).clone();
+        }
+        let mut slot = self.home(play);
+        loop {
+            let (key, index) = self.slots[slot];
+            if index == 0 {
+                return py.None().into_bound(py);
+            }
+            if key == play {
+                return self.objects[index as usize - 1].bind(py).clone();
+            }
+            slot = (slot + 1) & (self.slots.len() - 1);
+        }
     }
 }
 
@@ -38,6 +70,8 @@ impl Actions {
 #[pyclass(frozen, module = "parlour._core")]
 struct ClimbingTable {
     table: Arc<Table>,
+    /// The card index (rank * 4 + suit) of each key-order bit.
+    card_order: [u8; 52],
     actions: OnceLock<Actions>,
 }
 
@@ -60,10 +94,11 @@ fn five(name: &str) -> PyResult<Five> {
 impl ClimbingTable {
     #[new]
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (*, triples, four_card_hands, five_card, windows, flush_suit_first,
-        opening_single, scoring, ends_at_first_out, next_player_leads_after_out,
+    #[pyo3(signature = (*, card_order, triples, four_card_hands, five_card, windows,
+        flush_suit_first, opening_single, scoring, ends_at_first_out, next_player_leads_after_out,
         pass_only_if_no_legal_play, placement_points))]
     fn new(
+        card_order: Vec<u8>,
         triples: bool,
         four_card_hands: bool,
         five_card: Vec<String>,
@@ -76,6 +111,17 @@ impl ClimbingTable {
         pass_only_if_no_legal_play: bool,
         placement_points: Vec<i32>,
     ) -> PyResult<Self> {
+        let mut order = [0u8; 52];
+        let mut seen = 0u64;
+        for (slot, &card) in order.iter_mut().zip(&card_order) {
+            *slot = card;
+            seen |= 1u64.checked_shl(card.into()).unwrap_or(0);
+        }
+        if card_order.len() != 52 || seen != climbing::MASK {
+            return Err(PyValueError::new_err(
+                "card_order must list the 52 card indices once",
+            ));
+        }
         let scoring = match scoring {
             "count" => Scoring::Count,
             "penalty" => Scoring::Penalty,
@@ -100,6 +146,7 @@ impl ClimbingTable {
         };
         Ok(ClimbingTable {
             table: Arc::new(Table::new(rules)),
+            card_order: order,
             actions: OnceLock::new(),
         })
     }
@@ -119,11 +166,7 @@ impl ClimbingTable {
                 "one action object per play is needed",
             ));
         }
-        let actions = Actions {
-            pass: pass_action,
-            plays,
-            objects,
-        };
+        let actions = Actions::new(pass_action, &plays, objects);
         self.actions
             .set(actions)
             .map_err(|_| PyValueError::new_err("the action objects are already set"))
@@ -139,6 +182,16 @@ impl ClimbingTable {
 }
 
 impl ClimbingTable {
+    /// The card-index mask of a key-order mask.
+    fn global(&self, mut mask: u64) -> u64 {
+        let mut out = 0;
+        while mask != 0 {
+            out |= 1 << self.card_order[mask.trailing_zeros() as usize];
+            mask &= mask - 1;
+        }
+        out
+    }
+
     fn actions(&self) -> PyResult<&Actions> {
         self.actions
             .get()
@@ -228,8 +281,8 @@ impl ClimbingEngine {
     }
 
     /// What `seat` sees that changes as the deal goes: `(hand, hand_sizes, table, table_seat,
-    /// passes, opening, played, finished, scores)`, cards as key-order masks, `played` with the
-    /// cards out from the start, `table` an action object or None.
+    /// passes, opening, played, finished, scores)`, cards as card-index masks (not key order),
+    /// `played` with the cards out from the start, `table` an action object or None.
     fn observe<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyTuple>> {
         let s = &self.state;
         let hands = s.hands();
@@ -237,19 +290,20 @@ impl ClimbingEngine {
             return Err(PyValueError::new_err("no such seat"));
         };
         let (table_play, table_seat, passes) = s.trick();
+        let shared = self.table.get();
         let table = if table_play != 0 {
-            self.table.get().actions()?.get(py, table_play)
+            shared.actions()?.get(py, table_play)
         } else {
             py.None().into_bound(py)
         };
         (
-            hand,
+            shared.global(hand),
             PyTuple::new(py, hands.iter().map(|h| h.count_ones()))?,
             table,
             table_seat,
             passes,
             s.opening(),
-            s.played() | s.out(),
+            shared.global(s.played() | s.out()),
             PyTuple::new(py, s.finished())?,
             PyTuple::new(py, s.returns())?,
         )

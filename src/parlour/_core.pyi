@@ -15,6 +15,7 @@ class ClimbingTable:
     def __init__(
         self,
         *,
+        card_order: list[int],
         triples: bool,
         four_card_hands: bool,
         five_card: list[str],
@@ -68,7 +69,9 @@ class ClimbingEngine:
     ) -> tuple[
         int, tuple[int, ...], Any, int, int, bool, int, tuple[int, ...], tuple[float, ...]
     ]:
-        """``(hand, hand_sizes, table, table_seat, passes, opening, played, finished, scores)``."""
+        """``(hand, hand_sizes, table, table_seat, passes, opening, played, finished, scores)``,
+        ``hand`` and ``played`` as card-index masks (``played`` with the cards out from the
+        start)."""
     def hands(self) -> list[int]: ...
     def finished(self) -> list[int]: ...
     def returns(self) -> list[float]: ...

@@ -141,7 +141,7 @@ class ComboTable:
         )
         #: The compiled table that lists plays (and plays deals, see the engine).
         self.core = ClimbingTable(
-            triples=rules.triples, four_card_hands=rules.four_card_hands,
+            card_order=list(self.from_key), triples=rules.triples, four_card_hands=rules.four_card_hands,
             five_card=[str(c) for c in rules.five_card],
             windows=[(rankset, top) for _, top, rankset in self._windows],
             flush_suit_first=rules.flush_suit_first, opening_single=rules.opening_single,
@@ -199,6 +199,10 @@ class ComboTable:
     def card_set(self, key_mask: int) -> CardSet:
         """The cards of a key-order mask as a card set that lists them in this variant's order."""
         return int.__new__(self._card_set, self._to_global(key_mask))
+
+    def card_set_of(self, global_mask: int) -> CardSet:
+        """The cards of a card-index mask as a card set listed in this variant's order."""
+        return int.__new__(self._card_set, global_mask)
 
     def category(self, packed: int) -> Category:
         size = packed >> SIZE_SHIFT

@@ -193,7 +193,7 @@ class ClimbingState(State):
             from parlour.games.climbing.observation import ClimbingObservation
 
             _Observation = ClimbingObservation
-        card_set = self._t.card_set
+        card_set = self._t.card_set_of
         start = self._setup
         hand, sizes, table, table_seat, passes, opening, played, finished, scores = (
             self._e.observe(seat))
