@@ -150,13 +150,13 @@ proptest! {
     #[test]
     fn any_start_is_refused_or_playable(
         rules in rules(),
-        places in proptest::collection::vec(0..6u8, 52),
+        places in proptest::collection::vec(prop_oneof![4 => 0..4u8, 1 => 4..6u8], 52),
         pick in any::<usize>(),
         leader in proptest::option::of(0..5u8),
         table_seat in -1..5i8,
         passes in 0..4u8,
         finished in proptest::collection::vec(0..5u8, 0..4),
-        seats in 3..6usize,
+        seats in prop_oneof![4 => Just(4usize), 1 => 2..6usize],
     ) {
         // Each card to a hand (0-3), out of play (4) or the table candidates (5), from which
         // one play is taken as the table play and the rest put out.
@@ -175,6 +175,15 @@ proptest! {
         table.hand_plays(candidates, &mut plays);
         let table_play = if plays.is_empty() || pick % 3 == 0 { 0 } else { plays[pick % plays.len()] };
         out |= candidates & !table_play;
+        // Mostly the seats with no cards as finished (what a real position has), else anything.
+        let finished = if pick % 4 == 0 {
+            finished
+        } else {
+            let mut empty: Vec<u8> = (0..seats as u8).filter(|&s| hands[usize::from(s)] == 0).collect();
+            let turn = pick % empty.len().max(1);
+            empty.rotate_left(turn);
+            empty
+        };
         let start = Start { hands, leader, out, table: table_play, table_seat, passes, finished };
         if let Ok(mut state) = State::new(table, &start) {
             let mut legal = Vec::new();
