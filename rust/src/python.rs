@@ -1,7 +1,8 @@
 //! The extension module `parlour._core`: thin PyO3 wrappers over the engines.
 //!
 //! The Python package keeps the notation, the checks of a setup with their messages, and the
-//! action objects; the engines take and give cards as key-order masks and plays as packed ints.
+//! action objects; the engines take cards as key-order masks and plays as packed ints, and give
+//! back action objects (and, in observations, card-index masks ready for Python's card sets).
 
 use std::sync::{Arc, OnceLock};
 
@@ -183,7 +184,8 @@ impl ClimbingTable {
 
 impl ClimbingTable {
     /// The card-index mask of a key-order mask.
-    fn global(&self, mut mask: u64) -> u64 {
+    fn global(&self, mask: u64) -> u64 {
+        let mut mask = mask & climbing::MASK;
         let mut out = 0;
         while mask != 0 {
             out |= 1 << self.card_order[mask.trailing_zeros() as usize];
