@@ -445,6 +445,97 @@ mod tests {
         assert_eq!(s.history(), &[(0, legal[0])]);
     }
 
+    /// The packed single of key bit `k`.
+    fn single(k: u64) -> u64 {
+        1 << SIZE_SHIFT | k << STRENGTH_SHIFT | 1 << k
+    }
+
+    /// Seat i holds `hands[i]`, every other card is out, and `leader` leads freely.
+    fn position(rules: Rules, hands: [u64; 4], leader: u8) -> State {
+        let out = MASK & !hands.iter().fold(0, |m, h| m | h);
+        let start = Start {
+            hands: hands.to_vec(),
+            leader: Some(leader),
+            out,
+            table_seat: -1,
+            ..Start::default()
+        };
+        State::new(Arc::new(Table::new(rules)), &start).unwrap()
+    }
+
+    #[test]
+    fn each_refusal_says_which_rule() {
+        let mut rules = Rules::big_two();
+        rules.pass_only_if_no_legal_play = true;
+        // P0: key bits 4 and 8; P1: 5 and a pair (bits 12, 13); P2: 9; P3: 20.
+        let mut s = position(
+            rules,
+            [1 << 4 | 1 << 8, 1 << 5 | 3 << 12, 1 << 9, 1 << 20],
+            0,
+        );
+        assert_eq!(s.apply(PASS), Err(Illegal::MustPlay));
+        assert_eq!(s.apply(single(5)), Err(Illegal::NotHeld(1 << 5)));
+        assert_eq!(s.apply(1 << 4 | 1 << 8), Err(Illegal::NotAPlay));
+        s.apply(single(4)).unwrap();
+        assert_eq!(s.apply(PASS), Err(Illegal::CannotPass)); // P1 can beat it with bit 5
+        let pair = 2 << SIZE_SHIFT | 13 << STRENGTH_SHIFT | 3 << 12;
+        assert_eq!(s.apply(pair), Err(Illegal::WrongSize));
+        s.apply(single(5)).unwrap();
+        assert_eq!(s.current_player(), 2);
+        s.apply(single(9)).unwrap(); // P2 goes out: big-two ends at the first out
+        assert!(s.is_over());
+        assert_eq!(s.finished(), &[2]);
+        assert_eq!(s.returns(), &[-1.0, -2.0, 0.0, -1.0]);
+        assert_eq!(s.apply(PASS), Err(Illegal::Over));
+    }
+
+    #[test]
+    fn a_weaker_play_and_a_missing_opening_card_are_refused() {
+        let mut s = deal(Rules::big_two());
+        // P0 holds every bit ≡ 0 (mod 4), the lowest card (bit 0) among them.
+        assert_eq!(s.apply(single(4)), Err(Illegal::OpeningMustInclude));
+        s.apply(single(0)).unwrap();
+        s.apply(single(1)).unwrap();
+        assert_eq!(s.apply(PASS), Ok(()));
+        assert_eq!(s.current_player(), 3);
+        assert_eq!(s.apply(single(3)), Ok(()));
+        assert_eq!(s.apply(single(4)), Ok(()));
+        assert_eq!(s.apply(single(5)), Ok(()));
+        assert_eq!(s.current_player(), 2);
+        assert_eq!(s.apply(single(2)), Err(Illegal::NotBeating));
+    }
+
+    #[test]
+    fn placement_scoring_plays_on_until_one_seat_is_left() {
+        let mut s = position(
+            Rules::pusoy_dos(),
+            [1 << 4, 1 << 5, 1 << 6, 1 << 7 | 1 << 8],
+            0,
+        );
+        for k in [4, 5, 6] {
+            s.apply(single(k)).unwrap();
+        }
+        assert!(s.is_over());
+        assert_eq!(s.finished(), &[0, 1, 2, 3]);
+        assert_eq!(s.returns(), &[3.0, 2.0, 1.0, 0.0]);
+    }
+
+    #[test]
+    fn penalties_and_counts() {
+        use crate::climbing::rules::penalty;
+        assert_eq!(
+            (0..=13).map(penalty).collect::<Vec<_>>(),
+            [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 20, 22, 24, 39]
+        );
+        let mut s = position(
+            Rules::big_two_4card(),
+            [1 << 4, 3 << 8, 1 << 12, 7 << 16],
+            0,
+        );
+        s.apply(single(4)).unwrap();
+        assert_eq!(s.returns(), &[6.0, -2.0, -1.0, -3.0]);
+    }
+
     #[test]
     fn bad_starts_are_refused() {
         let table = Arc::new(Table::new(Rules::big_two()));
