@@ -44,6 +44,7 @@ test: $(VENV)/.test-deps $(BIN)/parlour system-deps rust-test
 	$(BIN)/pytest
 	$(BIN)/ruff check src tests
 	$(BIN)/mypy
+	$(BIN)/python -m mypy.stubtest parlour._core  # the typed stub matches the compiled module
 
 bench: $(BIN)/parlour
 	$(BIN)/parlour bench

@@ -5,15 +5,18 @@ are packed ints (see :mod:`parlour.games.climbing.combos`); the Python package k
 notation, the checks of a setup and the action objects.
 """
 
-from typing import Any
+from typing import Any, final
+
+__all__ = ["ClimbingEngine", "ClimbingTable", "__version__"]
 
 __version__: str
 
+@final
 class ClimbingTable:
     """One climbing variant's rules, and its shared action objects once given."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         *,
         card_order: list[int],
         triples: bool,
@@ -27,7 +30,7 @@ class ClimbingTable:
         next_player_leads_after_out: bool,
         pass_only_if_no_legal_play: bool,
         placement_points: list[int],
-    ) -> None: ...
+    ) -> ClimbingTable: ...
     def all_plays(self) -> list[int]:
         """Every play of the variant (those of the whole deck), sorted."""
     def set_actions(self, pass_action: Any, objects: list[Any]) -> None:
@@ -35,11 +38,12 @@ class ClimbingTable:
     def hand_plays(self, hand: int) -> list[Any]:
         """Every play in ``hand`` (a key-order mask), sorted, as action objects."""
 
+@final
 class ClimbingEngine:
     """One climbing deal."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         table: ClimbingTable,
         hands: list[int],
         leader: int | None,
@@ -48,7 +52,7 @@ class ClimbingEngine:
         table_seat: int,
         passes: int,
         finished: list[int],
-    ) -> None: ...
+    ) -> ClimbingEngine: ...
     @property
     def current_player(self) -> int: ...
     @property
