@@ -3,18 +3,26 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 VARIANT ?=
+CARGO  ?= cargo
+CRATE  := --manifest-path rust/Cargo.toml
+# The compiled core (parlour._core) is built from these; an editable install does not rebuild
+# it by itself, so the package is reinstalled whenever one of them changes.
+RUST_SOURCES := rust/Cargo.toml rust/Cargo.lock $(shell find rust/src -name '*.rs')
 
-.PHONY: play test lint typecheck bench clean
+.PHONY: play test lint typecheck bench clean rust-test
 
-$(BIN)/parlour: pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+
+$(BIN)/parlour: $(BIN)/python pyproject.toml $(RUST_SOURCES)
 	$(BIN)/pip install --quiet -e .
 	touch $@
 
-$(VENV)/.test-deps: $(BIN)/parlour
+# Order-only on the package: a rebuilt core does not reinstall the test dependencies.
+$(VENV)/.test-deps: pyproject.toml | $(BIN)/parlour
 	$(BIN)/pip install --quiet -e '.[test]'
-	touch $@
+	touch $@ $(BIN)/parlour
 
 # What the tests need from the system (a browser, a database server), installed by the
 # project's own scripts; each script does nothing when its program is already there.
@@ -25,13 +33,21 @@ system-deps:
 play: $(BIN)/parlour
 	$(BIN)/parlour play $(VARIANT)
 
-test: $(VENV)/.test-deps system-deps
+# The crate on its own: its tests (plain Rust, no Python), lints and formatting.
+rust-test:
+	$(CARGO) fmt $(CRATE) --check
+	$(CARGO) clippy $(CRATE) --all-targets -- -D warnings
+	$(CARGO) clippy $(CRATE) --all-targets --features python -- -D warnings
+	$(CARGO) test $(CRATE)
+
+test: $(VENV)/.test-deps $(BIN)/parlour system-deps rust-test
 	$(BIN)/pytest
 	$(BIN)/ruff check src tests
 	$(BIN)/mypy
+	$(BIN)/python -m mypy.stubtest parlour._core  # the typed stub matches the compiled module
 
 bench: $(BIN)/parlour
 	$(BIN)/parlour bench
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache rust/target src/parlour/_core*.so

@@ -6,17 +6,17 @@ compare as plain ints, so a hand's plays sorted once give every legal answer by 
 the answers to ``table`` are the plays above ``table | MASK`` and below the next size.
 
 :class:`ComboTable` knows one variant's combinations: it classifies a card mask (for parsing and
-validation) and lists every combination in a hand (once per deal; the engine then only filters
-them as cards leave).
+validation), names plays, and holds the compiled table (``parlour._core``) that lists every
+combination in a hand (once per deal; the engine then only filters them as cards leave).
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
-from itertools import combinations, product
+from collections.abc import Sequence
 from typing import ClassVar
 
+from parlour._core import ClimbingTable
 from parlour.cards import CARDS, SUIT_NAMES, Card, CardSet, bit_mover
 from parlour.errors import IllegalAction
 from parlour.game import Action
@@ -33,15 +33,8 @@ MASK = (1 << 52) - 1
 SIZE_SHIFT = 61
 STRENGTH_SHIFT = 52
 STRENGTH_BITS = 0x1FF  # category (up to 4) * 64 + key (up to 51) needs nine bits
-STRENGTH_MASK = STRENGTH_BITS << STRENGTH_SHIFT
 PASS_VALUE = 0
 SUIT_ROW = sum(1 << 4 * r for r in range(13))  # one suit's bits in key order (suit 0)
-
-
-# For each 4-bit rank nibble: its single bits, and its 2- and 3-card subsets.
-_NIBBLE_BITS = [[1 << s for s in range(4) if n >> s & 1] for n in range(16)]
-_NIBBLE_SUB2 = [[a | b for a, b in combinations(bits, 2)] for bits in _NIBBLE_BITS]
-_NIBBLE_SUB3 = [[a | b | c for a, b, c in combinations(bits, 3)] for bits in _NIBBLE_BITS]
 
 
 def can_beat(plays: Sequence[int], table: int) -> bool:
@@ -140,23 +133,26 @@ class ComboTable:
         self.categories[5] = rules.five_card
         self._cat = {size: {name: i for i, name in enumerate(names)}
                      for size, names in self.categories.items()}
-        five = self._cat[5]
-        self._straight_base = 5 << SIZE_SHIFT | five[STRAIGHT] << 6 + STRENGTH_SHIFT
-        self._sflush_base = 5 << SIZE_SHIFT | five[STRAIGHT_FLUSH] << 6 + STRENGTH_SHIFT
-        self._flush_base = 5 << SIZE_SHIFT | five[FLUSH] << 6 + STRENGTH_SHIFT
         self._windows = [(ranks, top, sum(1 << r for r in ranks)) for ranks, top in rules.windows]
         self._window_masks = [(ranks, top, rankset, sum(15 << 4 * r for r in ranks))
                               for ranks, top, rankset in self._windows]
-        self._straight_flush_masks = {sum(1 << (4 * r + s) for r in ranks)
-                                      for ranks, _, _ in self._windows for s in range(4)}
         self.action_type: type[ClimbingAction] = type(
             "ClimbingAction", (ClimbingAction,), {"__slots__": (), "table": self}
         )
+        #: The compiled table that lists plays (and plays deals, see the engine).
+        self.core = ClimbingTable(
+            card_order=list(self.from_key), triples=rules.triples, four_card_hands=rules.four_card_hands,
+            five_card=[str(c) for c in rules.five_card],
+            windows=[(rankset, top) for _, top, rankset in self._windows],
+            flush_suit_first=rules.flush_suit_first, opening_single=rules.opening_single,
+            scoring=rules.scoring, ends_at_first_out=rules.ends_at_first_out,
+            next_player_leads_after_out=rules.control_after_out == "next-player",
+            pass_only_if_no_legal_play=rules.pass_only_if_no_legal_play,
+            placement_points=list(rules.placement_points))
+        # Every possible play made once (~25,000) and shared: the engine hands out these objects.
         self._interned: dict[int, ClimbingAction] = {}
-        self._build_rank_tables()
-        # Intern every possible play once (~25,000), so listing a hand's plays never allocates.
-        self.hand_combos(MASK)
         self.PASS = self.action(PASS_VALUE)
+        self.core.set_actions(self.PASS, [self.action(p) for p in self.core.all_plays()])
 
     # -- actions ---------------------------------------------------------------------------
     def action(self, packed: int) -> ClimbingAction:
@@ -203,6 +199,10 @@ class ComboTable:
     def card_set(self, key_mask: int) -> CardSet:
         """The cards of a key-order mask as a card set that lists them in this variant's order."""
         return int.__new__(self._card_set, self._to_global(key_mask))
+
+    def card_set_of(self, global_mask: int) -> CardSet:
+        """The cards of a card-index mask as a card set listed in this variant's order."""
+        return int.__new__(self._card_set, global_mask)
 
     def category(self, packed: int) -> Category:
         size = packed >> SIZE_SHIFT
@@ -272,91 +272,9 @@ class ComboTable:
         return top
 
     # -- every combination of a hand ------------------------------------------------------------
-    def _build_rank_tables(self) -> None:
-        """Per (rank, 4-bit nibble of that rank in a hand): its packed singles, pairs, triples and
-        4-card quads, so a hand's small plays are 13 list extensions."""
-        s1, s2, s3, s4 = (k << SIZE_SHIFT for k in (1, 2, 3, 4))
-        four = self._cat[4][FOUR] << 6 if 4 in self._cat else 0
-        self._singles: list[list[list[int]]] = []
-        self._pairs: list[list[list[int]]] = []
-        self._triples: list[list[list[int]]] = []
-        self._small: list[list[list[int]]] = []  # every 1-4 card play within the rank
-        self._cardbits: list[list[list[int]]] = []
-        for r in range(13):
-            sh = 4 * r
-            singles, pairs, triples, small, cardbits = [], [], [], [], []
-            for n in range(16):
-                si = [s1 | (sh + b.bit_length() - 1) << STRENGTH_SHIFT | b << sh
-                      for b in _NIBBLE_BITS[n]]
-                pa = [s2 | (sh + b.bit_length() - 1) << STRENGTH_SHIFT | b << sh
-                      for b in _NIBBLE_SUB2[n]]
-                tr = [s3 | (sh + b.bit_length() - 1) << STRENGTH_SHIFT | b << sh
-                      for b in _NIBBLE_SUB3[n]]
-                sm = si + pa + (tr if 3 in self._cat else [])
-                if n == 15 and 4 in self._cat:
-                    sm.append(s4 | (four | sh + 3) << STRENGTH_SHIFT | 15 << sh)
-                singles.append(si)
-                pairs.append(pa)
-                triples.append(tr)
-                small.append(sm)
-                cardbits.append([b << sh for b in _NIBBLE_BITS[n]])
-            self._singles.append(singles)
-            self._pairs.append(pairs)
-            self._triples.append(triples)
-            self._small.append(small)
-            self._cardbits.append(cardbits)
-
     def hand_combos(self, hand: int) -> list[ClimbingAction]:
         """Every valid play in ``hand`` (key order), sorted by packed value."""
-        out: list[int] = []
-        ext = out.extend
-        small, pair_t, triple_t = self._small, self._pairs, self._triples
-        nib = [hand >> 4 * r & 15 for r in range(13)]
-        pair_groups: list[tuple[int, list[int]]] = []
-        triple_groups: list[tuple[int, list[int]]] = []
-        present = 0
-        for r in range(13):
-            n = nib[r]
-            if n:
-                present |= 1 << r
-                ext(small[r][n])
-                if n & (n - 1):
-                    pair_groups.append((r, pair_t[r][n]))
-                    if triple_t[r][n]:
-                        triple_groups.append((r, triple_t[r][n]))
-        sm = STRENGTH_MASK
-        if 4 in self._cat:  # two pair: the higher pair's strength, both pairs' cards
-            tp = 4 << SIZE_SHIFT
-            lower: list[int] = []  # cards of the pairs of lower ranks
-            for _, group in pair_groups:
-                if lower:
-                    for hi in group:
-                        part = tp | (hi & (sm | MASK))
-                        ext([part | lo for lo in lower])
-                lower.extend([p & MASK for p in group])
-        cat = self._cat[5]
-        s5 = 5 << SIZE_SHIFT
-        full = s5 | cat[FULL_HOUSE] << 6 + STRENGTH_SHIFT
-        for tr, trips in triple_groups:
-            others = [p & MASK for pr, ps in pair_groups if pr != tr for p in ps]
-            for t in trips:
-                part = full | (4 * tr + 3) << STRENGTH_SHIFT | (t & MASK)
-                ext([part | p for p in others])
-        if QUADS in cat:
-            qcat = s5 | cat[QUADS] << 6 + STRENGTH_SHIFT
-            for r in range(13):
-                if nib[r] == 15:
-                    qm = 15 << 4 * r
-                    part = qcat | (4 * r + 3) << STRENGTH_SHIFT | qm
-                    rest = hand & ~qm
-                    ext([part | b for b in self._bits(rest)])
-        self._straights(nib, present, hand, ext)
-        self._flushes(hand, ext)
-        out.sort()
-        actions = list(map(self._interned.get, out))
-        if None in actions:  # first sight of some plays: intern them
-            actions = [a if a is not None else self.action(p) for a, p in zip(actions, out, strict=False)]
-        return actions  # type: ignore[return-value]
+        return self.core.hand_plays(int(hand) & MASK)
 
     def five_card_cards(self, hand: int) -> int:
         """The cards of ``hand`` (key order) that belong to some five-card play of it: the
@@ -388,50 +306,6 @@ class ComboTable:
             if row.bit_count() >= 5:
                 cards |= row
         return cards
-
-    @staticmethod
-    def _bits(mask: int) -> list[int]:
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(low)
-            mask ^= low
-        return out
-
-    def _straights(self, nib: list[int], present: int, hand: int,
-                   ext: Callable[[list[int]], None]) -> None:
-        straight = self._straight_base
-        sflush = self._sflush_base
-        cardbits = self._cardbits
-        for ranks, top, rankset, cards_of_window in self._window_masks:
-            if rankset & ~present:
-                continue
-            tsh = 4 * top
-            cards = hand & cards_of_window
-            if cards.bit_count() == 5:  # one card of each rank: a single straight
-                masks = [cards]
-            else:
-                masks = list(map(sum, product(*[cardbits[r][nib[r]] for r in ranks])))
-            ext([(sflush if self._one_suit(m) else straight)
-                 | ((m >> tsh & 15).bit_length() - 1 + tsh) << STRENGTH_SHIFT | m for m in masks])
-
-    @staticmethod
-    def _one_suit(mask: int) -> bool:
-        # Five cards share a suit when their bits are all congruent mod 4.
-        low = (mask & -mask).bit_length() - 1
-        return mask & ~(SUIT_ROW << (low & 3)) == 0
-
-    def _flushes(self, hand: int, ext: Callable[[list[int]], None]) -> None:
-        flush = self._flush_base
-        straight_flushes = self._straight_flush_masks
-        for s in range(4):
-            row = hand & SUIT_ROW << s
-            if row.bit_count() < 5:
-                continue
-            for m in map(sum, combinations(self._bits(row), 5)):
-                if m in straight_flushes:
-                    continue  # listed with the straights
-                ext([flush | self._flush_key(m) << STRENGTH_SHIFT | m])
 
     # -- explanations ---------------------------------------------------------------------------
     def why_not_beating(self, play: int, table: int) -> str:

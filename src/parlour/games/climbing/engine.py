@@ -1,26 +1,19 @@
 """One deal of a climbing game: :class:`ClimbingState`.
 
-Each seat's valid plays are generated once per deal (sorted by packed strength) and filtered as
-its cards leave; the answers to a table play are a bisected slice of that list.
+The rules are played by the compiled engine (``parlour._core``, the crate in ``rust/``): each
+seat's valid plays are generated once per deal (sorted by packed strength) and filtered as its
+cards leave; the answers to a table play are a bisected slice of that list.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from parlour._core import ClimbingEngine
 from parlour.cards import CardSet, parse_cards
 from parlour.errors import CardError, IllegalAction
 from parlour.game import TERMINAL, Action, State, action_text
-from parlour.games.climbing.combos import (
-    MASK,
-    PASS_VALUE,
-    SIZE_SHIFT,
-    STRENGTH_SHIFT,
-    ClimbingAction,
-    can_beat,
-)
-from parlour.games.climbing.rules import penalty
+from parlour.games.climbing.combos import MASK, SIZE_SHIFT, ClimbingAction
 
 if TYPE_CHECKING:
     from parlour.games.climbing.game import ClimbingGame
@@ -45,7 +38,12 @@ class Start(NamedTuple):
 
 
 class ClimbingState(State):
-    """A deal of ``big-two-4card``, ``big-two`` or ``pusoy-dos``."""
+    """A deal of ``big-two-4card``, ``big-two`` or ``pusoy-dos``.
+
+    The deal itself is kept by the compiled engine (:class:`parlour._core.ClimbingEngine`);
+    this is its face in the protocol: action objects in and out, notation, reasons for refusals
+    and observations.
+    """
 
     game: ClimbingGame
 
@@ -54,161 +52,56 @@ class ClimbingState(State):
         table = game.table
         self._t = table
         self._A = table.action_type
-        self._PASS = table.PASS
-        self._pass_only = table.rules.pass_only_if_no_legal_play
-        hands = start.hands
-        self._n = n = len(hands)
         self._setup = start
-        self._hands = list(hands)
-        # Each seat's plays, built when first needed, then only filtered as its cards leave.
-        self._combos: list[list[ClimbingAction] | None] = [None] * n
-        self._table_play: int = start.table  # packed play to beat; 0 = the player to move leads
-        self._table_seat = start.table_seat
-        self._passes = start.passes
-        self._active = sum(1 for h in hands if h)
-        self._finished: list[int] = list(start.finished)
+        self._n = len(start.hands)
+        self._e = ClimbingEngine(table.core, list(start.hands), start.leader, start.out,
+                                 start.table, start.table_seat, start.passes,
+                                 list(start.finished))
         # (seat, action) pairs, so an observation's history is one tuple() copy.
         self._history: list[tuple[int, ClimbingAction]] = []
-        # Every card played since the start (key order), kept as plays are made, not rescanned.
-        self._played = start.table & MASK
         self._out = table.card_set(start.out)  # as observations show it
-        self._returns: list[float] = [0.0] * n
-        self._opening = False
-        if start.table:
-            # The seat after the table play's maker, then one seat on per pass (out seats skipped).
-            p = start.table_seat
-            for _ in range(start.passes + 1):
-                p = self._next_active(p)
-            self.current_player = p
-        elif start.leader is None:
-            self.current_player = next(i for i, h in enumerate(hands) if h & 1)
-            self._opening = True
-        else:
-            self.current_player = start.leader
+        self._start_table = table.action(start.table) if start.table else None
+        self.current_player = self._e.current_player
 
     # -- the protocol ----------------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
-        p = self.current_player
-        if p < 0:
-            return []
-        combos = self._combos[p]
-        if combos is None:
-            combos = self._combos[p] = self._t.hand_combos(self._hands[p])
-        t = self._table_play
-        if not t:
-            if self._opening:
-                if self._t.rules.opening_single:
-                    return [self._t.action(1 << SIZE_SHIFT | 1)]
-                return [a for a in combos if a & 1]
-            return list(combos)
-        lo = bisect_right(combos, t | MASK)
-        hi = bisect_left(combos, ((t >> SIZE_SHIFT) + 1) << SIZE_SHIFT, lo)
-        if lo == hi or not self._pass_only:
-            return [self._PASS, *combos[lo:hi]]
-        return combos[lo:hi]  # type: ignore[return-value]
+        return self._e.legal_actions()
 
     def apply(self, action: Action | str) -> None:
         if action.__class__ is not self._A:
             action = self._coerce(action)
         p = self.current_player
-        if p < 0:
-            raise IllegalAction("the deal is over")
-        t = self._table_play
-        if action == PASS_VALUE:
-            if not t:
-                raise IllegalAction(self._must_play_reason())
-            if self._pass_only and self._can_beat(p, t):
-                raise IllegalAction("you may pass only when you cannot beat the table "
-                                    f"({self._t.cards_text(t & MASK)})")
-            self._history.append((p, action))  # type: ignore[arg-type]
-            self._passes += 1
-            ts = self._table_seat
-            still_in = self._hands[ts] != 0
-            if self._passes >= (self._active - 1 if still_in else self._active):
-                self._table_play = 0
-                self._passes = 0
-                self.current_player = ts if still_in else self._next_active(ts)
-            else:
-                self.current_player = self._next_active(p)
-            return
-        m = action & MASK
-        hand = self._hands[p]
-        if m & ~hand:
-            raise IllegalAction(f"you do not hold {self._t.cards_text(m & ~hand)}")
-        if t:
-            if action >> SIZE_SHIFT != t >> SIZE_SHIFT:
-                raise IllegalAction(self._size_reason(action, t))
-            if action >> STRENGTH_SHIFT <= t >> STRENGTH_SHIFT:
-                raise IllegalAction(self._t.why_not_beating(action, t))
-        elif self._opening:
-            if self._t.rules.opening_single and m != 1:
-                raise IllegalAction(f"the first play must be {self._t.rules.lowest_card_text} "
-                                    "as a single card")
-            if not m & 1:
-                raise IllegalAction(f"the first play must include {self._t.rules.lowest_card_text}")
-        self._opening = False
+        moved = self._e.apply(action)
+        if moved < TERMINAL:
+            raise IllegalAction(self._refusal(moved, p, action))
         self._history.append((p, action))  # type: ignore[arg-type]
-        self._played |= m
-        hand ^= m
-        self._hands[p] = hand
-        combos = self._combos[p]
-        if combos is not None:
-            self._combos[p] = [a for a in combos if not a & m]
-        self._table_play = action
-        self._table_seat = p
-        self._passes = 0
-        if hand:
-            self.current_player = self._next_active(p)
-        else:
-            self._went_out(p)
+        self.current_player = moved
 
-    def _went_out(self, p: int) -> None:
-        self._finished.append(p)
-        self._active -= 1
-        rules = self._t.rules
-        if rules.ends_at_first_out or self._active <= 1:
-            if not rules.ends_at_first_out:
-                self._finished.extend(i for i in range(self._n) if self._hands[i])
-            self._score()
-            self.current_player = TERMINAL
-            return
-        self.current_player = self._next_active(p)
-        if rules.control_after_out == "next-player":
-            self._table_play = 0
-
-    def _next_active(self, p: int) -> int:
-        n, hands = self._n, self._hands
-        q = p + 1 if p + 1 < n else 0
-        while not hands[q]:
-            q = q + 1 if q + 1 < n else 0
-        return q
-
-    def _score(self) -> None:
-        rules = self._t.rules
-        left = [h.bit_count() for h in self._hands]
-        if rules.scoring == "count":
-            winner = self._finished[0]
-            self._returns = [float(sum(left)) if i == winner else -float(c)
-                             for i, c in enumerate(left)]
-        elif rules.scoring == "penalty":
-            self._returns = [-float(penalty(c)) for c in left]
-        else:
-            points = rules.placement_points
-            self._returns = [0.0] * self._n
-            for place, seat in enumerate(self._finished):
-                self._returns[seat] = float(points[place]) if place < len(points) else 0.0
-
-    def _can_beat(self, p: int, t: int) -> bool:
-        combos = self._combos[p]
-        if combos is None:
-            combos = self._combos[p] = self._t.hand_combos(self._hands[p])
-        return can_beat(combos, t)
-
-    def _must_play_reason(self) -> str:
-        if self._opening:
-            return (f"the holder of {self._t.rules.lowest_card_text} must open; "
-                    "passing is not allowed")
-        return "you have control and must lead a combination; passing is not allowed"
+    def _refusal(self, code: int, p: int, action: int) -> str:
+        """The reason for a refusal code of ``ClimbingEngine.apply``."""
+        t = self._e.table_play
+        lowest = self._t.rules.lowest_card_text
+        if code == _OVER:
+            return "the deal is over"
+        if code == _MUST_PLAY:
+            if self._e.opening:
+                return f"the holder of {lowest} must open; passing is not allowed"
+            return "you have control and must lead a combination; passing is not allowed"
+        if code == _CANNOT_PASS:
+            return ("you may pass only when you cannot beat the table "
+                    f"({self._t.cards_text(t & MASK)})")
+        if code == _NOT_HELD:
+            return f"you do not hold {self._t.cards_text(action & MASK & ~self._e.hands()[p])}"
+        if code == _WRONG_SIZE:
+            return self._size_reason(action, t)
+        if code == _NOT_BEATING:
+            return self._t.why_not_beating(action, t)
+        if code == _OPENING_SINGLE:
+            return f"the first play must be {lowest} as a single card"
+        if code == _OPENING_MUST_INCLUDE:
+            return f"the first play must include {lowest}"
+        return (f"{action!r} is not a play of {self.game.name}: take actions from "
+                "state.legal_actions() or state.parse_action(text)")
 
     def _size_reason(self, action: int, t: int) -> str:
         cat_new = self._t.category(action)
@@ -244,16 +137,12 @@ class ClimbingState(State):
     def clone(self) -> ClimbingState:
         c = object.__new__(ClimbingState)
         c.__dict__.update(self.__dict__)
-        # The combination lists are replaced, never mutated, so they may be shared.
-        c._hands = self._hands[:]
-        c._combos = self._combos[:]
-        c._finished = self._finished[:]
+        c._e = self._e.clone()
         c._history = self._history[:]
-        c._returns = self._returns[:]
         return c
 
     def returns(self) -> list[float]:
-        return self._returns[:]
+        return self._e.returns()
 
     @property
     def history(self) -> list[tuple[int, Action]]:
@@ -277,29 +166,24 @@ class ClimbingState(State):
 
     def zones(self) -> dict[str, CardSet]:
         cs = self._t.card_set
-        zones = {f"P{i}": cs(h) for i, h in enumerate(self._hands)}
-        zones["played"] = cs(self._played)
+        zones = {f"P{i}": cs(h) for i, h in enumerate(self._e.hands())}
+        zones["played"] = cs(self._e.played)
         zones["out"] = cs(self._setup.out)
         return zones
 
     def hidden_from(self, seat: int) -> CardSet:
-        seat = self.check_seat(seat)
-        others = 0
-        for i, h in enumerate(self._hands):
-            if i != seat:
-                others |= h
-        if self._opening:
-            others &= ~1  # everyone knows the seat to open holds the lowest card (key bit 0)
-        return self._t.card_set(others)
+        """The other hands, less the lowest card while the opening is due (everyone knows the
+        seat to open holds it)."""
+        return self._t.card_set(self._e.hidden_from(self.check_seat(seat)))
 
     def hand(self, seat: int) -> CardSet:
         """``seat``'s cards in the variant's order (the full state sees every hand)."""
-        return self._t.card_set(self._hands[self.check_seat(seat)])
+        return self._t.card_set(self._e.hands()[self.check_seat(seat)])
 
     @property
     def placements(self) -> list[int]:
         """Seats in the order they went out."""
-        return self._finished[:]
+        return self._e.finished()
 
     def observation(self, seat: int) -> ClimbingObservation:
         global _Observation
@@ -309,30 +193,35 @@ class ClimbingState(State):
             from parlour.games.climbing.observation import ClimbingObservation
 
             _Observation = ClimbingObservation
-        t = self._t
+        card_set = self._t.card_set_of
         start = self._setup
-        table = self._table_play
+        hand, sizes, table, table_seat, passes, opening, played, finished, scores = (
+            self._e.observe(seat))
         return _Observation.assemble(
             game=self.game,
             seat=seat,
             current_player=self.current_player,
-            hand=t.card_set(self._hands[seat]),
-            hand_sizes=tuple([h.bit_count() for h in self._hands]),
-            table=t.action(table) if table else None,
-            table_seat=self._table_seat if table else -1,
-            passes=self._passes,
-            opening=self._opening,
+            hand=card_set(hand),
+            hand_sizes=sizes,
+            table=table,
+            table_seat=table_seat,
+            passes=passes,
+            opening=opening,
             history=tuple(self._history),
-            played=t.card_set(start.out | self._played),
+            played=card_set(played),
             out=self._out,
             first_leader=start.leader,
-            start_table=t.action(start.table) if start.table else None,
+            start_table=self._start_table,
             start_table_seat=start.table_seat,
             start_passes=start.passes,
             start_finished=start.finished,
-            finished=tuple(self._finished),
-            scores=tuple(self._returns),
+            finished=finished,
+            scores=scores,
         )
 
+
+# What ClimbingEngine.apply returns for each refusal (rust/src/python.rs, refusal_code).
+_OVER, _MUST_PLAY, _CANNOT_PASS, _NOT_HELD, _NOT_A_PLAY, _WRONG_SIZE, _NOT_BEATING = range(-2, -9, -1)
+_OPENING_SINGLE, _OPENING_MUST_INCLUDE = -9, -10
 
 _Observation: type[ClimbingObservation] | None = None

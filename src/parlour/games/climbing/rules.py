@@ -170,9 +170,3 @@ def pusoy_dos_rules(o: PusoyDosOptions) -> ClimbingRules:
         control_after_out=o.control_after_out,
     )
 
-
-def penalty(cards_left: int) -> int:
-    """Big Two penalty for cards left: 1 each up to 9, 2 each for 10-12, 3 each for 13."""
-    if cards_left == 13:
-        return 39
-    return cards_left * (2 if cards_left >= 10 else 1)

@@ -1,0 +1,9 @@
+//! The climbing games: `big-two-4card`, `big-two` and `pusoy-dos`.
+
+pub mod combos;
+pub mod rules;
+pub mod state;
+
+pub use combos::{MASK, PASS, Table, can_beat};
+pub use rules::{Five, Rules, Scoring, Window};
+pub use state::{Illegal, MAX_SEATS, Start, State, TERMINAL};

@@ -1,0 +1,11 @@
+//! The rules engines of parlour, one module per family, in plain Rust.
+//!
+//! The Python bindings (the extension module `parlour._core`) are in [`python`], compiled only
+//! with the `python` feature; everything else is tested by `cargo test` without Python.
+
+#![forbid(unsafe_code)]
+
+pub mod climbing;
+
+#[cfg(feature = "python")]
+mod python;

@@ -1,0 +1,83 @@
+"""The compiled rules engines (the Rust crate in ``rust/``).
+
+Cards are key-order masks of the family (see :mod:`parlour.games.climbing.rules`) and plays
+are packed ints (see :mod:`parlour.games.climbing.combos`); the Python package keeps the
+notation, the checks of a setup and the action objects.
+"""
+
+from typing import Any, final
+
+__all__ = ["ClimbingEngine", "ClimbingTable", "__version__"]
+
+__version__: str
+
+@final
+class ClimbingTable:
+    """One climbing variant's rules, and its shared action objects once given."""
+
+    def __new__(
+        cls,
+        *,
+        card_order: list[int],
+        triples: bool,
+        four_card_hands: bool,
+        five_card: list[str],
+        windows: list[tuple[int, int]],
+        flush_suit_first: bool,
+        opening_single: bool,
+        scoring: str,
+        ends_at_first_out: bool,
+        next_player_leads_after_out: bool,
+        pass_only_if_no_legal_play: bool,
+        placement_points: list[int],
+    ) -> ClimbingTable: ...
+    def all_plays(self) -> list[int]:
+        """Every play of the variant (those of the whole deck), sorted."""
+    def set_actions(self, pass_action: Any, objects: list[Any]) -> None:
+        """Give the action objects: the pass, then one per play of ``all_plays()``."""
+    def hand_plays(self, hand: int) -> list[Any]:
+        """Every play in ``hand`` (a key-order mask), sorted, as action objects."""
+
+@final
+class ClimbingEngine:
+    """One climbing deal."""
+
+    def __new__(
+        cls,
+        table: ClimbingTable,
+        hands: list[int],
+        leader: int | None,
+        out: int,
+        table_play: int,
+        table_seat: int,
+        passes: int,
+        finished: list[int],
+    ) -> ClimbingEngine: ...
+    @property
+    def current_player(self) -> int: ...
+    @property
+    def table_play(self) -> int:
+        """The play to beat (0 when the player to move leads)."""
+    @property
+    def played(self) -> int:
+        """Cards played since the start (the start's table play included)."""
+    @property
+    def opening(self) -> bool: ...
+    def legal_actions(self) -> list[Any]:
+        """The legal actions of the player to move, as action objects."""
+    def apply(self, action: int) -> int:
+        """Play ``action``: the seat to move next (-1 once over), or a refusal code below -1
+        (the state is then unchanged)."""
+    def observe(
+        self, seat: int
+    ) -> tuple[
+        int, tuple[int, ...], Any, int, int, bool, int, tuple[int, ...], tuple[float, ...]
+    ]:
+        """``(hand, hand_sizes, table, table_seat, passes, opening, played, finished, scores)``,
+        ``hand`` and ``played`` as card-index masks (``played`` with the cards out from the
+        start)."""
+    def hands(self) -> list[int]: ...
+    def finished(self) -> list[int]: ...
+    def returns(self) -> list[float]: ...
+    def hidden_from(self, seat: int) -> int: ...
+    def clone(self) -> ClimbingEngine: ...
