@@ -1,0 +1,226 @@
+"""Play Forty-Five and Spoil Five deals through the package's engine and the pure-Python trump
+engine of an earlier commit in lockstep, and count every difference.
+
+At every step both engines are compared on the legal actions (values and order), the player to
+move, every seat's ``observation(s).to_dict()``, ``returns()``, ``zones()``, ``hidden_from``,
+``history``, and the refusal (exception type and message) of a sample of illegal actions: any
+int as a hand-made action, moves of another phase, cards not held, text, bad seats. A sample of
+``sample_state`` draws is compared too.
+
+    python scripts/trump_differential.py --deals 2000            # reference: the commit
+    python scripts/trump_differential.py --rev f50fbd9 --deals 50   # before the Rust engine
+
+Exits 1 if anything differed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import itertools
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import parlour
+from parlour.errors import ParlourError
+from parlour.registry import get_variant
+
+MODULES = ("actions", "ranking", "engine", "observation", "policy", "variants")
+#: The last commit with the pure-Python trump engine.
+REFERENCE = "f50fbd9"
+
+
+def load_reference(rev: str) -> Any:
+    """The trump family's modules at ``rev``, as the package ``trump_ref``."""
+    root = Path(tempfile.mkdtemp(prefix="trump_ref_"))
+    package = root / "trump_ref"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    repo = Path(__file__).resolve().parent.parent
+    for name in MODULES:
+        text = subprocess.check_output(
+            ["git", "show", f"{rev}:src/parlour/games/trump/{name}.py"], cwd=repo, text=True)
+        (package / f"{name}.py").write_text(text.replace("parlour.games.trump.", "trump_ref."))
+    sys.path.insert(0, str(root))
+    return importlib.import_module("trump_ref.variants")
+
+
+def configs() -> list[tuple[str, int, dict[str, Any]]]:
+    out: list[tuple[str, int, dict[str, Any]]] = []
+    for n in (2, 4, 6):
+        for silent, pickup, scoring in itertools.product(
+                (False, True), ("after_first_trick", "immediate"), ("primary", "alternative")):
+            out.append(("forty-five", n, {"silent_ace": silent, "ace_pickup": pickup,
+                                          "scoring": scoring}))
+    for n in range(2, 11):
+        for jinking, silent, pickup, ante in itertools.product(
+                (False, True), (False, True), ("after_first_trick", "immediate"), (1, 2)):
+            out.append(("spoil-five", n, {"jinking": jinking, "silent_ace": silent,
+                                          "ace_pickup": pickup, "ante": ante}))
+    return out
+
+
+def outcome(call: Any) -> Any:
+    """What ``call()`` returns, or the type and message of the error it raises."""
+    try:
+        return ("ok", call())
+    except ParlourError as e:
+        return ("error", type(e).__name__, str(e))
+
+
+def state_view(state: Any) -> Any:
+    n = state.game.players
+    return (
+        state.current_player,
+        [int(a) for a in state.legal_actions()],
+        [state.observation(s).to_dict() for s in range(n)],
+        state.returns(),
+        {k: (int(v), str(v)) for k, v in state.zones().items()},
+        [(int(state.hidden_from(s)), str(state.hidden_from(s))) for s in range(n)],
+        [(s, int(a), str(a)) for s, a in state.history],
+        [str(state.hand(s)) for s in range(n)],
+        state.is_over, state.winners(), state.setup(),
+        state.robber, state.discard, state.pending_ace, state.turn_up, state.jinker,
+        state.taker, state.leader, tuple(state.tricks_won), state.dealer, state.pool,
+        int(state.play_mask()) if state.current_player >= 0 else None,
+        str(state),
+    )
+
+
+def illegal_probes(rng: random.Random, state: Any) -> list[Any]:
+    """Values and texts to try: most of them illegal now."""
+    legal = {int(a) for a in state.legal_actions()}
+    values = [rng.randrange(-3, 140) for _ in range(6)] + [rng.randrange(52), 64 + rng.randrange(52)]
+    values += [128, 129, 130, 131, 132, 2**70, -2**70]
+    values = [v for v in values if v not in legal]
+    texts = ["", "rob", "keep", "xx", "rob 1X", "rob", str(rng.randrange(99)), "10h", "rob ah",
+             "jink", "stop", "silent"]
+    return [("value", v) for v in values] + [("text", t) for t in texts] + [("other", 1.5),
+                                                                           ("other", None)]
+
+
+def probe(state: Any, moves: dict[int, Any], action_type: type, kind: str, value: Any) -> Any:
+    if kind == "value":
+        action = moves.get(value) if value in moves else int.__new__(action_type, value)
+        return outcome(lambda: state.apply(action))
+    return outcome(lambda: state.apply(value))
+
+
+def run(deals: int, rev: str, seed: int) -> int:
+    ref = load_reference(rev)
+    ref_actions = importlib.import_module("trump_ref.actions")
+    new_actions = importlib.import_module("parlour.games.trump.actions")
+    rng = random.Random(seed)
+    mismatches = steps = probes = samples = played = 0
+    cfgs = configs()
+    start = time.perf_counter()
+    for i in range(deals):
+        variant, n, options = cfgs[i % len(cfgs)]
+        game = parlour.new_game(variant, players=n, **options)
+        ref_game = getattr(ref, "FortyFiveGame" if variant == "forty-five" else "SpoilFiveGame")(
+            get_variant(variant), n, game.options)
+        deal_seed = rng.randrange(2**32)
+        setup: dict[str, Any] = {"dealer": deal_seed % n}
+        if variant == "spoil-five" and i % 3 == 0:
+            setup["pool"] = n * options["ante"] + rng.randrange(5)
+            setup["scores"] = [rng.randrange(40) for _ in range(n)]
+        if variant == "forty-five" and i % 3 == 0:
+            setup["scores"] = [rng.randrange(40), rng.randrange(40)]
+        if i % 7 == 0:
+            # A turned ace (the dealer may rob it), from explicit hands.
+            deck = list(range(52))
+            random.Random(deal_seed).shuffle(deck)
+            up = 48 + rng.randrange(4)
+            deck.remove(up)
+            hands = [" ".join(str(parlour.cards.CARDS[c]) for c in deck[5 * s:5 * s + 5])
+                     for s in range(n)]
+            kwargs: dict[str, Any] = {"hands": hands, "turn_up": str(parlour.cards.CARDS[up])}
+        else:
+            kwargs = {"seed": deal_seed}
+        new = game.new_deal(**kwargs, **setup)
+        old = ref_game.new_deal(**kwargs, **setup)
+        greedy = i % 2 == 1
+        while True:
+            steps += 1
+            a, b = state_view(new), state_view(old)
+            if a != b:
+                mismatches += 1
+                print(f"deal {i} {variant} {n} {options} step {steps}: views differ", a, b,
+                      sep="\n  ")
+                break
+            accepted = False
+            for kind, value in illegal_probes(rng, new):
+                probes += 1
+                # On both real states: a refusal must leave each unchanged (the views are
+                # compared again), an accepted text moves both on alike.
+                x = probe(new, new_actions.MOVES, new_actions.TrumpAction, kind, value)
+                y = probe(old, ref_actions.MOVES, ref_actions.TrumpAction, kind, value)
+                if x[0] == "ok" or y[0] == "ok":
+                    accepted = True
+                    if x[0] != y[0]:
+                        mismatches += 1
+                        print(f"deal {i} step {steps}: {kind} {value!r}: {x} vs {y}")
+                    break
+                if x != y:
+                    mismatches += 1
+                    print(f"deal {i} {variant} {n} {options} step {steps}: {kind} {value!r}:",
+                          x, y, sep="\n  ")
+            if accepted:
+                continue
+            for bad in (-1, n, "0", 1.0, True):
+                for method in ("observation", "hidden_from", "hand"):
+                    probes += 1
+                    x = outcome(lambda m=method, s=bad: str(getattr(new, m)(s)))
+                    y = outcome(lambda m=method, s=bad: str(getattr(old, m)(s)))
+                    if x != y or x[0] == "ok":
+                        mismatches += 1
+                        print(f"deal {i} bad seat {bad!r} {method}: {x} vs {y}")
+            if new.is_over:
+                break
+            seat = new.current_player
+            if steps % 5 == 0:
+                samples += 1
+                r = rng.randrange(2**32)
+                x = outcome(lambda: new.observation(seat).sample_state(random.Random(r)).setup())
+                y = outcome(lambda: old.observation(seat).sample_state(random.Random(r)).setup())
+                if x != y:
+                    mismatches += 1
+                    print(f"deal {i} step {steps}: samples differ: {x} vs {y}")
+            legal = new.legal_actions()
+            if greedy:
+                action = game.greedy_action(new.observation(seat), legal, random.Random(steps))
+            else:
+                action = rng.choice(legal)
+            v = int(action)
+            if i % 4 == 0:
+                # Through the notation on both sides.
+                new.apply(str(action))
+                old.apply(str(ref_actions.MOVES[v]))
+            else:
+                new.apply(action)
+                old.apply(ref_actions.MOVES[v])
+            if steps % 9 == 0:
+                new, old = new.clone(), old.clone()
+        played += 1
+    elapsed = time.perf_counter() - start
+    print(f"{played} deals, {steps} steps compared, {probes} illegal or odd inputs, "
+          f"{samples} sample_state draws; {mismatches} mismatches ({elapsed:.0f} s)")
+    return mismatches
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=2000)
+    parser.add_argument("--rev", default=REFERENCE, help="the commit of the reference engine")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    sys.exit(1 if run(args.deals, args.rev, args.seed) else 0)
+
+
+if __name__ == "__main__":
+    main()
