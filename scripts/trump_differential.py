@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +91,14 @@ def state_view(state: Any) -> Any:
         int(state.play_mask()) if state.current_player >= 0 else None,
         str(state),
     )
+
+
+def seat_call(state: Any, method: str, seat: Any) -> str:
+    return str(getattr(state, method)(seat))
+
+
+def sample_setup(state: Any, seat: int, seed: int) -> Any:
+    return state.observation(seat).sample_state(random.Random(seed)).setup()
 
 
 def illegal_probes(rng: random.Random, state: Any) -> list[Any]:
@@ -175,8 +184,8 @@ def run(deals: int, rev: str, seed: int) -> int:
             for bad in (-1, n, "0", 1.0, True):
                 for method in ("observation", "hidden_from", "hand"):
                     probes += 1
-                    x = outcome(lambda m=method, s=bad: str(getattr(new, m)(s)))
-                    y = outcome(lambda m=method, s=bad: str(getattr(old, m)(s)))
+                    x = outcome(partial(seat_call, new, method, bad))
+                    y = outcome(partial(seat_call, old, method, bad))
                     if x != y or x[0] == "ok":
                         mismatches += 1
                         print(f"deal {i} bad seat {bad!r} {method}: {x} vs {y}")
@@ -186,8 +195,8 @@ def run(deals: int, rev: str, seed: int) -> int:
             if steps % 5 == 0:
                 samples += 1
                 r = rng.randrange(2**32)
-                x = outcome(lambda: new.observation(seat).sample_state(random.Random(r)).setup())
-                y = outcome(lambda: old.observation(seat).sample_state(random.Random(r)).setup())
+                x = outcome(partial(sample_setup, new, seat, r))
+                y = outcome(partial(sample_setup, old, seat, r))
                 if x != y:
                     mismatches += 1
                     print(f"deal {i} step {steps}: samples differ: {x} vs {y}")
