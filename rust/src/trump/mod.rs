@@ -616,7 +616,7 @@ impl State {
             }
             Scoring::Pool { ante } => {
                 for r in out[..n].iter_mut() {
-                    *r = f64::from(-ante);
+                    *r = -f64::from(ante);
                 }
                 if self.taker >= 0 {
                     let taker = self.taker as usize;

@@ -112,6 +112,54 @@ fn spoil_five_three_tricks_take_the_pool() {
 }
 
 #[test]
+fn a_robbed_turned_ace_joins_the_hand_after_trick_one() {
+    let hands = [mask("2C 3C 4C 5C 6C"), mask("7C 8C 9C 10C JC")];
+    for (immediate_pickup, pending) in [(false, true), (true, false)] {
+        let rules = Rules {
+            immediate_pickup,
+            ..FORTY_FIVE
+        };
+        let mut s = State::new(rules, &hands, card("AS"), 1, 0.0).unwrap();
+        // Only the dealer may rob a turned ace, and it cannot stay silent.
+        assert_eq!(s.current_player(), 1);
+        s.apply(i64::from(ROB_BASE + u16::from(card("7C"))))
+            .unwrap();
+        assert_eq!(s.pending_ace(), pending);
+        assert_eq!(s.hands()[1] >> card("AS") & 1, u64::from(!pending));
+        s.apply(i64::from(card("2C"))).unwrap();
+        if pending {
+            assert_eq!(s.apply(i64::from(card("AS"))), Err(Illegal::AceNotYet));
+        }
+        s.apply(i64::from(card("8C"))).unwrap();
+        assert!(!s.pending_ace());
+        assert_eq!(s.hands()[1] >> card("AS") & 1, 1);
+    }
+}
+
+#[test]
+fn an_ace_nobody_announces_ranks_lowest() {
+    let rules = Rules {
+        silent_ace: true,
+        ..FORTY_FIVE
+    };
+    let hands = [mask("AS 3C 4C 5C 6C"), mask("2S 8C 9C 10C JC")];
+    let mut s = State::new(rules, &hands, card("7S"), 1, 0.0).unwrap();
+    // Every seat takes a robbing turn, from the dealer's left.
+    assert_eq!(s.current_player(), 0);
+    let mut legal = Vec::new();
+    s.legal_actions(&mut legal);
+    assert_eq!(legal.last(), Some(&SILENT));
+    s.apply(i64::from(SILENT)).unwrap();
+    assert_eq!(s.apply(i64::from(KEEP)), Err(Illegal::OnlyHolder));
+    s.apply(i64::from(SILENT)).unwrap();
+    assert!(s.demoted());
+    // The two of trumps now beats the demoted ace.
+    s.apply(i64::from(card("AS"))).unwrap();
+    s.apply(i64::from(card("2S"))).unwrap();
+    assert_eq!(s.trick_winners(), &[1]);
+}
+
+#[test]
 fn bad_deals_are_refused() {
     let hand = mask("2C 3C 4C 5C 6C");
     assert!(State::new(FORTY_FIVE, &[hand, hand], 51, 0, 0.0).is_err());
