@@ -201,14 +201,16 @@ class TrumpState(State):
     def apply(self, action: TrumpAction | str) -> None:  # type: ignore[override]
         # Anything but this game's own action type (text, a float, another game's action) is
         # parsed or refused off the fast path.
-        v = int(action if action.__class__ is TrumpAction else self.coerce_action(action))
+        move: int = (action if action.__class__ is TrumpAction  # type: ignore[assignment]
+                     else self.coerce_action(action))
         seat = self.current_player
-        moved = self._e.apply(v)
+        moved = self._e.apply(move)
         if moved < TERMINAL:
-            raise IllegalAction(self._refusal(moved, v))
-        self._history.append((seat, MOVES[v]))
+            raise IllegalAction(self._refusal(moved, int(move)))
+        # The shared move object, also for a TrumpAction made by hand.
+        self._history.append((seat, MOVES[move]))
         self.current_player = moved
-        if v == SILENT_CODE and self._e.demoted:
+        if move == SILENT_CODE and self._e.demoted:
             self._set_type = HAND_SET[1][self.trump]
 
     def returns(self) -> list[float]:
