@@ -77,3 +77,20 @@ def test_bad_rules_are_refused() -> None:
         engine.apply(engine.legal_actions()[0])
     assert engine.returns() in ([2.0**31, 2.0**31], [-(2.0**31), 2.0**31 * 3],
                                 [2.0**31 * 3, -(2.0**31)])
+
+
+def test_games_observations_and_states_copy_as_before() -> None:
+    import copy
+    import pickle
+
+    for name in ("forty-five", "spoil-five"):
+        game = parlour.new_game(name, silent_ace=True)
+        assert pickle.loads(pickle.dumps(game)) == game
+        state = game.new_deal(seed=3)
+        state.apply(state.legal_actions()[0])
+        obs = state.observation(1)
+        assert pickle.loads(pickle.dumps(obs)).to_dict() == obs.to_dict()
+        other = copy.deepcopy(state)
+        assert other.history == state.history and other.zones() == state.zones()
+        other.apply(other.legal_actions()[0])
+        assert len(other.history) == len(state.history) + 1

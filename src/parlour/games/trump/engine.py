@@ -20,6 +20,7 @@ objects in and out, notation, the reasons for refusals and observations.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -77,6 +78,11 @@ class DealRules:
             points=None if self.points is None else list(self.points), ante=self.ante,
         )
         object.__setattr__(self, "core", core)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (and deep-copied) as its fields; the compiled rules are made again.
+        return (DealRules, (self.sides, self.silent_ace, self.immediate_pickup,
+                            self.stop_at_three, self.jinking, self.points, self.ante))
 
 
 # What TrumpEngine.apply returns for each refusal, in the order of its codes (-2, -3, …).
@@ -229,6 +235,13 @@ class TrumpState(State):
         other.__dict__.update(self.__dict__)
         other._e = self._e.clone()
         other._history = self._history[:]
+        return other
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> TrumpState:
+        other = object.__new__(TrumpState)
+        memo[id(self)] = other
+        for key, value in self.__dict__.items():
+            other.__dict__[key] = value.clone() if key == "_e" else copy.deepcopy(value, memo)
         return other
 
     def setup(self) -> dict[str, Any]:
