@@ -42,7 +42,11 @@ if TYPE_CHECKING:
     from parlour.game import Game
     from parlour.games.trump.observation import TrumpObservation
 
-ROB_PHASE, PLAY_PHASE, JINK_PHASE, OVER = range(4)
+#: The phases of a deal, as the engine numbers them.
+ROB_PHASE: int = 0
+PLAY_PHASE: int = 1
+JINK_PHASE: int = 2
+OVER: int = 3
 HAND_SIZE = 5
 TRICKS = 5
 _SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
@@ -283,11 +287,9 @@ class TrumpState(State):
         return (*history[:hidden], (history[hidden][0], HIDDEN_ROB), *history[hidden + 1:])
 
     def observation(self, seat: int) -> TrumpObservation:
-        from parlour.games.trump.observation import observe
-
         if seat.__class__ is not int or not 0 <= seat < self.n:  # the check off the bots' path
             seat = self.check_seat(seat)
-        return observe(self, seat)
+        return _observe(self, seat)
 
     # -- messages ---------------------------------------------------------------------------
     def _refusal(self, code: int, v: int) -> str:
@@ -333,3 +335,8 @@ class TrumpState(State):
         if code == _JINK_OR_STOP:
             return f"{text} is not allowed: you have won the first three tricks; 'jink' or 'stop'"
         return f"{text} is not allowed: the robbing of the trump is over; play a card"
+
+
+# Last: the observation module imports this one. Imported once here, not in every
+# observation() call (an import statement costs microseconds even when the module is loaded).
+from parlour.games.trump.observation import observe as _observe  # noqa: E402
