@@ -61,6 +61,47 @@ fn trump_order_matches_the_rules() {
     assert_eq!(trick_winner(&cards("KH QH AH 2C"), &POWER[0][0]), 2);
 }
 
+/// The orders of RULES.md 3.2 (those of the Python package's ranking.py), highest first:
+/// each card's power is its place counted from the bottom (trumps from `TRUMP_BASE + 1`).
+#[test]
+fn every_power_table_is_the_rules_order() {
+    let trumps = [
+        "5C JC AH AC KC QC 2C 3C 4C 6C 7C 8C 9C 10C",
+        "5D JD AH AD KD QD 10D 9D 8D 7D 6D 4D 3D 2D",
+        "5H JH AH KH QH 10H 9H 8H 7H 6H 4H 3H 2H",
+        "5S JS AH AS KS QS 2S 3S 4S 6S 7S 8S 9S 10S",
+    ];
+    let plain = [
+        "KC QC JC AC 2C 3C 4C 5C 6C 7C 8C 9C 10C",
+        "KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D AD",
+        "KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H",
+        "KS QS JS AS 2S 3S 4S 5S 6S 7S 8S 9S 10S",
+    ];
+    for trump in 0..4 {
+        let mut expected = [0u8; 52];
+        for order in plain {
+            let order = cards(order);
+            for (i, &c) in order.iter().enumerate() {
+                expected[usize::from(c)] = (order.len() - i) as u8;
+            }
+        }
+        let order = cards(trumps[trump]);
+        let mut mask = 0;
+        for (i, &c) in order.iter().enumerate() {
+            expected[usize::from(c)] = TRUMP_BASE + (order.len() - i) as u8;
+            mask |= 1 << c;
+        }
+        assert_eq!(POWER[0][trump], expected);
+        assert_eq!(TRUMP_MASK[trump], mask);
+        expected[usize::from(ACE_OF_TRUMPS[trump])] = TRUMP_BASE;
+        assert_eq!(POWER[1][trump], expected);
+        for suit in 0..4 {
+            let follow = cards(plain[suit]).iter().fold(0u64, |m, &c| m | 1 << c) & !mask;
+            assert_eq!(PLAIN_MASK[trump][suit], follow);
+        }
+    }
+}
+
 #[test]
 fn robbing_then_reneging() {
     let hands = [
