@@ -562,11 +562,10 @@ def _deal_hidden(
 
 def _replay(obs: TrumpObservation, hands: list[int], discard: int) -> TrumpState | None:
     game = obs.game
-    state = game.new_deal(
-        hands=[str(CardSet(h)) for h in hands], turn_up=obs.turn_up, dealer=obs.dealer,
-        scores=list(obs.scores), pool=obs.pool,
-    )
-    assert isinstance(state, TrumpState)
+    # The sampled hands partition the cards (the engine checks it): the deal is made from
+    # them as masks, as new_deal would make it, without writing and parsing them as text.
+    state = TrumpState(game, game.rules, tuple(hands), int(obs.turn_up), obs.dealer,
+                       tuple(obs.scores), obs.pool)
     try:
         for _seat, action in obs.history:
             state.apply(ROB[discard] if action == HIDDEN_ROB else action)
