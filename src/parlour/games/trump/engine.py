@@ -21,6 +21,8 @@ objects in and out, notation, the reasons for refusals and observations.
 from __future__ import annotations
 
 import copy
+import math
+import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -50,6 +52,7 @@ OVER: int = 3
 HAND_SIZE = 5
 TRICKS = 5
 _SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
+_FLOAT_LIMIT = int(sys.float_info.max)
 
 
 @dataclass(frozen=True)
@@ -123,7 +126,10 @@ class TrumpState(State):
         self.dealer = dealer
         self.scores = scores
         self.pool = pool
-        self._e = TrumpEngine(rules.core, list(hands), turn_up, dealer, float(pool))
+        # The engine scores the pool as a float, as the returns are; a pool past the floats
+        # (no real one) counts as infinite there rather than refusing the deal.
+        stake = float(pool) if pool < _FLOAT_LIMIT else math.inf
+        self._e = TrumpEngine(rules.core, list(hands), turn_up, dealer, stake)
         # (seat, action) pairs: observations of one deal share them, which lets an encoder
         # carry its history fold on from step to step.
         self._history: list[tuple[int, TrumpAction]] = []
