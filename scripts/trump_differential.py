@@ -1,7 +1,8 @@
 """Play Forty-Five and Spoil Five deals through the package's engine and the pure-Python trump
 engine of an earlier commit in lockstep, and count every difference.
 
-At every step both engines are compared on the legal actions (values and order), the player to
+Each deal first tries ``new_deal`` with odd arguments (bad hands, turn-ups, dealers, scores,
+pools, settings) on both. At every step both engines are compared on the legal actions (values and order), the player to
 move, every seat's ``observation(s).to_dict()``, ``returns()``, ``zones()``, ``hidden_from``,
 ``history``, and the refusal (exception type and message) of a sample of illegal actions: any
 int as a hand-made action, moves of another phase, cards not held, text, bad seats. A sample of
@@ -97,6 +98,11 @@ def seat_call(state: Any, method: str, seat: Any) -> str:
     return str(getattr(state, method)(seat))
 
 
+def deal_setup(game: Any, kwargs: dict[str, Any]) -> Any:
+    state = game.new_deal(**kwargs)
+    return state.setup(), [state.observation(s).to_dict() for s in range(game.players)]
+
+
 def sample_setup(state: Any, seat: int, seed: int) -> Any:
     return state.observation(seat).sample_state(random.Random(seed)).setup()
 
@@ -113,6 +119,36 @@ def illegal_probes(rng: random.Random, state: Any) -> list[Any]:
                                                                            ("other", None)]
 
 
+def deal_probes(rng: random.Random, n: int) -> list[dict[str, Any]]:
+    """``new_deal`` arguments, most of them refused."""
+    deck = [str(c) for c in parlour.cards.CARDS]
+    rng.shuffle(deck)
+    hands = [" ".join(deck[5 * s:5 * s + 5]) for s in range(n)]
+    up = deck[5 * n]
+    return [
+        {"hands": hands, "turn_up": up, "dealer": rng.randrange(-1, n + 1)},
+        {"hands": hands, "turn_up": hands[0].split()[0]},
+        {"hands": hands[:-1], "turn_up": up},
+        {"hands": [*hands[:-1], hands[0]], "turn_up": up},
+        {"hands": [*hands[:-1], hands[-1] + " 1X"], "turn_up": up},
+        {"hands": [*hands[:-1], " ".join(hands[-1].split()[:4])], "turn_up": up},
+        {"hands": hands, "turn_up": rng.choice([None, 52, -1, "ZZ", 3.0, True])},
+        {"hands": hands},
+        {"hands": "2C 3C", "turn_up": up},
+        {"hands": [*hands[:-1], 7], "turn_up": up},
+        {"seed": rng.randrange(99), "turn_up": up},
+        {"seed": rng.randrange(99), "hands": hands, "turn_up": up},
+        {"seed": "x"},
+        {"seed": rng.randrange(99), "dealer": True},
+        {"seed": rng.randrange(99), "scores": rng.choice([[1], [1, 2], [0] * n, "0", [1.5] * n])},
+        {"seed": rng.randrange(99), "pool": rng.choice([0, -1, 3 * n, 2**70, "5", 2.0])},
+        {"seed": rng.randrange(99), "colour": "red"},
+        {"deck": deck[:51]},
+        {"deck": deck, "dealer": n - 1},
+        {"deck": b"2C"},
+    ]
+
+
 def probe(state: Any, moves: dict[int, Any], action_type: type, kind: str, value: Any) -> Any:
     if kind == "value":
         action = moves.get(value) if value in moves else int.__new__(action_type, value)
@@ -125,7 +161,7 @@ def run(deals: int, rev: str, seed: int) -> int:
     ref_actions = importlib.import_module("trump_ref.actions")
     new_actions = importlib.import_module("parlour.games.trump.actions")
     rng = random.Random(seed)
-    mismatches = steps = probes = samples = played = 0
+    mismatches = steps = probes = samples = played = deal_checks = 0
     cfgs = configs()
     start = time.perf_counter()
     for i in range(deals):
@@ -151,6 +187,13 @@ def run(deals: int, rev: str, seed: int) -> int:
             kwargs: dict[str, Any] = {"hands": hands, "turn_up": str(parlour.cards.CARDS[up])}
         else:
             kwargs = {"seed": deal_seed}
+        for bad in deal_probes(rng, n):
+            deal_checks += 1
+            x = outcome(partial(deal_setup, game, bad))
+            y = outcome(partial(deal_setup, ref_game, bad))
+            if x != y:
+                mismatches += 1
+                print(f"deal {i} {variant} {n}: new_deal({bad!r}):", x, y, sep="\n  ")
         new = game.new_deal(**kwargs, **setup)
         old = ref_game.new_deal(**kwargs, **setup)
         greedy = i % 2 == 1
@@ -218,7 +261,8 @@ def run(deals: int, rev: str, seed: int) -> int:
         played += 1
     elapsed = time.perf_counter() - start
     print(f"{played} deals, {steps} steps compared, {probes} illegal or odd inputs, "
-          f"{samples} sample_state draws; {mismatches} mismatches ({elapsed:.0f} s)")
+          f"{samples} sample_state draws, {deal_checks} new_deal calls with odd arguments; "
+          f"{mismatches} mismatches ({elapsed:.0f} s)")
     return mismatches
 
 
