@@ -1,8 +1,6 @@
 """The compiled rules engines (the Rust crate in ``rust/``)."""
 
-from typing import Any
-
-__version__: str
+from parlour.games.trump.actions import TrumpAction
 
 class TrumpRules:
     """One trump variant's rules inside a deal, and the move objects by value."""
@@ -10,7 +8,7 @@ class TrumpRules:
     def __init__(
         self,
         *,
-        moves: list[Any],
+        moves: list[TrumpAction | None],
         silent_ace: bool,
         immediate_pickup: bool,
         stop_at_three: bool,
@@ -45,7 +43,7 @@ class TrumpEngine:
     def pending_ace(self) -> bool: ...
     @property
     def demoted(self) -> bool: ...
-    def legal_actions(self) -> list[Any]: ...
+    def legal_actions(self) -> list[TrumpAction]: ...
     def play_mask(self) -> int: ...
     def apply(self, action: int) -> int: ...
     def observe(
@@ -63,3 +61,5 @@ class TrumpEngine:
     def zones(self) -> tuple[int, int, int, int]: ...
     def history(self) -> list[tuple[int, int]]: ...
     def clone(self) -> TrumpEngine: ...
+
+__version__: str
