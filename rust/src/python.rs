@@ -363,6 +363,7 @@ impl ClimbingEngine {
 #[pymodule]
 #[pyo3(name = "_core")]
 fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    crate::trump::python::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<ClimbingTable>()?;
     m.add_class::<ClimbingEngine>()?;

@@ -1,8 +1,11 @@
 """One deal of Spoil Five or Forty-Five: robbing the trump, five tricks, jinking.
 
-Hands are 52-bit masks; the trump suit selects a precomputed power table, so legality and trick
-winners are a few integer operations. The variant (sides, stopping at three tricks, jinking,
-scoring) comes from the :class:`DealRules` its game supplies.
+The rules are played by the compiled engine (``parlour._core.TrumpEngine``, the crate's
+``trump`` module in ``rust/``): hands are 52-bit masks and the trump suit selects a precomputed
+power table, so legality and trick winners are a few integer operations. The variant (sides,
+stopping at three tricks, jinking, scoring) comes from the :class:`DealRules` its game supplies,
+as flags and a scoring table. :class:`TrumpState` is the deal's face in the protocol: move
+objects in and out, notation, the reasons for refusals and observations.
 
 >>> import parlour
 >>> game = parlour.new_game("forty-five")
@@ -17,49 +20,39 @@ scoring) comes from the :class:`DealRules` its game supplies.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import copy
+import math
+import sys
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from parlour.cards import CARDS, FULL_DECK, CardSet
+from parlour._core import TrumpEngine, TrumpRules
+from parlour.cards import CARDS, CardSet
 from parlour.errors import IllegalAction
 from parlour.game import TERMINAL, State
 from parlour.games.trump.actions import (
     HIDDEN_ROB,
-    JINK,
-    JINK_CODE,
-    KEEP,
-    KEEP_CODE,
+    HIDDEN_ROB_CODE,
     MOVES,
-    PLAY,
-    ROB,
-    ROB_BASE,
-    SILENT,
     SILENT_CODE,
-    STOP,
-    STOP_CODE,
     TrumpAction,
     parse_action,
 )
-from parlour.games.trump.ranking import (
-    ACE_OF_TRUMPS,
-    DEMOTED_POWER,
-    HAND_SET,
-    PLAIN_MASK,
-    POWER,
-    RENEGERS,
-    TRUMP_MASK,
-    trick_winner,
-)
+from parlour.games.trump.ranking import ACE_OF_TRUMPS, HAND_SET
 
 if TYPE_CHECKING:
     from parlour.game import Game
     from parlour.games.trump.observation import TrumpObservation
 
-ROB_PHASE, PLAY_PHASE, JINK_PHASE, OVER = range(4)
+#: The phases of a deal, as the engine numbers them.
+ROB_PHASE: int = 0
+PLAY_PHASE: int = 1
+JINK_PHASE: int = 2
+OVER: int = 3
 HAND_SIZE = 5
 TRICKS = 5
 _SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
+_FLOAT_LIMIT = int(sys.float_info.max)
 
 
 @dataclass(frozen=True)
@@ -76,12 +69,41 @@ class DealRules:
     stop_at_three: bool
     #: A player who takes the first three tricks may ``jink`` (play for all five) or ``stop``.
     jinking: bool
-    #: ``returns(state)``: each seat's score once the deal is over.
-    score: Callable[[TrumpState], list[float]]
+    #: Forty-Five: ``points[tricks]``, what a side scores for its tricks (0 to 5), its partners
+    #: alike; ``None`` for Spoil Five, played for the pool.
+    points: tuple[int, ...] | None = None
+    #: Spoil Five: each player's ante; the taker of the pool wins it back with the others'.
+    ante: int = 0
+    #: The same rules for the compiled engine, with the move objects it hands out.
+    core: TrumpRules = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        core = TrumpRules(
+            moves=[MOVES.get(v) for v in range(HIDDEN_ROB_CODE + 1)],
+            silent_ace=self.silent_ace, immediate_pickup=self.immediate_pickup,
+            stop_at_three=self.stop_at_three, jinking=self.jinking,
+            points=None if self.points is None else list(self.points), ante=self.ante,
+        )
+        object.__setattr__(self, "core", core)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (and deep-copied) as its fields; the compiled rules are made again.
+        return (DealRules, (self.sides, self.silent_ace, self.immediate_pickup,
+                            self.stop_at_three, self.jinking, self.points, self.ante))
+
+
+# What TrumpEngine.apply returns for each refusal, in the order of its codes (-2, -3, …).
+(_NOT_A_MOVE, _OVER, _NOT_HELD, _ACE_NOT_YET, _MUST_TRUMP, _MUST_FOLLOW, _ROB_FIRST,
+ _ONLY_HOLDER, _DISCARD_NOT_HELD, _NAME_DISCARD, _MUST_ROB_OR_KEEP, _ROB_OR_KEEP,
+ _JINK_OR_STOP, _ROBBING_OVER) = range(-2, -16, -1)
 
 
 class TrumpState(State):
-    """A deal in progress; see the module docstring for an example."""
+    """A deal in progress; see the module docstring for an example.
+
+    The deal itself is kept by the compiled engine; this keeps what does not change (the deal's
+    setup, the trump suit, the scores and pool before it) and the ``(seat, action)`` history.
+    """
 
     game: Game
 
@@ -95,69 +117,71 @@ class TrumpState(State):
         scores: tuple[int, ...],
         pool: int,
     ) -> None:
-        n = len(hands)
         self.game = game
         self.rules = rules
-        self.n = n
+        self.n = len(hands)
         self.initial_hands = hands
-        self._hands = list(hands)
         self.turn_up = turn_up
         self.trump = turn_up & 3
-        self.tmask = TRUMP_MASK[self.trump]
-        self.plain = PLAIN_MASK[self.trump]
-        self.power = POWER[self.trump]
-        self.renegers = RENEGERS[self.trump]
         self.dealer = dealer
         self.scores = scores
         self.pool = pool
-        self.leader = (dealer + 1) % n
-        # Mutable lists stay private: callers get copies or tuples (hand(), history …).
-        self._trick: list[int] = []
-        self._trick_winners: list[int] = []
-        self._tricks_won = [0] * n
+        # The engine scores the pool as a float, as the returns are; a pool past the floats
+        # (no real one) counts as infinite there rather than refusing the deal.
+        stake = float(pool) if pool < _FLOAT_LIMIT else math.inf
+        self._e = TrumpEngine(rules.core, list(hands), turn_up, dealer, stake)
+        # (seat, action) pairs: observations of one deal share them, which lets an encoder
+        # carry its history fold on from step to step.
         self._history: list[tuple[int, TrumpAction]] = []
-        self.robber = -1
-        self.discard = -1
-        self.keeper = -1
-        self.pending_ace = False
-        self.demoted = -1
         # The card-set type that lists cards in this deal's order (changes if the ace is demoted).
         self._set_type = HAND_SET[0][self.trump]
-        self.jinker = -1
-        self.taker = -1  # the seat that takes the pool (Spoil Five); -1 for a spoil
-        self._rob_turns = 0
-        self._ace_holder = -1
-        self._start_robbing()
+        self.current_player = self._e.current_player
 
-    # -- setup ------------------------------------------------------------------------------
-    def _start_robbing(self) -> None:
-        ace = ACE_OF_TRUMPS[self.trump]
-        if self.turn_up == ace:
-            # A turned ace: only the dealer may rob it.
-            self._ace_holder = self.dealer
-            self.phase = ROB_PHASE
-            self.current_player = self.dealer
-            return
-        holder = -1
-        for seat, hand in enumerate(self._hands):
-            if hand >> ace & 1:
-                holder = seat
-        self._ace_holder = holder
-        if self.rules.silent_ace:
-            # Every seat gets a turn, so a silent holder is not given away by whose turn it is.
-            self._rob_turns = self.n
-            self.phase = ROB_PHASE
-            self.current_player = self.leader
-        elif holder >= 0:
-            self.phase = ROB_PHASE
-            self.current_player = holder
-        else:
-            self.phase = PLAY_PHASE
-            self.current_player = self.leader
+    # -- what the engine keeps --------------------------------------------------------------
+    @property
+    def phase(self) -> int:
+        """``ROB_PHASE``, ``PLAY_PHASE``, ``JINK_PHASE`` or ``OVER``."""
+        return self._e.phase
 
-    def _end_robbing(self) -> None:
-        self.phase = PLAY_PHASE
-        self.current_player = self.leader
+    @property
+    def leader(self) -> int:
+        """The seat that leads (or led) the trick in progress."""
+        return self._e.leader
+
+    @property
+    def robber(self) -> int:
+        """The seat that robbed the trump, or -1."""
+        return self._e.robber
+
+    @property
+    def discard(self) -> int:
+        """The robber's discard, or -1."""
+        return self._e.discard
+
+    @property
+    def keeper(self) -> int:
+        """The seat that kept the ace of trumps and announced it, or -1."""
+        return self._e.keeper
+
+    @property
+    def pending_ace(self) -> bool:
+        """A dealer's robbed turned ace waits to join the hand after trick 1."""
+        return self._e.pending_ace
+
+    @property
+    def demoted(self) -> int:
+        """The ace of trumps once it ranks lowest trump (nobody robbed or announced), or -1."""
+        return ACE_OF_TRUMPS[self.trump] if self._e.demoted else -1
+
+    @property
+    def jinker(self) -> int:
+        """The seat that jinked, or -1."""
+        return self._e.jinker
+
+    @property
+    def taker(self) -> int:
+        """The seat that takes the pool (Spoil Five); -1 for a spoil or while the deal goes."""
+        return self._e.taker
 
     # -- protocol ---------------------------------------------------------------------------
     @property
@@ -167,7 +191,7 @@ class TrumpState(State):
     @property
     def tricks_won(self) -> tuple[int, ...]:
         """Tricks taken so far by each seat."""
-        return tuple(self._tricks_won)
+        return self._e.tricks_won()
 
     def card_set(self, mask: int) -> CardSet:
         """``mask`` as a card set listed as a player holds it in this deal: trumps first,
@@ -178,181 +202,56 @@ class TrumpState(State):
     def hand(self, seat: int) -> CardSet:
         """The cards ``seat`` holds now (a robbed turned ace waiting for trick 1 is not yet
         among them)."""
-        return self.card_set(self._hands[self.check_seat(seat)])
+        return self.card_set(self._e.hands()[self.check_seat(seat)])
 
     def parse_action(self, text: str) -> TrumpAction:
         return parse_action(text)
 
     def play_mask(self) -> int:
         """The cards the player to move may play (phase: play)."""
-        hand = self._hands[self.current_player]
-        trick = self._trick
-        if not trick:
-            return hand
-        led = trick[0]
-        tmask = self.tmask
-        if tmask >> led & 1:
-            trumps = hand & tmask
-            if not trumps:
-                return hand
-            power = self.power
-            led_power = power[led]
-            privileged = 0
-            for c in self.renegers:
-                if trumps >> c & 1 and power[c] > led_power:
-                    privileged |= 1 << c
-            return trumps if trumps & ~privileged else hand
-        follow = self.plain[led & 3]
-        if hand & follow:
-            return hand & (follow | tmask)
-        return hand
+        return self._e.play_mask()
 
     def legal_actions(self) -> list[TrumpAction]:  # type: ignore[override]
-        phase = self.phase
-        if phase == PLAY_PHASE:
-            m = self.play_mask()
-            out = []
-            while m:
-                low = m & -m
-                out.append(PLAY[low.bit_length() - 1])
-                m ^= low
-            return out
-        if phase == ROB_PHASE:
-            return self._rob_actions()
-        if phase == JINK_PHASE:
-            return [JINK, STOP]
-        return []
-
-    def _rob_actions(self) -> list[TrumpAction]:
-        seat = self.current_player
-        if seat != self._ace_holder:
-            return [SILENT]
-        out = [ROB[c] for c in _bits(self._hands[seat])]
-        out.append(KEEP)
-        # The dealer of a turned ace holds nothing to demote, so silence means nothing there.
-        if self.rules.silent_ace and self.turn_up != ACE_OF_TRUMPS[self.trump]:
-            out.append(SILENT)
-        return out
+        return self._e.legal_actions()
 
     def apply(self, action: TrumpAction | str) -> None:  # type: ignore[override]
         # Anything but this game's own action type (text, a float, another game's action) is
         # parsed or refused off the fast path.
-        v = int(action if action.__class__ is TrumpAction else self.coerce_action(action))
+        move: int = (action if action.__class__ is TrumpAction  # type: ignore[assignment]
+                     else self.coerce_action(action))
         seat = self.current_player
-        phase = self.phase
-        if phase == PLAY_PHASE and 0 <= v < 52:
-            if not self.play_mask() >> v & 1:
-                raise IllegalAction(self._why_not(v))
-            self._play(seat, v, PLAY[v])
-            return
-        if phase == ROB_PHASE:
-            self._rob(seat, v)
-            return
-        if phase == JINK_PHASE and v in (JINK_CODE, STOP_CODE):
-            self._history.append((seat, JINK if v == JINK_CODE else STOP))
-            if v == JINK_CODE:
-                self.jinker = seat
-                self.phase = PLAY_PHASE
-            else:
-                self._finish(seat)
-            return
-        raise IllegalAction(self._wrong_phase(v))
-
-    def _rob(self, seat: int, v: int) -> None:
-        if v not in self._rob_actions():
-            raise IllegalAction(self._why_not_rob(seat, v))
-        self._history.append((seat, MOVES[v]))
-        if v == SILENT_CODE:
-            self._rob_turns -= 1
-            if self._rob_turns <= 0:
-                # Nobody robbed or announced: the ace of trumps ranks lowest for the deal. It is
-                # demoted even when it lies in the pack, so the demotion tells nobody anything.
-                self.demoted = ACE_OF_TRUMPS[self.trump]
-                self._set_type = HAND_SET[1][self.trump]
-                self.power = DEMOTED_POWER[self.trump]
-                self._end_robbing()
-            else:
-                self.current_player = (seat + 1) % self.n
-            return
-        if v == KEEP_CODE:
-            self.keeper = seat
-            self._end_robbing()
-            return
-        card = v - ROB_BASE
-        self.robber = seat
-        self.discard = card
-        hand = self._hands[seat] & ~(1 << card)
-        turned_ace = self.turn_up == ACE_OF_TRUMPS[self.trump]
-        if turned_ace and not self.rules.immediate_pickup:
-            self.pending_ace = True
-        else:
-            hand |= 1 << self.turn_up
-        self._hands[seat] = hand
-        self._end_robbing()
-
-    def _play(self, seat: int, card: int, action: TrumpAction) -> None:
-        self._hands[seat] &= ~(1 << card)
-        self._history.append((seat, action))
-        trick = self._trick
-        trick.append(card)
-        if len(trick) < self.n:
-            self.current_player = (seat + 1) % self.n
-            return
-        winner = (self.leader + trick_winner(trick, self.power)) % self.n
-        self._trick = []
-        self._trick_winners.append(winner)
-        self._tricks_won[winner] += 1
-        self.leader = winner
-        if self.pending_ace:
-            self.pending_ace = False
-            self._hands[self.dealer] |= 1 << self.turn_up
-        self.current_player = winner
-        self._after_trick(winner)
-
-    def _after_trick(self, winner: int) -> None:
-        rules = self.rules
-        played = len(self._trick_winners)
-        if rules.stop_at_three:
-            if self.jinker >= 0:
-                if winner != self.jinker:
-                    self._finish(-1)  # the jink failed: a spoil
-                elif played == TRICKS:
-                    self._finish(winner)
-                return
-            if self._tricks_won[winner] == 3:
-                if rules.jinking and played == 3:
-                    self.phase = JINK_PHASE
-                else:
-                    self._finish(winner)
-                return
-        if played == TRICKS:
-            self._finish(-1)
-
-    def _finish(self, taker: int) -> None:
-        self.taker = taker
-        self.phase = OVER
-        self.current_player = TERMINAL
+        moved = self._e.apply(move)
+        if moved < TERMINAL:
+            raise IllegalAction(self._refusal(moved, int(move)))
+        # The shared move object, also for a TrumpAction made by hand.
+        self._history.append((seat, MOVES[move]))
+        self.current_player = moved
+        if move == SILENT_CODE and self._e.demoted:
+            self._set_type = HAND_SET[1][self.trump]
 
     def returns(self) -> list[float]:
-        if self.phase != OVER:
-            return [0.0] * self.n
-        return self.rules.score(self)
+        return self._e.returns()
 
     def winners(self) -> list[int]:
-        if self.phase != OVER:
+        if self.current_player != TERMINAL:
             return []
         if self.rules.stop_at_three:
-            return [] if self.taker < 0 else [self.taker]
+            taker = self._e.taker
+            return [] if taker < 0 else [taker]
         return super().winners()
 
     def clone(self) -> TrumpState:
         other = object.__new__(TrumpState)
         other.__dict__.update(self.__dict__)
-        other._hands = list(self._hands)
-        other._trick = list(self._trick)
-        other._trick_winners = list(self._trick_winners)
-        other._tricks_won = list(self._tricks_won)
-        other._history = list(self._history)
+        other._e = self._e.clone()
+        other._history = self._history[:]
+        return other
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> TrumpState:
+        other = object.__new__(TrumpState)
+        memo[id(self)] = other
+        for key, value in self.__dict__.items():
+            other.__dict__[key] = value.clone() if key == "_e" else copy.deepcopy(value, memo)
         return other
 
     def setup(self) -> dict[str, Any]:
@@ -366,113 +265,84 @@ class TrumpState(State):
 
     def zones(self) -> dict[str, CardSet]:
         card_set = self.card_set
-        out = {f"P{s}": card_set(h) for s, h in enumerate(self._hands)}
-        played = 0
-        for _, a in self._history:
-            if a < 52:
-                played |= 1 << a
-        held = played
-        for h in self._hands:
-            held |= h
-        turn_up = 0 if held >> self.turn_up & 1 else 1 << self.turn_up
-        discards = 0 if self.discard < 0 else 1 << self.discard
+        out = {f"P{s}": card_set(h) for s, h in enumerate(self._e.hands())}
+        played, turn_up, discards, stock = self._e.zones()
         out["played"] = card_set(played)
         out["turn_up"] = card_set(turn_up)
         out["discards"] = card_set(discards)
-        out["stock"] = card_set(FULL_DECK & ~(held | turn_up | discards))
+        out["stock"] = card_set(stock)
         return out
 
     def hidden_from(self, seat: int) -> CardSet:
         """Other hands, the pack under the turn-up and other seats' discards; the turn-up is
         public wherever it goes."""
-        known = self._hands[self.check_seat(seat)] | 1 << self.turn_up
-        for _, a in self._history:
-            if a < 52:
-                known |= 1 << a
-        if self.robber == seat:
-            known |= 1 << self.discard
-        return self.card_set(FULL_DECK & ~known)
+        return self.card_set(self._e.hidden_from(self.check_seat(seat)))
 
     def public_history(self, seat: int) -> tuple[tuple[int, TrumpAction], ...]:
         """The history as ``seat`` sees it: other seats' discards are hidden."""
-        return self._public_history(self.check_seat(seat))
+        return self._public_history(self.check_seat(seat), self._e.observe(seat)[-1])
 
-    def _public_history(self, seat: int) -> tuple[tuple[int, TrumpAction], ...]:
-        if self.robber < 0 or self.robber == seat:  # no discard is hidden from this seat
-            return tuple(self._history)
-        # The state's own pairs where nothing is hidden: observations of one deal then share
-        # them, which lets an encoder carry its history fold on from step to step.
-        return tuple(
-            (s, HIDDEN_ROB) if s != seat and ROB_BASE <= a < ROB_BASE + 52 else pair
-            for pair in self._history for s, a in (pair,)
-        )
+    def _public_history(self, seat: int, hidden: int) -> tuple[tuple[int, TrumpAction], ...]:
+        """The history with the rob at position ``hidden`` (-1: none) shown without its
+        discard."""
+        history = self._history
+        if hidden < 0:
+            # The state's own pairs where nothing is hidden: observations of one deal then
+            # share them, which lets an encoder carry its history fold on from step to step.
+            return tuple(history)
+        return (*history[:hidden], (history[hidden][0], HIDDEN_ROB), *history[hidden + 1:])
 
     def observation(self, seat: int) -> TrumpObservation:
-        from parlour.games.trump.observation import observe
-
         if seat.__class__ is not int or not 0 <= seat < self.n:  # the check off the bots' path
             seat = self.check_seat(seat)
-        return observe(self, seat)
+        return _observe(self, seat)
 
     # -- messages ---------------------------------------------------------------------------
-    def _why_not(self, card: int) -> str:
-        c = CARDS[card]
-        hand = self._hands[self.current_player]
-        if not hand >> card & 1:
-            if self.pending_ace and card == self.turn_up and self.current_player == self.dealer:
-                return f"{c} is not playable yet: the robbed ace joins your hand after trick 1"
-            return f"{c} is not in your hand"
-        led = self._trick[0]
-        if self.tmask >> led & 1:
+    def _refusal(self, code: int, v: int) -> str:
+        """The reason for a refusal code of ``TrumpEngine.apply`` of move value ``v``."""
+        if code == _NOT_A_MOVE:
+            # A TrumpAction made by hand from a value the game never uses: no text to show.
+            return (f"TrumpAction value {v} is not an action of {self.game.name}: apply one "
+                    "of state.legal_actions() or its text")
+        text = str(MOVES[v])
+        if code == _OVER:
+            return "the deal is over"
+        if code == _NOT_HELD:
+            return f"{text} is not in your hand"
+        if code == _ACE_NOT_YET:
+            return f"{text} is not playable yet: the robbed ace joins your hand after trick 1"
+        if code == _MUST_TRUMP:
+            led = self._e.trick()[0]
             return (
-                f"{c} is not allowed: a trump ({CARDS[led]}) was led and you hold a trump "
+                f"{text} is not allowed: a trump ({CARDS[led]}) was led and you hold a trump "
                 "you must play (only the five, the jack of trumps and the ace of hearts may be "
                 "held back, and only against a lower trump led)"
             )
-        suit = _SUIT_WORDS[led & 3]
-        return (
-            f"{c} is not allowed: {suit} were led and you hold a card of {suit}; "
-            "follow suit or trump"
-        )
-
-    def _not_an_action(self, v: int) -> str:
-        # A TrumpAction made by hand from a value the game never uses: no text to show.
-        return (f"TrumpAction value {v} is not an action of {self.game.name}: apply one of "
-                "state.legal_actions() or its text")
-
-    def _why_not_rob(self, seat: int, v: int) -> str:
-        if v not in MOVES:
-            return self._not_an_action(v)
-        text = str(MOVES[v])
-        if v < 52:
+        if code == _MUST_FOLLOW:
+            suit = _SUIT_WORDS[self._e.trick()[0] & 3]
+            return (
+                f"{text} is not allowed: {suit} were led and you hold a card of {suit}; "
+                "follow suit or trump"
+            )
+        if code == _ROB_FIRST:
             return (f"{text} is not allowed yet: the robbing of the trump comes before the "
                     "opening lead")
-        if seat != self._ace_holder:
+        if code == _ONLY_HOLDER:
             return (f"{text} is not allowed: only the holder of the ace of trumps may rob; "
                     "say 'silent'")
-        if ROB_BASE <= v < ROB_BASE + 52:
+        if code == _DISCARD_NOT_HELD:
             return f"{text} is not allowed: you can only discard a card from your hand"
-        if v == HIDDEN_ROB:
+        if code == _NAME_DISCARD:
             return "say which card to discard face down, e.g. 'rob 4D'"
-        if v == SILENT_CODE:
+        if code == _MUST_ROB_OR_KEEP:
             return "you must rob ('rob' and a card to discard) or 'keep' and announce the ace"
-        return f"{text} is not allowed now: rob the trump ('rob 4D') or 'keep'"
-
-    def _wrong_phase(self, v: int) -> str:
-        if v not in MOVES:
-            return self._not_an_action(v)
-        text = str(MOVES[v])
-        if self.phase == OVER:
-            return "the deal is over"
-        if self.phase == JINK_PHASE:
+        if code == _ROB_OR_KEEP:
+            return f"{text} is not allowed now: rob the trump ('rob 4D') or 'keep'"
+        if code == _JINK_OR_STOP:
             return f"{text} is not allowed: you have won the first three tricks; 'jink' or 'stop'"
         return f"{text} is not allowed: the robbing of the trump is over; play a card"
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+# Last: the observation module imports this one. Imported once here, not in every
+# observation() call (an import statement costs microseconds even when the module is loaded).
+from parlour.games.trump.observation import observe as _observe  # noqa: E402

@@ -386,30 +386,33 @@ def chips_text(count: int) -> str:
 
 
 def observe(state: TrumpState, seat: int) -> TrumpObservation:
-    hands = state._hands
+    """What ``seat`` sees, from the data the compiled engine gives for that seat."""
+    (current, hand, hand_sizes, phase, leader, trick, trick_winners, tricks_won,
+     (announced, robber, jinker), (ace_pending, ace_demoted), returns,
+     hidden_rob) = state._e.observe(seat)
     return TrumpObservation.assemble(
         game=state.game,
         seat=seat,
-        current_player=state.current_player,
-        hand=state._set_type(hands[seat]),
-        hand_sizes=tuple([h.bit_count() for h in hands]),
-        phase=_PHASES[state.phase],
+        current_player=current,
+        hand=state._set_type(hand),
+        hand_sizes=hand_sizes,
+        phase=_PHASES[phase],
         dealer=state.dealer,
         turn_up=CARDS[state.turn_up],
         trump=state.trump,
-        leader=state.leader,
-        trick=tuple([CARDS[c] for c in state._trick]),
-        trick_winners=tuple(state._trick_winners),
-        tricks_won=tuple(state._tricks_won),
-        announced=state.keeper,
-        robber=state.robber,
-        ace_pending=state.pending_ace,
-        ace_demoted=state.demoted >= 0,
-        jinker=state.jinker,
+        leader=leader,
+        trick=tuple([CARDS[c] for c in trick]),
+        trick_winners=trick_winners,
+        tricks_won=tricks_won,
+        announced=announced,
+        robber=robber,
+        ace_pending=ace_pending,
+        ace_demoted=ace_demoted,
+        jinker=jinker,
         scores=state.scores,
         pool=state.pool,
-        returns=tuple(state.returns()) if state.phase == OVER else (0.0,) * state.n,
-        history=state._public_history(seat),
+        returns=returns,
+        history=state._public_history(seat, hidden_rob),
     )
 
 
@@ -559,11 +562,10 @@ def _deal_hidden(
 
 def _replay(obs: TrumpObservation, hands: list[int], discard: int) -> TrumpState | None:
     game = obs.game
-    state = game.new_deal(
-        hands=[str(CardSet(h)) for h in hands], turn_up=obs.turn_up, dealer=obs.dealer,
-        scores=list(obs.scores), pool=obs.pool,
-    )
-    assert isinstance(state, TrumpState)
+    # The sampled hands partition the cards (the engine checks it): the deal is made from
+    # them as masks, as new_deal would make it, without writing and parsing them as text.
+    state = TrumpState(game, game.rules, tuple(hands), int(obs.turn_up), obs.dealer,
+                       tuple(obs.scores), obs.pool)
     try:
         for _seat, action in obs.history:
             state.apply(ROB[discard] if action == HIDDEN_ROB else action)

@@ -159,23 +159,14 @@ class FortyFiveGame(TrumpGame):
 
     def __init__(self, variant: Variant, players: int, options: FortyFiveOptions) -> None:
         super().__init__(variant, players, options)
-        self._table = _ALTERNATIVE if options.scoring == ALTERNATIVE else _PRIMARY
         self.rules = DealRules(
             sides=tuple(s % 2 for s in range(players)),
             silent_ace=options.silent_ace,
             immediate_pickup=options.ace_pickup == IMMEDIATE,
             stop_at_three=False,
             jinking=False,
-            score=self._score,
+            points=_ALTERNATIVE if options.scoring == ALTERNATIVE else _PRIMARY,
         )
-
-    def _score(self, state: TrumpState) -> list[float]:
-        sides = self.rules.sides
-        won = [0, 0]
-        for seat, tricks in enumerate(state.tricks_won):
-            won[sides[seat]] += tricks
-        points = [self._table[w] for w in won]
-        return [float(points[sides[s]]) for s in range(self.players)]
 
     def _deal_args(self, setup: dict[str, Any]) -> tuple[tuple[int, ...], int]:
         scores = setup.pop("scores", [0, 0])
@@ -247,21 +238,8 @@ class SpoilFiveGame(TrumpGame):
             immediate_pickup=options.ace_pickup == IMMEDIATE,
             stop_at_three=True,
             jinking=options.jinking,
-            score=self._score,
+            ante=options.ante,
         )
-
-    def _score(self, state: TrumpState) -> list[float]:
-        ante = self.options.ante
-        out = [float(-ante)] * self.players
-        taker = state.taker
-        if taker >= 0:
-            out[taker] += state.pool
-            if state.jinker == taker:
-                for s in range(self.players):
-                    if s != taker:
-                        out[s] -= ante
-                        out[taker] += ante
-        return out
 
     def _deal_args(self, setup: dict[str, Any]) -> tuple[tuple[int, ...], int]:
         n = self.players
