@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 
 pub mod climbing;
+pub mod rummy;
 
 #[cfg(feature = "python")]
 mod python;

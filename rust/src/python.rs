@@ -6,5 +6,6 @@ use pyo3::prelude::*;
 #[pyo3(name = "_core")]
 fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    crate::rummy::python::register(m)?;
     Ok(())
 }
