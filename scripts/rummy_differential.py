@@ -162,6 +162,59 @@ def play(old_game_module: Any, players: int, options: dict[str, Any], seed: int,
 
 # Random play seldom goes out: turn limits keep most deals short (the default limit, 1000, is
 # played by the first combination).
+BAD_VALUES: list[Any] = [
+    None, "x", 1.5, True, -1, 0, 1, 2, 3, 7, 10**30, -(10**30), [], ["ZZ"], "3D 4D", {"a": 1},
+    "...", ["AS", "AS"], "2C 3C 4C", ["2C 3C 4C"], ["2C 3C 4C", "9H"], ["KS QS JS"], "play",
+    "draw", "stock", "discard", "AH", "2C", [1, 2], [0, 0, 0, 0], [[0, "draw stock"]],
+    {"actions": [], "discard_draws": [], "rebuilds": []},
+    {"actions": [[0, "draw discard"]], "discard_draws": ["9S"], "rebuilds": [1]},
+    {"actions": [[5, "draw stock"]], "discard_draws": [], "rebuilds": []},
+    {"actions": [[0, "meld"]], "discard_draws": [], "rebuilds": []},
+]
+SETUP_KEYS = ("seed", "hands", "stock", "discard", "melds", "placed", "scores", "taken",
+              "player", "phase", "drawn", "drawn_from", "turn", "past", "deck", "bogus")
+
+
+def bad_setups(reference: Any, count: int, stats: dict[str, int]) -> list[str]:
+    """``new_deal`` with ``count`` positions, most of them wrong, through both engines: the same
+    refusal (class and message), or the same position."""
+    rng = random.Random(7)
+    bad: list[str] = []
+    for i in range(count):
+        players = rng.choice((2, 3, 4))
+        game = parlour.new_game("rummy", players=players, turn_limit=rng.choice((5, 1000)))
+        old_game = reference.RummyGame(game.variant, players, game.options)
+        hands = ["5H 6H 7H", "2C 3D 4S", "KD KC", "AS 2S"][:players]
+        setup: dict[str, Any] = {
+            "hands": hands, "stock": "9C ...", "discard": "9D", "melds": ["JS QS KS"],
+            "placed": ["JS QS KS"] + [[]] * (players - 1), "scores": [30] + [0] * (players - 1),
+            "taken": [[]] * players, "player": rng.randrange(players), "phase": "play",
+            "drawn": "5H", "drawn_from": "stock", "turn": 3,
+        }
+        for key in rng.sample(SETUP_KEYS, rng.randrange(0, 3)):
+            if rng.random() < 0.2:
+                setup.pop(key, None)
+            else:
+                setup[key] = rng.choice(BAD_VALUES)
+        if rng.random() < 0.1:
+            setup = {"seed": rng.choice(BAD_VALUES), "deck": rng.choice(BAD_VALUES)}
+        if setup.get("seed") is None:  # a seed left out is drawn afresh for each engine
+            setup["seed"] = i
+        results = []
+        for g in (game, old_game):
+            try:
+                state = g.new_deal(**setup)
+            except (ParlourError, TypeError) as e:
+                results.append((type(e).__name__, str(e)))
+            else:
+                results.append(("ok", snapshot(state, players)))
+        stats["setups"] += 1
+        stats["setups refused"] += results[0][0] != "ok"
+        if results[0] != results[1]:
+            bad.append(f"setup {i} {setup!r}: {results[0]!r:.300} != {results[1]!r:.300}")
+    return bad
+
+
 OPTIONS: list[dict[str, Any]] = [
     {},
     {"forbid_discard_of_drawn_discard": True, "turn_limit": 120},
@@ -179,10 +232,13 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--reference", default=REFERENCE)
     parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--setups", type=int, default=2000)
     args = parser.parse_args()
     reference = load_reference(args.reference)
-    stats = {"deals": 0, "steps": 0, "full": 0, "illegal": 0, "refused": 0, "samples": 0}
-    mismatches: list[str] = []
+    stats = {"setups": 0, "setups refused": 0, "deals": 0, "steps": 0, "full": 0, "illegal": 0, "refused": 0, "samples": 0}
+    mismatches = bad_setups(reference, args.setups, stats)
+    for line in mismatches:
+        print(f"MISMATCH {line}", flush=True)
     combos = itertools.cycle(itertools.product((2, 3, 4), OPTIONS, (False, True)))
     for i in range(args.deals):
         players, options, greedy = next(combos)
