@@ -26,7 +26,7 @@ from parlour.games.rummy.actions import (
     LAYOFF,
     TARGET_SHIFT,
     RummyAction,
-    action_by_key,
+    actions_by_keys,
     parse_action,
 )
 from parlour.games.rummy.melds import TO_CARD, card_set, text_of, why_not_meld
@@ -45,6 +45,7 @@ _LOW = (1 << 52) - 1
 _NEAR_LAYOFF = (1 << TARGET_SHIFT) - 1
 _FAR_TARGET = 511 << TARGET_SHIFT
 _NO_MOVE = 7
+_U64 = 1 << 64
 
 
 def _core_value(a: int) -> int:
@@ -209,12 +210,12 @@ class RummyState(State):
 
     # -- legal actions and applying ------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
-        return list(map(action_by_key, self._core.legal_actions()))
+        return actions_by_keys(self._core.legal_actions())
 
     def apply(self, action: Action | str) -> None:
         if action.__class__ is not RummyAction:
             action = self.coerce_action(action)
-        done = self._core.apply(_core_value(int(action)))
+        done = self._core.apply(action if 0 <= action < _U64 else _core_value(int(action)))
         if done >= _REFUSED:
             raise IllegalAction(self._refusal(action, done >> 56, done & _LOW))
         self._history.append((self.current_player, action))
