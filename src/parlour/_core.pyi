@@ -1,21 +1,28 @@
-"""The compiled rules engines (the Rust crate in ``rust/``).
+"""The compiled rules engines (the Rust crate in ``rust/``), one family to a module there.
 
-Cards are key-order masks of the family (see :mod:`parlour.games.climbing.rules`) and plays
-are packed ints (see :mod:`parlour.games.climbing.combos`); the Python package keeps the
-notation, the checks of a setup and the action objects.
+Each family's Python side (``parlour.games.<family>``) keeps the notation, the checks of a
+setup with their messages and the action objects, and hands the engine cards as its own masks
+and actions as packed ints: climbing key-order masks (:mod:`parlour.games.climbing.rules`,
+:mod:`parlour.games.climbing.combos`), trump card masks and moves
+(:mod:`parlour.games.trump.actions`), rummy layout bits (:mod:`parlour.games.rummy.melds`,
+:mod:`parlour.games.rummy.actions`).
 """
 
 from typing import Any, final
 
-__all__ = ["ClimbingEngine", "ClimbingTable", "__version__"]
-
 from parlour.games.trump.actions import TrumpAction
 
+__all__ = ["ClimbingEngine", "ClimbingTable", "RummyCore", "TrumpEngine", "TrumpRules",
+           "__version__"]
+
+__version__: str
+
+@final
 class TrumpRules:
     """One trump variant's rules inside a deal, and the move objects by value."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         *,
         moves: list[TrumpAction | None],
         silent_ace: bool,
@@ -24,14 +31,15 @@ class TrumpRules:
         jinking: bool,
         points: list[int] | None = None,
         ante: int = 0,
-    ) -> None: ...
+    ) -> TrumpRules: ...
 
+@final
 class TrumpEngine:
     """One Forty-Five or Spoil Five deal."""
 
-    def __init__(
-        self, rules: TrumpRules, hands: list[int], turn_up: int, dealer: int, pool: float
-    ) -> None: ...
+    def __new__(
+        cls, rules: TrumpRules, hands: list[int], turn_up: int, dealer: int, pool: float
+    ) -> TrumpEngine: ...
     @property
     def current_player(self) -> int: ...
     @property
@@ -70,8 +78,6 @@ class TrumpEngine:
     def zones(self) -> tuple[int, int, int, int]: ...
     def history(self) -> list[tuple[int, int]]: ...
     def clone(self) -> TrumpEngine: ...
-
-__version__: str
 
 @final
 class ClimbingTable:
@@ -143,3 +149,73 @@ class ClimbingEngine:
     def returns(self) -> list[float]: ...
     def hidden_from(self, seat: int) -> int: ...
     def clone(self) -> ClimbingEngine: ...
+
+@final
+class RummyCore:
+    """One rummy deal: cards as rummy-layout bits and masks (see
+    :mod:`parlour.games.rummy.melds`), actions as packed ints (see
+    :mod:`parlour.games.rummy.actions`)."""
+
+    @staticmethod
+    def deal(
+        players: int,
+        forbid: bool,
+        score_melds: bool,
+        turn_limit: int,
+        deck: list[int],
+        hand_size: int,
+    ) -> RummyCore:
+        """A deal from ``deck`` (rummy-layout bits, top first)."""
+    @staticmethod
+    def position(
+        players: int,
+        forbid: bool,
+        score_melds: bool,
+        turn_limit: int,
+        hands: list[int],
+        stock: list[int],
+        pile: list[int],
+        melds: list[int],
+        placed: list[int],
+        scores: list[int],
+        taken: list[int],
+        current: int,
+        drawing: bool,
+        drawn: int,
+        drawn_from_discard: bool,
+        turn: int,
+        ended: int | None = None,
+    ) -> RummyCore:
+        """A position from its parts; ``ended``: who went out (-1 blocked) of a deal over."""
+    def copy(self) -> RummyCore: ...
+    @property
+    def current_player(self) -> int: ...
+    @property
+    def went_out(self) -> int: ...
+    @property
+    def drawing(self) -> bool: ...
+    def legal_actions(self) -> list[int]: ...
+    def apply(self, a: int) -> int:
+        """Done: the seat to move next + 1 (0: over), + 8 when the stock must be rebuilt,
+        + 256 * (1 + the card a discard draw took). Refused: code * 2**56 + its cards."""
+    def pile(self) -> bytes:
+        """The discard pile, bottom first."""
+    def rebuild(self, order: list[int]) -> None:
+        """The new stock: the discards under the top card, in ``order`` (bottom first)."""
+    def public_view(
+        self,
+    ) -> tuple[
+        int, list[int], int, list[int], list[int], bytes, list[int], list[int], int, int, int,
+        list[int],
+    ]: ...
+    def seat_view(self, seat: int) -> tuple[int, int]: ...
+    def zones(self) -> tuple[list[int], int, int, int]: ...
+    def hidden_from(self, seat: int) -> int: ...
+    def hand_value(self, seat: int) -> int: ...
+    def returns(self) -> list[int] | None: ...
+    def parts(
+        self,
+    ) -> tuple[
+        list[int], bytes, bytes, list[int], list[int], list[int], list[int],
+        tuple[int, bool, int, bool, int],
+    ]: ...

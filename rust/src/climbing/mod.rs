@@ -1,6 +1,8 @@
 //! The climbing games: `big-two-4card`, `big-two` and `pusoy-dos`.
 
 pub mod combos;
+#[cfg(feature = "python")]
+pub(crate) mod python;
 pub mod rules;
 pub mod state;
 

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from parlour._core import RummyCore
 from parlour.cards import Card, parse_cards
 from parlour.errors import CardError, DealError, IllegalAction, VariantError
 from parlour.game import (
@@ -30,13 +31,15 @@ from parlour.game import (
     shuffled_deck,
 )
 from parlour.games.rummy.actions import DRAW_DISCARD_ACTION, parse_action
-from parlour.games.rummy.engine import RummyState
+from parlour.games.rummy.engine import RummyState, core_turn_limit
 from parlour.games.rummy.melds import CARD_ORDER, TO_CARD, TO_RUMMY, is_meld, rummy_mask, text_of
 from parlour.registry import Variant, option
 
 #: A series stops after this many deals even if nobody reached the target (a safety valve, like
 #: the turn limit, for bots that never score).
 MAX_SERIES_DEALS = 200
+#: The largest score (and turn count) a position may give (the engine counts in 64 bits).
+_SCORE_LIMIT = 2**62
 
 
 @dataclass(frozen=True)
@@ -182,13 +185,11 @@ class RummyGame(Game):
         if setup:
             raise DealError(f"unknown deal setting(s) {', '.join(setup)}: give them with hands")
         cards = parse_deck(_cards(deck, "the deck")) if deck is not None else shuffled_deck(seed)
-        n, k = self.players, self.hand_size
-        state = RummyState(self)
-        state._seed = seed
-        for i in range(n * k):
-            state._hands[i % n] |= 1 << TO_RUMMY[cards[i]]
-        state._pile = [TO_RUMMY[cards[n * k]]]
-        state._stock = [TO_RUMMY[c] for c in reversed(cards[n * k + 1:])]
+        o = self._options
+        core = RummyCore.deal(self.players, o.forbid_discard_of_drawn_discard, o.score_melds,
+                              core_turn_limit(o.turn_limit), [TO_RUMMY[c] for c in cards],
+                              self.hand_size)
+        state = RummyState(self, core, seed)
         state._setup = {"seed": seed}
         if deck is not None:
             state._setup["deck"] = [str(c) for c in cards]
@@ -221,71 +222,78 @@ class RummyGame(Game):
             used = {int(c) for g in groups for c in g}
             stock += [TO_CARD[i] for i in range(52) if int(TO_CARD[i]) not in used]
         check_partition(groups, names)
-        state = RummyState(self)
-        state._seed = seed
-        state._hands = [rummy_mask(h) for h in hand_cards]
-        state._stock = [TO_RUMMY[c] for c in reversed(stock)]
-        state._pile = [TO_RUMMY[c] for c in discard]
-        state._melds = [rummy_mask(m) for m in melds]
-        for i, m in enumerate(state._melds, 1):
+        hand_masks = [rummy_mask(h) for h in hand_cards]
+        meld_masks = [rummy_mask(m) for m in melds]
+        for i, m in enumerate(meld_masks, 1):
             if not is_meld(m):
                 raise DealError(f"meld {i} ({text_of(m)}) is not a valid run or group")
         table = 0
-        for m in state._melds:
+        for m in meld_masks:
             table |= m
+        placed = [0] * n
         if "placed" in setup:
-            state._placed = [rummy_mask(_cards(p, f"P{i}'s placed cards")) for i, p in
-                            enumerate(_seat_list(setup["placed"], n, "placed", "lists of cards"))]
-            for i, p in enumerate(state._placed):
+            placed = [rummy_mask(_cards(p, f"P{i}'s placed cards")) for i, p in
+                      enumerate(_seat_list(setup["placed"], n, "placed", "lists of cards"))]
+            for i, p in enumerate(placed):
                 if p & ~table:
                     raise DealError(f"P{i} placed {text_of(p & ~table)}, which is not on the table")
-                if any(p & q for q in state._placed[:i]):
+                if any(p & q for q in placed[:i]):
                     raise DealError("a table card is placed by two seats")
+        scores = [0] * n
         if "scores" in setup:
-            state._scores = [_whole(s, f"P{i}'s score") for i, s in
-                            enumerate(_seat_list(setup["scores"], n, "scores", "scores"))]
+            scores = [_whole(s, f"P{i}'s score", -_SCORE_LIMIT, _SCORE_LIMIT) for i, s in
+                      enumerate(_seat_list(setup["scores"], n, "scores", "scores"))]
+        taken = [0] * n
         if "taken" in setup:
-            state._taken = [rummy_mask(_cards(t, f"P{i}'s taken cards")) for i, t in
-                           enumerate(_seat_list(setup["taken"], n, "taken", "lists of cards"))]
-            for i, t in enumerate(state._taken):
-                if t & ~state._hands[i]:
+            taken = [rummy_mask(_cards(t, f"P{i}'s taken cards")) for i, t in
+                     enumerate(_seat_list(setup["taken"], n, "taken", "lists of cards"))]
+            for i, t in enumerate(taken):
+                if t & ~hand_masks[i]:
                     raise DealError(f"P{i} does not hold the taken card(s) {text_of(t)}")
-        state.current_player = _whole(setup.get("player", 0), "player", 0, n - 1)
+        player = _whole(setup.get("player", 0), "player", 0, n - 1)
         phase = setup.get("phase", "draw")
         if phase not in ("draw", "play"):
             raise DealError(f"phase: expected 'draw' or 'play', not {phase!r}")
-        state._drawing = phase == "draw"
+        drawing = phase == "draw"
+        drawn, from_discard = -1, False
         if "drawn" in setup:
-            self._drawn(state, setup["drawn"], setup.get("drawn_from", "discard"))
+            drawn, from_discard = self._drawn(drawing, hand_masks[player], setup["drawn"],
+                                              setup.get("drawn_from", "discard"))
+            if from_discard:  # everyone saw it taken
+                taken[player] |= 1 << drawn
         elif "drawn_from" in setup:
             raise DealError("drawn_from goes with drawn, the card drawn")
-        state._turn = _whole(setup.get("turn", 0), "turn", 0, self._options.turn_limit - 1)
-        for i, h in enumerate(state._hands):
+        turn = _whole(setup.get("turn", 0), "turn", 0,
+                      min(self._options.turn_limit - 1, _SCORE_LIMIT))
+        for i, h in enumerate(hand_masks):
             if not h:
                 raise DealError(f"P{i}'s hand is empty: a deal needs cards in every hand")
-        if state._drawing and not state._stock and not state._pile:
+        if drawing and not stock and not discard:
             raise DealError("the stock and the discard pile are both empty: nothing to draw")
+        o = self._options
+        core = RummyCore.position(
+            n, o.forbid_discard_of_drawn_discard, o.score_melds, core_turn_limit(o.turn_limit),
+            hand_masks, [TO_RUMMY[c] for c in reversed(stock)], [TO_RUMMY[c] for c in discard],
+            meld_masks, placed, scores, taken, player, drawing, drawn, from_discard, turn)
+        state = RummyState(self, core, seed)
         if "past" in setup:
             self._past(state, setup["past"])
         state._setup = state.position()
-        if state._drawing and not state._stock:
+        if drawing and not stock:
             state.rebuild_stock(len(state._past))
         return state
 
     @staticmethod
-    def _drawn(state: RummyState, card: object, source: object) -> None:
-        """The card the player to move drew this turn, from ``source``."""
+    def _drawn(drawing: bool, hand: int, card: object, source: object) -> tuple[int, bool]:
+        """The card the player to move drew this turn (a rummy-layout bit), and whether from
+        the discard pile."""
         if source not in ("discard", "stock"):
             raise DealError(f"drawn_from: expected 'discard' or 'stock', not {source!r}")
         (drawn,) = _cards([card], "drawn")
         bit = TO_RUMMY[drawn]
-        player = state.current_player
-        if state._drawing or not state._hands[player] >> bit & 1:
+        if drawing or not hand >> bit & 1:
             raise DealError("drawn must be a card the player to move drew in this turn and holds")
-        state._drawn = bit
-        state._drawn_from_discard = source == "discard"
-        if state._drawn_from_discard:  # everyone saw it taken
-            state._taken[player] |= 1 << bit
+        return bit, source == "discard"
 
     def _past(self, state: RummyState, past: object) -> None:
         """The public record before a position (see :meth:`new_deal`)."""
@@ -317,7 +325,7 @@ class RummyGame(Game):
 
     # -- matches -------------------------------------------------------------------------------
     def match_after_deal(self, carry: dict[str, Any], state: Any) -> dict[str, Any]:
-        return {"went_out": state._went_out}
+        return {"went_out": state.went_out}
 
     def match_over(self, totals: Sequence[float], deals: int, carry: dict[str, Any]) -> bool:
         if deals == 0:

@@ -1,4 +1,4 @@
-"""Rummy's card layout, card values, meld validity and the meld / lay-off tables.
+"""Rummy's card layout, card values, meld validity and lay-offs.
 
 The engine keeps every card set as a 52-bit mask in *rummy layout*: bit ``suit * 13 + r`` where
 ``r`` is the ace-low rank (A = 0, 2 = 1 … K = 12). Each suit is then a 13-bit row, so a run is a
@@ -120,29 +120,6 @@ def why_not_meld(m: int) -> str:
     return "a run needs cards of one suit and a group cards of one rank"
 
 
-def _segments(row: int) -> tuple[int, ...]:
-    out: list[int] = []
-    for start in range(13):
-        seg = 0
-        for end in range(start, 13):
-            if not row >> end & 1:
-                break
-            seg |= 1 << end
-            if end - start >= 2:
-                out.append(seg)
-    return tuple(out)
-
-
-#: Every run (contiguous block of three or more) inside a 13-bit suit row, row-relative.
-RUN_SEGMENTS: tuple[tuple[int, ...], ...] = tuple(_segments(row) for row in range(1 << 13))
-
-#: Every group (three or four suits) inside a 4-bit set of suits, as suit sets.
-GROUP_SUBSETS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(sub for sub in range(16) if sub & ~suits == 0 and sub.bit_count() >= 3)
-    for suits in range(16)
-)
-
-
 def suits_of_rank(m: int, rank: int) -> int:
     """The 4-bit set of suits of ``rank`` present in ``m``."""
     m >>= rank
@@ -155,12 +132,6 @@ def group_mask(rank: int, suits: int) -> int:
         if suits >> s & 1:
             m |= 1 << (s * 13 + rank)
     return m
-
-
-def triple_ranks(hand: int) -> int:
-    """A 13-bit set of the ranks of which ``hand`` holds three or four cards."""
-    a, b, c, d = hand & ROW, hand >> 13 & ROW, hand >> 26 & ROW, hand >> 39
-    return (a & b & (c | d)) | (c & d & (a | b))
 
 
 def extensions(meld: int, hand: int) -> list[int]:

@@ -93,7 +93,8 @@ class RummyObservation(Observation):
         A card another seat drew from the stock this turn is not marked in the sample: nothing
         this seat sees tells which card it was.
         """
-        from parlour.games.rummy.engine import RummyState
+        from parlour._core import RummyCore
+        from parlour.games.rummy.engine import RummyState, core_turn_limit
 
         over = self.current_player == TERMINAL
         seen = rummy_mask(self.hand) | rummy_mask(self.discard)
@@ -104,7 +105,7 @@ class RummyObservation(Observation):
             seen |= t
         unseen = [i for i in range(52) if not seen >> i & 1]
         rng.shuffle(unseen)
-        state = RummyState(self.game)
+        hands = []
         for seat, size in enumerate(self.hand_sizes):
             if over:
                 hand = rummy_mask(self.shown[seat])
@@ -114,25 +115,22 @@ class RummyObservation(Observation):
                 hand = taken[seat]
                 for _ in range(size - hand.bit_count()):
                     hand |= 1 << unseen.pop()
-            state._hands[seat] = hand
-        state._stock = unseen
-        state._pile = [TO_RUMMY[c] for c in self.discard]
-        state._melds = [rummy_mask(m) for m in self.melds]
-        state._placed = [rummy_mask(m) for m in self.placed]
-        state._scores = list(self.scores)
-        state._taken = taken
-        state.current_player = self.current_player
-        state._drawing = self.phase == "draw"
+            hands.append(hand)
+        drawn, from_discard = -1, False
         if self.drawn is not None:
-            state._drawn = TO_RUMMY[self.drawn]
-            state._drawn_from_discard = bool(taken[self.current_player] >> state._drawn & 1)
-        state._turn = self.turn
+            drawn = TO_RUMMY[self.drawn]
+            from_discard = bool(taken[self.current_player] >> drawn & 1)
+        o = self.game.options
+        core = RummyCore.position(
+            self.game.players, o.forbid_discard_of_drawn_discard, o.score_melds,
+            core_turn_limit(o.turn_limit), hands, unseen, [TO_RUMMY[c] for c in self.discard],
+            [rummy_mask(m) for m in self.melds], [rummy_mask(m) for m in self.placed],
+            list(self.scores), taken, self.current_player, self.phase == "draw", drawn,
+            from_discard, self.turn, self.went_out if over else None)
+        state = RummyState(self.game, core, rng.randrange(2**63))
         state._past = self.history
         state._discard_draws = [TO_RUMMY[c] for c in self.discard_draws]
         state._rebuilds = list(self.rebuilds)
-        state._seed = rng.randrange(2**63)
-        if over:
-            state._end(self.went_out)
         state._start = state.clone()
         return state
 
@@ -271,12 +269,10 @@ def _count(n: int) -> str:
 
 def observe(state: RummyState, seat: int) -> RummyObservation:
     """``state`` as ``seat`` sees it."""
-    drawn = state._drawn
-    if drawn >= 0 and not (state._drawn_from_discard or seat == state.current_player):
-        drawn = -1  # another seat's draw from the stock
+    hand, drawn = state._core.seat_view(seat)
     return RummyObservation.assemble(
         seat=seat,
-        hand=card_set(state._hands[seat]),
+        hand=card_set(hand),
         drawn=None if drawn < 0 else TO_CARD[drawn],
         **state.shared_view(),
     )
