@@ -315,11 +315,23 @@ class LogWatch(logging.Handler):
                 + ("" if r.exc_info is None else f" ({r.exc_info[1]!r})") for r in self.records]
 
     def __enter__(self) -> LogWatch:
-        logging.getLogger().addHandler(self)
+        # The root logger, and wherever a server logger's records stop short of it: a server
+        # started earlier in the same process with uvicorn's own logging configuration has
+        # made "uvicorn" keep its records to itself (propagate False).
+        self.loggers = [logging.getLogger()]
+        for name in ("parlour.web", "uvicorn.error", "uvicorn.asgi"):
+            logger: logging.Logger | None = logging.getLogger(name)
+            while logger is not None and logger.propagate:
+                logger = logger.parent
+            if logger is not None and logger not in self.loggers:
+                self.loggers.append(logger)
+        for logger in self.loggers:
+            logger.addHandler(self)
         return self
 
     def __exit__(self, *_: Any) -> None:
-        logging.getLogger().removeHandler(self)
+        for logger in self.loggers:
+            logger.removeHandler(self)
 
 
 class Live:
