@@ -15,7 +15,8 @@ opens a new table when a match ends. It stops by itself after ``--seconds`` and 
 
 The server is the ``parlour`` package this script imports (its folder goes first on the
 server's ``PYTHONPATH``), started with the flags it prints: the bot pace, the hint bot, and
-room for the test's tables — ``--max-tables`` N (+ the flood's with ``--flood-hints``) and a
+room for the test's tables — ``--max-tables`` N (+ the flood's with ``--flood-hints``), as
+many ``--connections-per-address`` as its clients open (all from 127.0.0.1), and a
 ``--tables-per-minute`` high enough that N tables opened at once by one address are not
 refused (1000 × (N + 1) unless ``--tables-per-minute`` is given; a 429 that still comes is
 retried after its ``Retry-After`` and counted).
@@ -248,48 +249,59 @@ async def flood(base: str, variant: str, window: int, stop: float, seed: int) ->
     sent_at: dict[int, float] = {}
     started: float | None = None
     # The answers still to come when the time is up are left unread: an unbounded queue lets
-    # the closing handshake through behind them.
-    async with websockets.connect(uri, max_size=None, max_queue=None, open_timeout=60) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
+    # the closing handshake through behind them. A connection the server closes for flooding
+    # (1008) is counted and opened again, so the flood lasts the whole run.
+    left = time.monotonic()
+    while time.monotonic() < stop:
+        sent_at.clear()
+        try:
+            async with websockets.connect(uri, max_size=None, max_queue=None,
+                                          open_timeout=60) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": token}))
 
-        async def ask() -> None:
-            while len(sent_at) < window and time.monotonic() < stop:
-                n = report["sent"]
-                report["sent"] += 1
-                sent_at[n] = time.perf_counter()
-                await ws.send(json.dumps({"type": "hint", "token": token, "ref": n}))
+                async def ask() -> None:
+                    while len(sent_at) < window and time.monotonic() < stop:
+                        n = report["sent"]
+                        report["sent"] += 1
+                        sent_at[n] = time.perf_counter()
+                        await ws.send(json.dumps({"type": "hint", "token": token, "ref": n}))
 
-        while time.monotonic() < stop:
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.monotonic()))
-            except TimeoutError:
-                break
-            message = json.loads(raw)
-            kind = message["type"]
-            ref = message.get("ref")
-            if kind == "update":
-                view = message["view"]
-                if view["deal_over"]:
-                    await ws.send(json.dumps({"type": "next_deal", "token": token, "ref": "deal"}))
-                elif view["your_turn"] and started is None:
-                    started = time.monotonic()
+                while time.monotonic() < stop:
+                    try:
+                        raw = await asyncio.wait_for(
+                            ws.recv(), timeout=max(0.1, stop - time.monotonic()))
+                    except TimeoutError:
+                        break
+                    message = json.loads(raw)
+                    kind = message["type"]
+                    ref = message.get("ref")
+                    if kind == "update":
+                        view = message["view"]
+                        if view["deal_over"]:
+                            await ws.send(json.dumps({"type": "next_deal", "token": token,
+                                                      "ref": "deal"}))
+                        elif view["your_turn"] and not sent_at:
+                            started = time.monotonic() if started is None else started
+                            await ask()
+                        continue
+                    if kind not in ("hint", "error") or ref == "deal":
+                        continue
+                    if not isinstance(ref, int) or ref not in sent_at:
+                        report["other_errors"].append(message.get("message"))
+                        continue
+                    asked = sent_at.pop(ref)
+                    if kind == "hint":
+                        answers["hint"] += 1
+                        hint_times.append(time.perf_counter() - asked)
+                    else:
+                        answers[re.sub(r"\d+", "N", message["message"])] += 1
                     await ask()
-                continue
-            if kind not in ("hint", "error") or ref == "deal":
-                continue
-            if not isinstance(ref, int) or ref not in sent_at:
-                report["other_errors"].append(message.get("message"))
-                continue
-            asked = sent_at.pop(ref)
-            if kind == "hint":
-                answers["hint"] += 1
-                hint_times.append(time.perf_counter() - asked)
-            else:
-                answers[re.sub(r"\d+", "N", message["message"])] += 1
-            await ask()
-        left = time.monotonic()
-        if started is not None:
-            report["flooding"] = left - started
+                left = time.monotonic()
+        except websockets.ConnectionClosed as closed:
+            answers[f"connection closed by the server ({closed.rcvd.code if closed.rcvd else '?'})"] += 1
+            left = time.monotonic()
+    if started is not None:
+        report["flooding"] = left - started
     report["closing"] = time.monotonic() - left
     return report
 
@@ -371,7 +383,9 @@ def main() -> int:
         database = os.environ.get("LOAD_DB", f"sqlite:///{tmp}/load.sqlite")
         flags = ["--port", str(port), "--database", database, "--bot-delay", str(args.bot_delay),
                  "--hint-bot", args.hint_bot, "--max-tables", str(room),
-                 "--tables-per-minute", f"{rate:g}"]
+                 "--tables-per-minute", f"{rate:g}",
+                 # Every client connects from 127.0.0.1: the one address has them all.
+                 "--connections-per-address", str(room * (1 + args.spectators) + 8)]
         print(f"server: parlour serve {' '.join(flags)} (parlour from {src})", flush=True)
         log_path = Path(tmp) / "server.log"
         with open(log_path, "w") as server_log:
