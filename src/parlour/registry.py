@@ -62,7 +62,12 @@ class OptionInfo:
 
 @dataclass(frozen=True)
 class Variant:
-    """A named variant: its description, allowed player counts, options and factory."""
+    """A named variant: its description, allowed player counts, options and factory.
+
+    Each family registers its variants in ``parlour/games/<family>/__init__.py``, with the
+    data that the generic layers look up by variant, so that none of them names a family:
+    ``summary`` is the rules in a paragraph or two (:func:`parlour.summaries.summary`).
+    """
 
     name: str
     description: str
@@ -71,6 +76,7 @@ class Variant:
     options_type: type
     factory: Callable[[Variant, int, Any], Game]
     family: str = ""
+    summary: str = ""
 
     def option_info(self) -> list[OptionInfo]:
         return [_info(f) for f in fields(self.options_type)]
