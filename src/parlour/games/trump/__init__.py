@@ -22,6 +22,7 @@ register(Variant(
     options_type=FortyFiveOptions,
     factory=FortyFiveGame,  # type: ignore[arg-type]
     family="trump",
+    encoding="parlour.games.trump.encoding",
     summary="Two sides (even and odd seats) take tricks; the turned-up card's suit is "
     "trumps. The 5 of trumps is highest, then the jack of trumps, the A♥, the ace of trumps. "
     "Before the opening lead, a player holding the ace of trumps may rob the turn-up (take it "
@@ -37,6 +38,7 @@ register(Variant(
     options_type=SpoilFiveOptions,
     factory=SpoilFiveGame,  # type: ignore[arg-type]
     family="trump",
+    encoding="parlour.games.trump.encoding",
     summary="Everyone antes to the pool; the turned-up card's suit is trumps (5 of trumps, "
     "jack of trumps, A♥, ace of trumps highest). The ace-of-trumps holder may rob the turn-up. "
     "Follow suit or trump. Whoever takes three tricks takes the pool; if nobody does, the pool is "
