@@ -62,7 +62,15 @@ class OptionInfo:
 
 @dataclass(frozen=True)
 class Variant:
-    """A named variant: its description, allowed player counts, options and factory."""
+    """A named variant: its description, allowed player counts, options and factory.
+
+    Each family registers its variants in ``parlour/games/<family>/__init__.py``, with the
+    data that the generic layers look up by variant, so that none of them names a family:
+    ``summary`` is the rules in a paragraph or two (:func:`parlour.summaries.summary`), and
+    ``encoding`` the module (``parlour.games.<family>.encoding``) that registers the family's
+    observation encoding, action index and reward scale with
+    :func:`parlour.envs.encoding.register_family`, imported on first use (it needs numpy).
+    """
 
     name: str
     description: str
@@ -71,6 +79,8 @@ class Variant:
     options_type: type
     factory: Callable[[Variant, int, Any], Game]
     family: str = ""
+    summary: str = ""
+    encoding: str = ""
 
     def option_info(self) -> list[OptionInfo]:
         return [_info(f) for f in fields(self.options_type)]

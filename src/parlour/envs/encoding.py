@@ -2,7 +2,9 @@
 
 Importable with numpy alone (no gymnasium, no pettingzoo), so shipped bots may use it. Two
 factories, each generic over the game protocol; what differs per family is a table of data in
-``envs/climbing.py``, ``envs/trump.py`` and ``envs/rummy.py``.
+the family's own ``parlour/games/<family>/encoding.py``, which registers it with
+:func:`register_family` and is named by its variants' ``Variant.encoding`` (imported when a
+game of the family is first encoded or indexed).
 
 ``encoder(game)`` → :class:`Encoder`
 
@@ -51,6 +53,7 @@ which table meld that is. Everything else is indexed by the action alone.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -60,6 +63,7 @@ import numpy.typing as npt
 from parlour.cards import CARDS
 from parlour.errors import IllegalAction, VariantError
 from parlour.game import Action, Game, Observation, State
+from parlour.registry import Variant, variants
 
 FloatArray = npt.NDArray[np.float32]
 _U64 = np.dtype("<u8")  # card masks, little-endian so that their bytes unpack low bit first
@@ -147,7 +151,7 @@ class HistoryFold:
 
 
 class FamilyEncoding(Protocol):
-    """What a family supplies for its observation encoding (see ``envs/climbing.py``).
+    """What a family supplies for its observation encoding (see ``games/climbing/encoding.py``).
 
     ``raw(observation)`` returns the card masks, one per card block, and the scalars, in the
     order of ``card_blocks`` and ``scalars``. A block whose ``in_game_order`` flag is false is
@@ -311,11 +315,19 @@ def register_family(family: str, encoding: Callable[[Any], FamilyEncoding],
     _SCALES[family] = reward_scale
 
 
-def _family(game: Game) -> str:
-    from parlour.envs import climbing, rummy, trump  # noqa: F401  (register the families)
+def _load_encoding(variant: Variant) -> None:
+    """Import the module that registers ``variant``'s family (``Variant.encoding``), if any."""
+    if variant.encoding:
+        importlib.import_module(variant.encoding)
 
+
+def _family(game: Game) -> str:
     family = game.variant.family
     if family not in _ENCODINGS:
+        _load_encoding(game.variant)
+    if family not in _ENCODINGS:
+        for variant in variants():  # every encoded family, for the message
+            _load_encoding(variant)
         raise VariantError(f"{game.name} ({family or 'no'} family) has no encoding; the encoded "
                            f"families are {', '.join(sorted(_ENCODINGS))}")
     return family

@@ -32,17 +32,41 @@ def _factory(make_rules: Callable[[Any], ClimbingRules]) -> Callable[[Variant, i
     return factory
 
 
+# The rules in a paragraph or two, for the tables' start and help screens (terminal and web).
+_CLIMBING = (
+    "Shed all your cards first. The leader plays any allowed combination; each player in turn "
+    "beats it with a higher combination of the same size, or passes. When everyone else has "
+    "passed, the last player to play leads anything."
+)
+
 register(Variant(
     "big-two-4card",
     "Big Two with two-pair and four-of-a-kind 4-card plays; winner takes the others' card counts",
-    (4,), 4, BigTwo4CardOptions, _factory(big_two_4card_rules), "climbing"))
+    (4,), 4, BigTwo4CardOptions, _factory(big_two_4card_rules), "climbing",
+    encoding="parlour.games.climbing.encoding",
+    summary=_CLIMBING + "\n\nRanks 3 (low) … A, 2 (high); suits ♦ < ♣ < ♥ < ♠. The "
+    "holder of 3♦ opens with it. Plays: singles, pairs, triples, two pairs and four of a kind "
+    "(4 cards), and 5-card hands (straight < flush < full house < straight flush). The first "
+    "player out wins the deal and takes the others' card counts."))
 register(Variant(
     "big-two",
     "Big Two with 1, 2 and 5-card plays and 1/2/3-per-card penalties; a match ends at 50",
-    (4,), 4, BigTwoOptions, _factory(big_two_rules), "climbing"))
+    (4,), 4, BigTwoOptions, _factory(big_two_rules), "climbing",
+    encoding="parlour.games.climbing.encoding",
+    summary=_CLIMBING + "\n\nRanks 3 (low) … A, 2 (high); suits ♦ < ♣ < ♥ < ♠. The first "
+    "deal opens with a play including 3♦; later deals, the last winner leads anything. Plays: singles, pairs and 5-card hands (straight < "
+    "flush < full house < four of a kind < straight flush). When someone goes out the others pay "
+    "1 a card, 2 a card from 10 cards, 3 a card with all 13; the match ends at 50 and the "
+    "lowest total wins."))
 register(Variant(
     "pusoy-dos",
     "Filipino Big Two: suits C<S<H<D, 3C opens, wrap straights, play on for placements",
-    (4,), 4, PusoyDosOptions, _factory(pusoy_dos_rules), "climbing"))
+    (4,), 4, PusoyDosOptions, _factory(pusoy_dos_rules), "climbing",
+    encoding="parlour.games.climbing.encoding",
+    summary=_CLIMBING + "\n\nRanks 3 (low) … A, 2 (high); suits ♣ < ♠ < ♥ < ♦. The first "
+    "play must include 3♣. Plays: singles, pairs, triples and 5-card hands (straight < flush < "
+    "full house < four of a kind with one more card < straight flush); straights include "
+    "A-2-3-4-5 and 2-3-4-5-6. Play goes on after the "
+    "first player goes out, for places: first place scores most."))
 
 __all__ = ["Category", "ClimbingAction", "ClimbingGame", "ClimbingObservation"]

@@ -17,6 +17,11 @@ register(
         options_type=RummyOptions,
         factory=RummyGame,
         family="rummy",
+        encoding="parlour.games.rummy.encoding",
+        summary="Each turn: draw (from the stock, or the top discard), then meld sets (3–4 of a "
+        "rank) or runs (3+ in a suit, ace low), lay cards off on any meld on the table, and end by "
+        "discarding. Cards you put down score for you (A 20, 10–K 10, 2–9 5); what is left in your "
+        "hand when someone goes out counts against you. Highest score wins.",
     )
 )
 

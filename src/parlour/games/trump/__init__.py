@@ -22,6 +22,12 @@ register(Variant(
     options_type=FortyFiveOptions,
     factory=FortyFiveGame,  # type: ignore[arg-type]
     family="trump",
+    encoding="parlour.games.trump.encoding",
+    summary="Two sides (even and odd seats) take tricks; the turned-up card's suit is "
+    "trumps. The 5 of trumps is highest, then the jack of trumps, the A♥, the ace of trumps. "
+    "Before the opening lead, a player holding the ace of trumps may rob the turn-up (take it "
+    "and discard a card); when an ace is turned up, the dealer may rob. Follow suit or trump; the top trumps may be held back when a lower "
+    "trump is led. Three or four tricks score 5, all five score 10; the first side to 45 wins.",
 ))
 register(Variant(
     name="spoil-five",
@@ -32,6 +38,12 @@ register(Variant(
     options_type=SpoilFiveOptions,
     factory=SpoilFiveGame,  # type: ignore[arg-type]
     family="trump",
+    encoding="parlour.games.trump.encoding",
+    summary="Everyone antes to the pool; the turned-up card's suit is trumps (5 of trumps, "
+    "jack of trumps, A♥, ace of trumps highest). The ace-of-trumps holder may rob the turn-up. "
+    "Follow suit or trump. Whoever takes three tricks takes the pool; if nobody does, the pool is "
+    "spoiled and carried over. Taking the first three tricks, you may jink: play on for all five "
+    "for an extra payment, losing the pool if you fail.",
 ))
 
 __all__ = ["FortyFiveGame", "FortyFiveOptions", "SpoilFiveGame", "SpoilFiveOptions"]

@@ -1,6 +1,11 @@
 """Encoding and action index of the climbing games (``big-two-4card``, ``big-two``,
 ``pusoy-dos``).
 
+The family's tables for :mod:`parlour.envs.encoding` (the generic encoder and action index),
+registered with ``register_family("climbing", …)`` when this module is first imported: its
+variants name it as their ``Variant.encoding``, so the first ``encoder(game)``,
+``action_index(game)`` or ``reward_scale(game)`` of the family imports it (it needs numpy).
+
 **Action index.** Index 0 is ``pass``; then every play the ruleset knows (every valid
 combination of the 52 cards: 21,076 in big-two-4card), ordered by size, then category (the
 variant's order, low to high), then strength, then cards — the order in which the engine's

@@ -1,5 +1,10 @@
 """Encoding and action index of ``rummy``.
 
+The family's tables for :mod:`parlour.envs.encoding` (the generic encoder and action index),
+registered with ``register_family("rummy", …)`` when this module is first imported: its
+variants name it as their ``Variant.encoding``, so the first ``encoder(game)``,
+``action_index(game)`` or ``reward_scale(game)`` of the family imports it (it needs numpy).
+
 **Action index** (2,855 actions, the same for every player count and option). Cards are named
 in rummy's order (clubs, diamonds, hearts, spades; ace low within a suit):
 

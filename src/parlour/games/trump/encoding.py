@@ -1,5 +1,10 @@
 """Encoding and action index of the trump games (``forty-five``, ``spoil-five``).
 
+The family's tables for :mod:`parlour.envs.encoding` (the generic encoder and action index),
+registered with ``register_family("trump", …)`` when this module is first imported: its
+variants name it as their ``Variant.encoding``, so the first ``encoder(game)``,
+``action_index(game)`` or ``reward_scale(game)`` of the family imports it (it needs numpy).
+
 **Action index** (108 actions, the same for every player count and option):
 
 =========== ==================================================================
