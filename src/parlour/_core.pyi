@@ -13,9 +13,18 @@ from typing import Any, final
 from parlour.games.trump.actions import TrumpAction
 
 __all__ = ["ClimbingEngine", "ClimbingTable", "RummyCore", "TrumpEngine", "TrumpRules",
-           "__version__"]
+           "__version__", "shuffle", "trump_deal"]
 
 __version__: str
+
+def shuffle(seed: int, x: list[Any]) -> None:
+    """``random.Random(seed).shuffle(x)``, exactly (CPython's Mersenne Twister, seeded from
+    any int), compiled: the deals' shuffle. TypeError if ``seed`` is not an int."""
+
+def trump_deal(seed: int, players: int, dealer: int) -> tuple[tuple[int, ...], int]:
+    """A trump deal from ``seed``: the deck ``shuffle(seed, list(range(52)))`` leaves, dealt
+    in packets of three then two from the dealer's left; ``(hands as masks, turn_up)``.
+    ValueError unless 1 <= players <= 10 and 0 <= dealer < players."""
 
 @final
 class TrumpRules:
@@ -103,6 +112,10 @@ class ClimbingTable:
         """Every play of the variant (those of the whole deck), sorted."""
     def set_actions(self, pass_action: Any, objects: list[Any]) -> None:
         """Give the action objects: the pass, then one per play of ``all_plays()``."""
+    def deal(self, seed: int, players: int) -> list[int]:
+        """A deal from ``seed``: the deck ``shuffle(seed, list(range(52)))`` leaves, dealt one
+        card at a time from seat 0; each seat's hand as a key-order mask. ValueError unless
+        1 <= players <= 52."""
     def hand_plays(self, hand: int) -> list[Any]:
         """Every play in ``hand`` (a key-order mask), sorted, as action objects."""
 

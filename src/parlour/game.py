@@ -26,7 +26,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
-from parlour.cards import Card, CardSet, parse_cards
+from parlour._core import shuffle as _shuffle
+from parlour.cards import CARDS, Card, CardSet, parse_cards
 from parlour.errors import DealError, IllegalAction, SeatError
 
 if TYPE_CHECKING:
@@ -406,6 +407,8 @@ def parse_deck(deck: Sequence[Card | str] | str) -> list[Card]:
 
 
 def shuffled_deck(seed: int) -> list[Card]:
-    deck = [Card(i) for i in range(52)]
-    random.Random(seed).shuffle(deck)
+    """The 52 cards, top first, as ``random.Random(seed).shuffle`` leaves them (shuffled by
+    the compiled core, the same for every int seed)."""
+    deck = list(CARDS)
+    _shuffle(seed, deck)
     return deck

@@ -173,6 +173,28 @@ impl ClimbingTable {
             .map_err(|_| PyValueError::new_err("the action objects are already set"))
     }
 
+    /// A deal from `seed`: the deck as `random.Random(seed).shuffle(list(range(52)))` leaves
+    /// it, dealt one card at a time from seat 0 (`deck[seat::players]`); each seat's hand as a
+    /// key-order mask.
+    fn deal(&self, seed: &Bound<'_, PyAny>, players: usize) -> PyResult<Vec<u64>> {
+        if !(1..=52).contains(&players) {
+            return Err(PyValueError::new_err(format!(
+                "no deal for {players} players"
+            )));
+        }
+        let mut deck: [u8; 52] = std::array::from_fn(|i| i as u8);
+        crate::python::generator(seed)?.shuffle(&mut deck);
+        let mut key = [0u8; 52];
+        for (bit, &card) in self.card_order.iter().enumerate() {
+            key[usize::from(card)] = bit as u8;
+        }
+        let mut hands = vec![0u64; players];
+        for (i, &card) in deck.iter().enumerate() {
+            hands[i % players] |= 1 << key[usize::from(card)];
+        }
+        Ok(hands)
+    }
+
     /// Every play in `hand` (a key-order mask), sorted, as action objects.
     fn hand_plays<'py>(&self, py: Python<'py>, hand: u64) -> PyResult<Bound<'py, PyList>> {
         let actions = self.actions()?;

@@ -38,6 +38,27 @@ pub const HIDDEN_ROB: u16 = 132;
 /// The longest history: a robbing turn per seat, five tricks and a jink.
 pub const MAX_HISTORY: usize = 6 * MAX_SEATS + 1;
 
+/// Deals `deck` (card indices, top first): packets of three then two from the dealer's left,
+/// ending with the dealer; then the next card is turned up. The hands as masks (`players` of
+/// them) and the turn-up; None unless `players` is 1 to [`MAX_SEATS`], `dealer` one of them
+/// and the deck long enough.
+pub fn deal(deck: &[u8], players: usize, dealer: usize) -> Option<([u64; MAX_SEATS], u8)> {
+    if !(1..=MAX_SEATS).contains(&players) || dealer >= players {
+        return None;
+    }
+    let mut hands = [0u64; MAX_SEATS];
+    let mut cards = deck.iter();
+    for packet in [3, 2] {
+        for i in 1..=players {
+            let seat = (dealer + i) % players;
+            for _ in 0..packet {
+                hands[seat] |= 1u64 << (cards.next()? % 64);
+            }
+        }
+    }
+    Some((hands, *cards.next()?))
+}
+
 /// Whether `v` is one of the game's moves (a value the Python package names).
 pub fn is_move(v: i64) -> bool {
     (0..52).contains(&v) || (64..116).contains(&v) || (128..=132).contains(&v)

@@ -268,8 +268,27 @@ impl TrumpEngine {
     }
 }
 
+/// A deal from `seed`: the deck as `random.Random(seed).shuffle(list(range(52)))` leaves it,
+/// dealt as [`super::deal`] does; `(hands as masks, turn_up)`.
+#[pyfunction]
+fn trump_deal<'py>(
+    seed: &Bound<'py, PyAny>,
+    players: usize,
+    dealer: usize,
+) -> PyResult<(Bound<'py, PyTuple>, u8)> {
+    let mut deck: [u8; 52] = std::array::from_fn(|i| i as u8);
+    crate::python::generator(seed)?.shuffle(&mut deck);
+    let (hands, turn_up) = super::deal(&deck, players, dealer).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "no deal for {players} players with dealer {dealer}"
+        ))
+    })?;
+    Ok((PyTuple::new(seed.py(), &hands[..players])?, turn_up))
+}
+
 /// Add the trump classes to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(trump_deal, m)?)?;
     m.add_class::<TrumpRules>()?;
     m.add_class::<TrumpEngine>()?;
     Ok(())

@@ -338,3 +338,70 @@ proptest! {
         prop_assert!(s.history().len() <= 6 * players + 1);
     }
 }
+
+/// `variants._deal` of the deck `random.Random(seed).shuffle(list(range(52)))` leaves, from the
+/// pure-Python package: `(seed, players, dealer, hands, turn_up)`.
+const KNOWN_DEALS: &[(i128, usize, usize, &[u64], u8)] = &[
+    (
+        2024,
+        4,
+        3,
+        &[274877907361, 567348570357764, 402654728, 1425001429598208],
+        1,
+    ),
+    (
+        7,
+        10,
+        0,
+        &[
+            283708393521152,
+            620622905346,
+            5497558174720,
+            70368811827201,
+            1125900041126176,
+            17875653894148,
+            175926709059584,
+            137453637632,
+            8814615068736,
+            2814749767106712,
+        ],
+        9,
+    ),
+    (
+        -99,
+        6,
+        2,
+        &[
+            671089676,
+            281474977497153,
+            88029651795970,
+            2287155985514496,
+            140742051889664,
+            5498636075136,
+        ],
+        4,
+    ),
+];
+
+#[test]
+fn seeded_deals_are_the_python_ones() {
+    for &(seed, players, dealer, hands, turn_up) in KNOWN_DEALS {
+        let mut deck: Vec<u8> = (0..52).collect();
+        assert!(crate::pyrandom::shuffle_seeded(seed, &mut deck));
+        let (got, up) = super::deal(&deck, players, dealer).unwrap();
+        assert_eq!(&got[..players], hands, "seed {seed}");
+        assert!(got[players..].iter().all(|&h| h == 0));
+        assert_eq!(up, turn_up, "seed {seed}");
+    }
+}
+
+#[test]
+fn impossible_deals_are_refused() {
+    let deck: Vec<u8> = (0..52).collect();
+    assert!(super::deal(&deck, 0, 0).is_none());
+    assert!(super::deal(&deck, 11, 0).is_none());
+    assert!(super::deal(&deck, 4, 4).is_none());
+    assert!(super::deal(&deck[..20], 4, 0).is_none());
+    assert!(super::deal(&deck[..21], 4, 0).is_some());
+    assert!(super::deal(&deck, 10, 9).is_some());
+}

@@ -15,7 +15,6 @@ from parlour.game import (
     check_partition,
     parse_deck,
     seed_or_random,
-    shuffled_deck,
 )
 from parlour.games.climbing.combos import ComboTable
 from parlour.games.climbing.engine import ClimbingState, Start
@@ -115,11 +114,13 @@ class ClimbingGame(Game):
                 if seed is not None:
                     raise DealError("give a deck or a seed, not both")
                 cards = parse_deck(deck)
+                dealt = [cards[i::self.players] for i in range(self.players)]  # one at a time
+                key = self.table.key_mask
+                dealt_hands = tuple(key(h) for h in dealt)
             else:
-                cards = shuffled_deck(seed_or_random(seed))
-            dealt = [cards[i::self.players] for i in range(self.players)]  # one at a time
-            key = self.table.key_mask
-            start = Start(tuple(key(h) for h in dealt), self._seat_arg("leader", leader))
+                # The deck of ``shuffled_deck(seed)``, dealt the same way, compiled.
+                dealt_hands = tuple(self.table.core.deal(seed_or_random(seed), self.players))
+            start = Start(dealt_hands, self._seat_arg("leader", leader))
         else:
             if deck is not None or seed is not None:
                 raise DealError("give hands, a deck or a seed, not several")

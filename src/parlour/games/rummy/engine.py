@@ -12,12 +12,11 @@ True
 from __future__ import annotations
 
 import copy
-import random
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from parlour._core import RummyCore
+from parlour._core import RummyCore, shuffle
 from parlour.cards import CardSet
 from parlour.errors import IllegalAction
 from parlour.game import TERMINAL, Action, State
@@ -267,7 +266,8 @@ class RummyState(State):
         cards = list(self._core.pile()[:-1])
         if len(cards) < 1:
             return
-        random.Random(self._seed + len(self._rebuilds) * _SEED_STEP).shuffle(cards)
+        # As random.Random(seed).shuffle(cards), compiled.
+        shuffle(self._seed + len(self._rebuilds) * _SEED_STEP, cards)
         self._core.rebuild(cards)
         self._rebuilds.append(played)
 

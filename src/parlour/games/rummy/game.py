@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from parlour._core import RummyCore
-from parlour.cards import Card, parse_cards
+from parlour._core import RummyCore, shuffle
+from parlour.cards import CARDS, Card, parse_cards
 from parlour.errors import CardError, DealError, IllegalAction, VariantError
 from parlour.game import (
     Action,
@@ -28,7 +28,6 @@ from parlour.game import (
     check_partition,
     parse_deck,
     seed_or_random,
-    shuffled_deck,
 )
 from parlour.games.rummy.actions import DRAW_DISCARD_ACTION, parse_action
 from parlour.games.rummy.engine import RummyState, core_turn_limit
@@ -40,6 +39,8 @@ from parlour.registry import Variant, option
 MAX_SERIES_DEALS = 200
 #: The largest score (and turn count) a position may give (the engine counts in 64 bits).
 _SCORE_LIMIT = 2**62
+#: The 52 cards in the core's numbers, in card-index order (the deck a seed shuffles).
+_RUMMY_DECK = tuple(TO_RUMMY[c] for c in CARDS)
 
 
 @dataclass(frozen=True)
@@ -184,11 +185,16 @@ class RummyGame(Game):
             return self._position(seed, hands, setup)
         if setup:
             raise DealError(f"unknown deal setting(s) {', '.join(setup)}: give them with hands")
-        cards = parse_deck(_cards(deck, "the deck")) if deck is not None else shuffled_deck(seed)
+        if deck is not None:
+            cards = parse_deck(_cards(deck, "the deck"))
+            order = [TO_RUMMY[c] for c in cards]
+        else:
+            # The deck of ``shuffled_deck(seed)`` in the core's card numbers, shuffled compiled.
+            order = list(_RUMMY_DECK)
+            shuffle(seed, order)
         o = self._options
         core = RummyCore.deal(self.players, o.forbid_discard_of_drawn_discard, o.score_melds,
-                              core_turn_limit(o.turn_limit), [TO_RUMMY[c] for c in cards],
-                              self.hand_size)
+                              core_turn_limit(o.turn_limit), order, self.hand_size)
         state = RummyState(self, core, seed)
         state._setup = {"seed": seed}
         if deck is not None:

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from parlour._core import trump_deal
 from parlour.cards import Card, mask_of, parse_card, parse_cards
 from parlour.errors import DealError, VariantError
 from parlour.game import (
@@ -130,13 +131,11 @@ class TrumpGame(Game):
             if turn_up_text is not None:
                 raise DealError("the turn_up comes from the deck; give it only with hands")
             if deck is None:
-                # The same order as ``shuffled_deck(seed)``, without making 52 Card objects.
-                order = list(range(52))
-                random.Random(seed_or_random(seed)).shuffle(order)
+                # The deck of ``shuffled_deck(seed)``, dealt as ``_deal`` does, compiled.
+                masks, turn_up = trump_deal(seed_or_random(seed), n, dealer)
             else:
                 _check_cards(deck, "deck must be the 52 cards, top first,")
-                order = [int(c) for c in parse_deck(deck)]
-            masks, turn_up = _deal(order, n, dealer)
+                masks, turn_up = _deal([int(c) for c in parse_deck(deck)], n, dealer)
         return TrumpState(self, self.rules, masks, int(turn_up), dealer, scores, pool)
 
     def greedy_action(
