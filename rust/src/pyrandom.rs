@@ -16,6 +16,21 @@ const MATRIX_A: u32 = 0x9908_b0df;
 const UPPER_MASK: u32 = 0x8000_0000;
 const LOWER_MASK: u32 = 0x7fff_ffff;
 
+/// `init_genrand(19650218)`'s state.
+const INIT_GENRAND: [u32; N] = {
+    let mut state = [0u32; N];
+    state[0] = 19_650_218;
+    let mut i = 1;
+    while i < N {
+        let prev = state[i - 1];
+        state[i] = 1_812_433_253u32
+            .wrapping_mul(prev ^ (prev >> 30))
+            .wrapping_add(i as u32);
+        i += 1;
+    }
+    state
+};
+
 /// The Mersenne Twister of CPython's `random` module.
 #[derive(Clone)]
 pub struct Mt19937 {
@@ -24,24 +39,19 @@ pub struct Mt19937 {
 }
 
 impl Mt19937 {
-    /// `init_genrand(s)`.
-    fn init_genrand(s: u32) -> Self {
-        let mut state = [0u32; N];
-        state[0] = s;
-        for i in 1..N {
-            let prev = state[i - 1];
-            state[i] = 1_812_433_253u32
-                .wrapping_mul(prev ^ (prev >> 30))
-                .wrapping_add(i as u32);
+    /// `init_genrand(19650218)`, where every seeding starts (computed when compiling).
+    fn init_genrand() -> Self {
+        Mt19937 {
+            state: INIT_GENRAND,
+            index: N,
         }
-        Mt19937 { state, index: N }
     }
 
     /// `init_by_array(key)` after `init_genrand(19650218)`: the generator `random.Random`
     /// seeds with the key. An empty key is taken as `[0]`, as CPython never passes one.
     pub fn from_key(key: &[u32]) -> Self {
         let key: &[u32] = if key.is_empty() { &[0] } else { key };
-        let mut g = Self::init_genrand(19_650_218);
+        let mut g = Self::init_genrand();
         let mt = &mut g.state;
         let (mut i, mut j) = (1usize, 0usize);
         for _ in 0..N.max(key.len()) {
@@ -89,11 +99,14 @@ impl Mt19937 {
         }
     }
 
-    /// `genrand_uint32()`.
+    /// `genrand_uint32()`. The state is regenerated one word at a time, just before the word
+    /// is used: in the same order as CPython's whole-state step, so with the same words, but a
+    /// deal, which uses a few dozen, does not pay for all 624.
     pub fn next_u32(&mut self) -> u32 {
         if self.index >= N {
-            self.twist();
+            self.index = 0;
         }
+        self.twist_word(self.index);
         let mut y = self.state[self.index];
         self.index += 1;
         y ^= y >> 11;
@@ -102,20 +115,13 @@ impl Mt19937 {
         y ^ (y >> 18)
     }
 
-    fn twist(&mut self) {
+    /// Word `kk` of CPython's `genrand_uint32` state step (its loops, one iteration): words
+    /// above `kk` are still the old ones, words below it already the new ones.
+    fn twist_word(&mut self, kk: usize) {
         let mt = &mut self.state;
-        let mag = |y: u32| if y & 1 == 0 { 0 } else { MATRIX_A };
-        for kk in 0..N - M {
-            let y = (mt[kk] & UPPER_MASK) | (mt[kk + 1] & LOWER_MASK);
-            mt[kk] = mt[kk + M] ^ (y >> 1) ^ mag(y);
-        }
-        for kk in N - M..N - 1 {
-            let y = (mt[kk] & UPPER_MASK) | (mt[kk + 1] & LOWER_MASK);
-            mt[kk] = mt[kk + M - N] ^ (y >> 1) ^ mag(y);
-        }
-        let y = (mt[N - 1] & UPPER_MASK) | (mt[0] & LOWER_MASK);
-        mt[N - 1] = mt[M - 1] ^ (y >> 1) ^ mag(y);
-        self.index = 0;
+        let y = (mt[kk] & UPPER_MASK) | (mt[(kk + 1) % N] & LOWER_MASK);
+        let mag = if y & 1 == 0 { 0 } else { MATRIX_A };
+        mt[kk] = mt[(kk + M) % N] ^ (y >> 1) ^ mag;
     }
 
     /// `getrandbits(k)` for `k <= 64`.
@@ -193,6 +199,16 @@ mod tests {
             Mt19937::from_key(key).shuffle(&mut x);
             assert_eq!(&x, want, "key {key:?}");
         }
+    }
+
+    /// From CPython 3.11: outputs 620 to 629 and 1245 to 1254 of `random.Random(5)`, across
+    /// the first two state steps.
+    #[test]
+    fn later_outputs_match_cpython() {
+        let mut g = Mt19937::from_key(&[5]);
+        let outputs: Vec<u32> = (0..1255).map(|_| g.next_u32()).collect();
+        assert_eq!(&outputs[620..630], LATER_OUTPUTS_5[0]);
+        assert_eq!(&outputs[1245..1255], LATER_OUTPUTS_5[1]);
     }
 
     #[test]
