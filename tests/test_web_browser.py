@@ -32,6 +32,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import uvicorn
 from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from parlour.web.app import create_app
 from parlour.web.settings import Settings
@@ -141,7 +142,14 @@ def save_screenshot(page: Page, name: str) -> None:
 
 
 def fits_the_width(page: Page) -> bool:
-    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
+    """Whether the page, once laid out again (a resize or an update may be under way), is no
+    wider than the window: it must come to fit within a few seconds."""
+    try:
+        page.wait_for_function("document.documentElement.scrollWidth <= window.innerWidth",
+                               timeout=5_000)
+    except PlaywrightTimeout:
+        return False
+    return True
 
 
 def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
