@@ -8,6 +8,7 @@
 pub mod climbing;
 pub mod pyrandom;
 pub mod rummy;
+pub mod sim;
 pub mod trump;
 
 #[cfg(feature = "python")]

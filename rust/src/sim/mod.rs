@@ -1,0 +1,63 @@
+//! Simulation shared by every family: a fast seeded generator, the [`Deal`] a family's state
+//! offers to playouts and search, the [`Knowledge`] a seat has to sample worlds from, and the
+//! greedy playout.
+//!
+//! Nothing here knows a game: each family implements [`Deal`] for its state and [`Knowledge`]
+//! for what one seat sees, in its own module.
+
+pub mod rng;
+
+pub use rng::Rng;
+
+/// A deal as simulation drives it: whose turn, the legal moves, applying one, the returns, and
+/// the family's rule-based policy for the seat to move.
+pub trait Deal: Clone + Send + Sync {
+    /// The family's packed move.
+    type Move: Copy + PartialEq + Send + Sync + std::fmt::Debug;
+
+    /// The number of seats.
+    fn players(&self) -> usize;
+
+    /// The seat to move, or a negative number once the deal is over.
+    fn to_move(&self) -> i8;
+
+    /// The legal moves of the seat to move, written into `out` (cleared first).
+    fn legal_into(&mut self, out: &mut Vec<Self::Move>);
+
+    /// Applies `m`, one of the moves [`Deal::legal_into`] gave for this position. Chance inside
+    /// the rules (a rummy stock rebuilt from the discards) draws from `rng`.
+    fn play(&mut self, m: Self::Move, rng: &mut Rng);
+
+    /// Each seat's return (`out` holds at least [`Deal::players`] entries); the deal is over.
+    fn returns_into(&self, out: &mut [f64]);
+
+    /// The rule-based (`greedy`) choice among `legal` (two or more moves) for the seat to move,
+    /// reading only what that seat may see.
+    fn greedy(&self, legal: &[Self::Move], rng: &mut Rng) -> Self::Move;
+}
+
+/// What one seat knows of a deal: enough to deal the cards it cannot see at random,
+/// consistently with everything it saw.
+pub trait Knowledge: Send + Sync {
+    type Deal: Deal;
+
+    /// The seat that knows this.
+    fn seat(&self) -> usize;
+
+    /// A full deal consistent with this knowledge, with the unseen cards dealt from `rng`.
+    fn sample(&self, rng: &mut Rng) -> Self::Deal;
+}
+
+/// Plays `deal` to its end in place, every seat by [`Deal::greedy`] (a forced move without
+/// asking it); `legal` is scratch space, so a playout allocates nothing once it has grown.
+pub fn playout<D: Deal>(deal: &mut D, rng: &mut Rng, legal: &mut Vec<D::Move>) {
+    while deal.to_move() >= 0 {
+        deal.legal_into(legal);
+        let m = if legal.len() == 1 {
+            legal[0]
+        } else {
+            deal.greedy(legal, rng)
+        };
+        deal.play(m, rng);
+    }
+}
