@@ -22,3 +22,5 @@ pub use world::Knowledge;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod world_tests;

@@ -97,6 +97,9 @@ impl Knowledge {
         if view.hand_sizes.iter().any(|&size| size > 52) || view.stock_size > 52 {
             return Err("more than 52 cards in a hand or the stock");
         }
+        if !over && view.hand_sizes.contains(&0) {
+            return Err("a hand is empty while the deal goes on");
+        }
         if over && view.shown.len() != n || !over && !view.shown.is_empty() {
             return Err("every hand is shown once the deal is over, and none before");
         }
