@@ -9,7 +9,7 @@
 //! [`crate::sim::Rng::unit`]) and the Python API (a [`Sight`] made from an observation, draws
 //! from the caller's `random.Random`), so both choose alike.
 
-use super::melds::{FULL, ROW, mask_value, suits_of_rank, takes};
+use super::melds::{FULL, ROW, column, mask_value, single_layoffs};
 use super::state::{DISCARD, DRAW_DISCARD, DRAW_STOCK, KIND_BITS, LAYOFF, MELD, State};
 
 /// Weights of the discard choice, in points: keeping a card that may still meld, and not
@@ -65,20 +65,29 @@ fn run_through(card: u32, hand: u64) -> u32 {
     up + down
 }
 
-fn fits_table(card: u32, melds: &[u64]) -> bool {
-    melds.iter().any(|&m| takes(m, 1 << card))
+/// The single cards that could be laid off on some table meld.
+fn table_fits(melds: &[u64]) -> u64 {
+    melds.iter().fold(0, |m, &meld| m | single_layoffs(meld))
+}
+
+/// Whether `m` holds a card of the same suit next to `card` (the run through `card` in
+/// `m | card` is two cards or more).
+fn has_neighbour(card: u32, m: u64) -> bool {
+    let pos = card % 13;
+    pos > 0 && m >> (card - 1) & 1 != 0 || pos < 12 && m >> (card + 1) & 1 != 0
 }
 
 /// Whether `card` completes a meld with `hand` or extends a table meld.
 fn useful(card: u32, hand: u64, melds: &[u64]) -> bool {
-    suits_of_rank(hand, card % 13).count_ones() >= 2
+    (hand & column(card % 13)).count_ones() >= 2
         || run_through(card, hand) >= 3
-        || fits_table(card, melds)
+        || table_fits(melds) >> card & 1 != 0
 }
 
-/// Whether cards an opponent took from the discard pile go with `card`.
+/// Whether cards an opponent took from the discard pile (`taken`) go with `card`: one of its
+/// rank, or one next to it in its suit.
 fn collecting(card: u32, taken: u64) -> bool {
-    suits_of_rank(taken, card % 13) != 0 || run_through(card, taken & !(1 << card)) >= 2
+    taken & column(card % 13) != 0 || has_neighbour(card, taken & !(1 << card))
 }
 
 /// The greedy choice among `legal` (packed actions, any subset of the legal moves) as an index
@@ -126,6 +135,7 @@ pub fn choose(sight: &Sight<'_>, legal: &[u64], mut tie: impl FnMut() -> f64) ->
         .filter(|&(seat, _)| seat != sight.seat)
         .fold(0, |m, (_, &t)| m | t)
         & FULL;
+    let fits = table_fits(sight.melds);
     // The discard of the highest (score, draw, action), as Python's max over those tuples.
     let mut pick: Option<(i64, f64, u64, usize)> = None;
     for (i, &a) in legal.iter().enumerate() {
@@ -136,10 +146,9 @@ pub fn choose(sight: &Sight<'_>, legal: &[u64], mut tie: impl FnMut() -> f64) ->
         let card = 63 - cards.leading_zeros();
         let bit = 1u64 << card;
         let rest = hand & !bit;
-        let keep = i64::from(suits_of_rank(rest, card % 13) != 0)
-            + i64::from(run_through(card, rest) >= 2);
-        let feed =
-            i64::from(collecting(card, opponents)) + i64::from(fits_table(card, sight.melds));
+        // Keep a card of a pair (or more) or of a near-run.
+        let keep = i64::from(rest & column(card % 13) != 0) + i64::from(has_neighbour(card, rest));
+        let feed = i64::from(collecting(card, opponents)) + i64::from(fits >> card & 1 != 0);
         let key = (mask_value(bit) - KEEP * keep - FEED * feed, tie(), a, i);
         if pick.is_none_or(|p| (key.0, key.1, key.2) > (p.0, p.1, p.2)) {
             pick = Some(key);
