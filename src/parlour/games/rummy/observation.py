@@ -121,9 +121,9 @@ class RummyObservation(Observation):
         Raises :class:`DealError` when the observation is no view of a deal (cards in two
         places, hand sizes its known cards do not fit …), which no engine's observation is.
         """
-        made = self.__dict__.get(_KNOWLEDGE)
+        made: RummyKnowledge | None = self.__dict__.get(_KNOWLEDGE)
         if made is not None:
-            return made  # type: ignore[no-any-return]
+            return made
         from parlour._core import RummyKnowledge
         from parlour.games.rummy.engine import core_turn_limit
 
