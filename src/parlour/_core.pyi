@@ -8,12 +8,13 @@ and actions as packed ints: climbing key-order masks (:mod:`parlour.games.climbi
 :mod:`parlour.games.rummy.actions`).
 """
 
+from collections.abc import Sequence
 from typing import Any, final
 
 from parlour.games.trump.actions import TrumpAction
 
-__all__ = ["ClimbingEngine", "ClimbingTable", "Race", "RummyCore", "TrumpEngine", "TrumpRules",
-           "__version__", "shuffle", "trump_deal"]
+__all__ = ["ClimbingEngine", "ClimbingTable", "Race", "RummyCore", "RummyKnowledge",
+           "TrumpEngine", "TrumpRules", "__version__", "rummy_greedy", "shuffle", "trump_deal"]
 
 __version__: str
 
@@ -239,3 +240,53 @@ class Race:
 
     def __new__(cls, iterations: int | None, time_limit: float | None, min_worlds: int,
                 confidence: float, prior_weight: float, threads: int) -> Race: ...
+
+def rummy_greedy(
+    seat: int,
+    hand: int,
+    drawing: bool,
+    top: int,
+    melds: Sequence[int],
+    taken: Sequence[int],
+    legal: Sequence[int],
+    rng: Any,
+) -> int:
+    """The rummy greedy policy's choice among ``legal`` (packed actions), as an index into it,
+    for ``seat`` holding ``hand`` with the table's ``melds``, each seat's ``taken`` cards and
+    the discard pile's ``top`` card (-1: empty), rummy layout. Ties between discards call
+    ``rng.random()`` once per discard in ``legal``, only when the choice is a discard.
+    ValueError for an empty ``legal`` or a ``top`` that is no card."""
+
+@final
+class RummyKnowledge:
+    """What one seat knows of a rummy deal (its hand, the drawn card it may know, and the
+    public view as :meth:`RummyCore.public_view` gives it), from which consistent deals are
+    sampled. ValueError when the view is no view of a deal."""
+
+    def __new__(
+        cls,
+        players: int,
+        forbid: bool,
+        score_melds: bool,
+        turn_limit: int,
+        seat: int,
+        hand: int,
+        drawn: int,
+        current: int,
+        hand_sizes: list[int],
+        phase: int,
+        melds: list[int],
+        placed: list[int],
+        pile: list[int],
+        taken: list[int],
+        scores: list[int],
+        stock_size: int,
+        turn: int,
+        went_out: int,
+        shown: list[int],
+    ) -> RummyKnowledge: ...
+    @property
+    def seat(self) -> int: ...
+    def sample(self, seed: int) -> RummyCore:
+        """A deal consistent with this knowledge, the unseen cards dealt at random from
+        ``seed`` (0 to 2**64 - 1)."""

@@ -169,6 +169,29 @@ pub fn extensions(meld: u64, hand: u64, mut f: impl FnMut(u64)) {
     }
 }
 
+/// The single cards that can be laid off on `meld` (a card `c` is in it exactly when
+/// `takes(meld, 1 << c)`): the cards just below and just above a run within its suit, the
+/// missing card of a group of three.
+pub fn single_layoffs(meld: u64) -> u64 {
+    let meld = meld & FULL;
+    if meld == 0 {
+        return 0;
+    }
+    if is_group(meld) {
+        return if meld.count_ones() == 3 {
+            column(meld.trailing_zeros() % 13) & !meld
+        } else {
+            0
+        };
+    }
+    let lo = meld.trailing_zeros();
+    let hi = 63 - meld.leading_zeros();
+    let floor = lo - lo % 13;
+    let below = if lo > floor { 1 << (lo - 1) } else { 0 };
+    let above = if hi < floor + 12 { 1 << (hi + 1) } else { 0 };
+    below | above
+}
+
 /// Whether the single card `bit` can be laid off on `meld`.
 pub fn takes(meld: u64, bit: u64) -> bool {
     let mut any = false;
@@ -215,6 +238,35 @@ mod tests {
                 three | seven | eight
             ]
         );
+    }
+
+    #[test]
+    fn single_layoffs_are_the_cards_a_meld_takes() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut melds = vec![
+            0,
+            FULL,
+            mask(&[(0, 0), (0, 1), (0, 2)]),
+            mask(&[(3, 10), (3, 11), (3, 12)]),
+        ];
+        melds.extend((0..13).map(|r| column(r) & !(1 << (13 + r))));
+        melds.extend((0..13).map(column));
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let (suit, start) = ((x % 4) as u32, (x >> 8) % 13);
+            let len = 3 + (x >> 16) % (13 - start).max(1);
+            let row = ((1u64 << len.min(13 - start)) - 1) << start;
+            melds.push(row << (13 * suit) & FULL);
+            melds.push(x & FULL);
+        }
+        for &meld in &melds {
+            let want = (0..52)
+                .filter(|&c| takes(meld, 1 << c))
+                .fold(0, |m, c| m | 1 << c);
+            assert_eq!(single_layoffs(meld), want, "{meld:#x}");
+        }
     }
 
     #[test]

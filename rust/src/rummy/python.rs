@@ -2,13 +2,141 @@
 //! the action objects, the public record (history, discard draws, rebuilds) and the messages.
 
 use pyo3::exceptions::PyValueError;
+use pyo3::intern;
 use pyo3::prelude::*;
 
-use super::{DRAW_DISCARD, Parts, Rules, State};
+use super::melds::FULL;
+use super::{DRAW_DISCARD, Knowledge, Parts, PublicView, Rules, Sight, State, choose};
+use crate::sim::{Knowledge as _, Rng};
 
-/// Register the rummy classes in the extension module.
+/// Register the rummy classes and functions in the extension module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<RummyCore>()
+    m.add_class::<RummyCore>()?;
+    m.add_class::<RummyKnowledge>()?;
+    m.add_function(wrap_pyfunction!(rummy_greedy, m)?)
+}
+
+/// The greedy policy's choice among `legal` (packed actions) as an index into it, for `seat`
+/// holding `hand`, with the table's `melds`, each seat's `taken` cards and the discard pile's
+/// `top` card (-1: empty) as an observation shows them. Ties between discards are broken by
+/// `rng.random()`, called once per discard in `legal` when the choice is a discard (and never
+/// otherwise), as the policy always drew.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn rummy_greedy(
+    seat: usize,
+    hand: u64,
+    drawing: bool,
+    top: i64,
+    melds: Vec<u64>,
+    taken: Vec<u64>,
+    legal: Vec<u64>,
+    rng: &Bound<'_, PyAny>,
+) -> PyResult<usize> {
+    let top = match top {
+        -1 => None,
+        0..52 => Some(top as u8),
+        _ => return Err(PyValueError::new_err("the top discard is not a card")),
+    };
+    let melds: Vec<u64> = melds.iter().map(|&m| m & FULL).collect();
+    let sight = Sight {
+        seat,
+        hand,
+        drawing,
+        top,
+        melds: &melds,
+        taken: &taken,
+    };
+    let random = intern!(rng.py(), "random");
+    let mut failed: Option<PyErr> = None;
+    let choice = choose(&sight, &legal, || {
+        if failed.is_some() {
+            return 0.0;
+        }
+        match rng.call_method0(random).and_then(|x| x.extract::<f64>()) {
+            Ok(x) => x,
+            Err(e) => {
+                failed = Some(e);
+                0.0
+            }
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    choice.ok_or_else(|| PyValueError::new_err("no legal action to choose from"))
+}
+
+/// What one seat knows of a rummy deal, made from its observation: the worlds it allows are
+/// sampled from it. `inner` is the Rust [`Knowledge`] for simulation.
+#[pyclass(frozen, module = "parlour._core")]
+pub struct RummyKnowledge {
+    pub(crate) inner: Knowledge,
+}
+
+#[pymethods]
+impl RummyKnowledge {
+    /// From the rules, the seat, its hand and the drawn card it may know (-1: none), and the
+    /// public view as `RummyCore.public_view` gives it; ValueError when they are no view of a
+    /// deal.
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (players, forbid, score_melds, turn_limit, seat, hand, drawn, current,
+        hand_sizes, phase, melds, placed, pile, taken, scores, stock_size, turn, went_out,
+        shown))]
+    fn new(
+        players: u8,
+        forbid: bool,
+        score_melds: bool,
+        turn_limit: u64,
+        seat: usize,
+        hand: u64,
+        drawn: i8,
+        current: i8,
+        hand_sizes: Vec<u32>,
+        phase: u8,
+        melds: Vec<u64>,
+        placed: Vec<u64>,
+        pile: Vec<u8>,
+        taken: Vec<u64>,
+        scores: Vec<i64>,
+        stock_size: u32,
+        turn: u64,
+        went_out: i8,
+        shown: Vec<u64>,
+    ) -> PyResult<Self> {
+        let view = PublicView {
+            current,
+            hand_sizes,
+            phase,
+            melds,
+            placed,
+            pile,
+            taken,
+            scores,
+            stock_size,
+            turn,
+            went_out,
+            shown,
+        };
+        let rules = rules(players, forbid, score_melds, turn_limit);
+        let inner = Knowledge::new(rules, seat, &view, hand, drawn).map_err(value_error)?;
+        Ok(RummyKnowledge { inner })
+    }
+
+    /// The seat that knows this.
+    #[getter]
+    fn seat(&self) -> usize {
+        self.inner.seat()
+    }
+
+    /// A deal consistent with this knowledge, its unseen cards dealt at random from `seed`.
+    fn sample(&self, seed: u64) -> RummyCore {
+        RummyCore {
+            state: self.inner.sample(&mut Rng::new(seed)),
+            buffer: Vec::new(),
+        }
+    }
 }
 
 /// One rummy deal, cards as rummy-layout bits and masks, actions as packed ints.

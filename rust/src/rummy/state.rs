@@ -3,6 +3,8 @@
 //! Actions are the packed ints of the Python package: bits 0-2 the kind, bits 3-54 the cards
 //! (a rummy-layout mask), bits 55 and up the 0-based table meld of a lay-off.
 
+use crate::sim::Rng;
+
 use super::melds::{
     FULL, ROW, extensions, group_mask, group_subsets, is_group, is_meld, mask_value, runs,
     suits_of_rank, takes, triple_ranks,
@@ -430,6 +432,35 @@ impl State {
         self.pile[0] = self.pile[usize::from(self.pile_len) - 1];
         self.pile_len = 1;
         Ok(())
+    }
+
+    /// [`State::rebuild`] with the order drawn from `rng` (simulation's chance event), in place
+    /// and without allocating; false (nothing changed) when no rebuild is due.
+    pub fn rebuild_shuffled(&mut self, rng: &mut Rng) -> bool {
+        if !self.needs_rebuild() {
+            return false;
+        }
+        let under = usize::from(self.pile_len) - 1;
+        self.stock[..under].copy_from_slice(&self.pile[..under]);
+        rng.shuffle(&mut self.stock[..under]);
+        self.stock_len = under as u8;
+        self.pile[0] = self.pile[under];
+        self.pile_len = 1;
+        true
+    }
+
+    /// Gives `card` (a rummy-layout bit below 52) to `seat`'s hand: a sampled world's hidden
+    /// cards. The caller keeps every card in one place.
+    pub(crate) fn give(&mut self, seat: usize, card: u8) {
+        self.hands[seat] |= 1 << card;
+    }
+
+    /// Sets the stock (bottom first, at most 52 cards): a sampled world's. The caller keeps
+    /// every card in one place.
+    pub(crate) fn set_stock(&mut self, cards: &[u8]) {
+        let n = cards.len().min(52);
+        self.stock[..n].copy_from_slice(&cards[..n]);
+        self.stock_len = n as u8;
     }
 
     // -- legal actions ------------------------------------------------------------------------

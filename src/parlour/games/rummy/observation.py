@@ -14,18 +14,24 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from parlour.cards import Card, CardSet
-from parlour.game import TERMINAL, Observation
+from parlour.errors import DealError
+from parlour.game import Observation
 from parlour.games.rummy.actions import DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD, RummyAction
 from parlour.games.rummy.melds import TO_CARD, TO_RUMMY, card_set, mask_value, rummy_mask
 
 if TYPE_CHECKING:
+    from parlour._core import RummyKnowledge
     from parlour.games.rummy.engine import RummyState
     from parlour.games.rummy.game import RummyGame
 
 _REBUILT = "the stock is rebuilt from the discard pile under its top card"
+#: Where an observation keeps its compiled knowledge (in its ``__dict__``, not a field).
+_KNOWLEDGE = "_knowledge_made"
+#: The phases as the compiled view numbers them.
+_PHASE_CODES = {"draw": 0, "play": 1, "over": 2}
 
 
 @dataclass(frozen=True)
@@ -90,48 +96,58 @@ class RummyObservation(Observation):
     def sample_state(self, rng: random.Random) -> RummyState:
         """The hidden cards dealt at random; the public record becomes the sample's ``past``.
 
+        Each other seat holds the cards it took from the discard pile and still holds, and as
+        many of the cards this seat has not seen as its hand holds besides; the rest are the
+        stock, in random order (the compiled sampler of :meth:`_knowledge`, seeded by
+        ``rng.getrandbits(64)``; the sample's stock rebuilds by ``rng.randrange(2**63)``).
         A card another seat drew from the stock this turn is not marked in the sample: nothing
         this seat sees tells which card it was.
         """
-        from parlour._core import RummyCore
-        from parlour.games.rummy.engine import RummyState, core_turn_limit
+        from parlour.games.rummy.engine import RummyState
 
-        over = self.current_player == TERMINAL
-        seen = rummy_mask(self.hand) | rummy_mask(self.discard)
-        for m in (*self.melds, *self.shown):
-            seen |= rummy_mask(m)
-        taken = [rummy_mask(t) for t in self.taken]
-        for t in taken:
-            seen |= t
-        unseen = [i for i in range(52) if not seen >> i & 1]
-        rng.shuffle(unseen)
-        hands = []
-        for seat, size in enumerate(self.hand_sizes):
-            if over:
-                hand = rummy_mask(self.shown[seat])
-            elif seat == self.seat:
-                hand = rummy_mask(self.hand)
-            else:
-                hand = taken[seat]
-                for _ in range(size - hand.bit_count()):
-                    hand |= 1 << unseen.pop()
-            hands.append(hand)
-        drawn, from_discard = -1, False
-        if self.drawn is not None:
-            drawn = TO_RUMMY[self.drawn]
-            from_discard = bool(taken[self.current_player] >> drawn & 1)
-        o = self.game.options
-        core = RummyCore.position(
-            self.game.players, o.forbid_discard_of_drawn_discard, o.score_melds,
-            core_turn_limit(o.turn_limit), hands, unseen, [TO_RUMMY[c] for c in self.discard],
-            [rummy_mask(m) for m in self.melds], [rummy_mask(m) for m in self.placed],
-            list(self.scores), taken, self.current_player, self.phase == "draw", drawn,
-            from_discard, self.turn, self.went_out if over else None)
+        core = self._knowledge().sample(rng.getrandbits(64))
         state = RummyState(self.game, core, rng.randrange(2**63))
         state._past = self.history
         state._discard_draws = [TO_RUMMY[c] for c in self.discard_draws]
         state._rebuilds = list(self.rebuilds)
         state._start = state.clone()
+        return state
+
+    def _knowledge(self) -> RummyKnowledge:
+        """What this seat knows, compiled: the worlds :meth:`sample_state` and the search draw
+        from. Made once per observation and kept with it (not as a field: observations compare,
+        print and pickle without it).
+
+        Raises :class:`DealError` when the observation is no view of a deal (cards in two
+        places, hand sizes its known cards do not fit …), which no engine's observation is.
+        """
+        made: RummyKnowledge | None = self.__dict__.get(_KNOWLEDGE)
+        if made is not None:
+            return made
+        from parlour._core import RummyKnowledge
+        from parlour.games.rummy.engine import core_turn_limit
+
+        o = self.game.options
+        drawn = -1 if self.drawn is None else TO_RUMMY[self.drawn]
+        phase = _PHASE_CODES.get(self.phase, 3)
+        try:
+            made = RummyKnowledge(
+                self.game.players, o.forbid_discard_of_drawn_discard, o.score_melds,
+                core_turn_limit(o.turn_limit), self.seat, rummy_mask(self.hand), drawn,
+                self.current_player, list(self.hand_sizes), phase,
+                [rummy_mask(m) for m in self.melds], [rummy_mask(m) for m in self.placed],
+                [TO_RUMMY[c] for c in self.discard], [rummy_mask(t) for t in self.taken],
+                list(self.scores), self.stock_size, self.turn, self.went_out,
+                [rummy_mask(h) for h in self.shown])
+        except (ValueError, OverflowError, TypeError) as e:
+            raise DealError(f"this observation is no view of a rummy deal: {e}") from None
+        self.__dict__[_KNOWLEDGE] = made
+        return made
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields alone (the compiled knowledge is made again when needed)."""
+        state = dict(self.__dict__)
+        state.pop(_KNOWLEDGE, None)
         return state
 
     def render(self) -> str:
