@@ -156,6 +156,8 @@ def test_a_budget_below_one_world_still_tries_every_candidate() -> None:
     ({"iterations": 2.5}, "whole number of rollouts"),
     ({"time_limit": float("nan")}, "finite number of seconds above 0, not nan"),
     ({"iterations": 10, "max_candidates": 0}, "max_candidates and min_worlds"),
+    ({"iterations": 10, "threads": 0}, "threads must be a whole number from 1 to 256, not 0"),
+    ({"iterations": 10, "threads": True}, "threads must be a whole number"),
 ])
 def test_a_bad_budget_is_refused(kwargs: dict[str, float], message: str) -> None:
     with pytest.raises(ParlourError, match=message):
@@ -208,3 +210,28 @@ def test_bench_lines_time_both_ends_of_the_levels() -> None:
     lines = list(bench_lines(parlour.new_game("spoil-five"), 0.01))
     assert [line.split()[0] for line in lines] == ["medium", "expert"]
     assert all("ms p99 per decision" in line and "rollouts/s" in line for line in lines)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_search_runs_compiled_and_threads_do_not_change_it(variant: str) -> None:
+    state = decision(variant, 6)
+    obs, legal = state.observation(state.current_player), state.legal_actions()
+    assert obs._knowledge() is not None  # every family's search runs in Rust
+
+    def searched(threads: int) -> list[tuple[object, list[float], int]]:
+        bot = SearchBot(iterations=400, max_candidates=4, min_worlds=4, threads=threads)
+        result = bot.search(obs, legal, random.Random(5))
+        return [(c.action, c.values, c.wins) for c in result.candidates]
+
+    one = searched(1)
+    assert sum(len(values) for _, values, _ in one) > len(one)  # more than a world each
+    assert searched(3) == one
+
+
+def test_an_observation_without_compiled_knowledge_is_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    state = decision("rummy", 4)
+    obs, legal = state.observation(state.current_player), state.legal_actions()
+    monkeypatch.setattr(type(obs), "_knowledge", lambda self: None)
+    with pytest.raises(ParlourError, match="rummy observations have no compiled knowledge"):
+        SearchBot(iterations=60).search(obs, legal, random.Random(3))

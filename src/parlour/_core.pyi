@@ -290,3 +290,6 @@ class RummyKnowledge:
     def sample(self, seed: int) -> RummyCore:
         """A deal consistent with this knowledge, the unseen cards dealt at random from
         ``seed`` (0 to 2**64 - 1)."""
+    def race(self, race: Race, candidates: list[int], priors: list[float], seed: int,
+             ) -> tuple[int, int, list[tuple[list[float], int]]]:
+        """The search over worlds sampled from this knowledge (:class:`Race`)."""

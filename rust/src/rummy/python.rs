@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 
 use super::melds::FULL;
 use super::{DRAW_DISCARD, Knowledge, Parts, PublicView, Rules, Sight, State, choose};
+use crate::sim::python::{Race, TallyTuple};
 use crate::sim::{Knowledge as _, Rng};
 
 /// Register the rummy classes and functions in the extension module.
@@ -136,6 +137,20 @@ impl RummyKnowledge {
             state: self.inner.sample(&mut Rng::new(seed)),
             buffer: Vec::new(),
         }
+    }
+
+    /// Searches `candidates` (this seat's legal actions) over worlds sampled from this
+    /// knowledge (`parlour.bots.search`): the worlds, the rollouts, each candidate's returns
+    /// and wins.
+    fn race(
+        &self,
+        py: Python<'_>,
+        race: &Race,
+        candidates: Vec<i128>,
+        priors: Vec<f64>,
+        seed: u64,
+    ) -> PyResult<(u64, u64, Vec<TallyTuple>)> {
+        race.run(py, &self.inner, candidates, priors, seed)
     }
 }
 

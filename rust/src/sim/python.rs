@@ -76,13 +76,13 @@ impl Race {
         &self,
         py: Python<'_>,
         knowledge: &K,
-        candidates: Vec<i64>,
+        candidates: Vec<i128>,
         priors: Vec<f64>,
         seed: u64,
     ) -> PyResult<(u64, u64, Vec<TallyTuple>)>
     where
         K: Knowledge,
-        <K::Deal as Deal>::Move: TryFrom<i64>,
+        <K::Deal as Deal>::Move: TryFrom<i128>,
     {
         let moves: Vec<<K::Deal as Deal>::Move> = candidates
             .iter()

@@ -1,17 +1,18 @@
 """``SearchBot``: determinised Monte Carlo search over states sampled from the observation.
 
 For each move the bot deals the cards it cannot see at random, consistently with everything
-its observation shows (``observation.sample_state(rng)``; each family's sampler keeps the hard
-constraints it knows of), tries each candidate move in that *world*, plays the deal out with the
-playout policy (the variant's rule-based ``greedy`` for every seat, each seeing only its own
-observation of the world), and keeps the move with the best mean return for its seat.
+its observation shows (each family's compiled sampler, the one behind
+``observation.sample_state``, keeps the hard constraints it knows of), tries each candidate move
+in that *world*, plays the deal out with the playout policy (the variant's rule-based ``greedy``
+for every seat, each seeing only its own view of the world), and keeps the move with the best
+mean return for its seat.
 
-Why perfect-information Monte Carlo rather than information-set MCTS: the bot has at most about
-a second and the rollouts cost 0.1–6 ms, so it gets a few hundred to a few thousand playouts a
-move. That is too few to grow a useful tree below the root, where ISMCTS would also need a key
-for every information set it visits; at the root both reduce to the same thing, the mean return
-of each move over sampled worlds. What PIMC adds is what matters at this budget: every candidate
-is scored on the same worlds with the same rollout seeds, so two moves are compared by paired
+Why perfect-information Monte Carlo rather than information-set MCTS: the rollouts are cheap
+(compiled: a few microseconds) but a move still gets only some tens of thousands of them, too
+few to grow a useful tree below the root, where ISMCTS would also need a key for every
+information set it visits; at the root both reduce to the same thing, the mean return of each
+move over sampled worlds. What PIMC adds is what matters at this budget: every candidate is
+scored on the same worlds with the same rollout seeds, so two moves are compared by paired
 differences and most of the luck of the deal cancels. Its known weakness (strategy fusion: each
 world is played as if its hidden cards were known) is bounded here because the playouts are
 played by the observation-only ``greedy`` policy, not by a perfect-information solver.
@@ -43,12 +44,10 @@ The search, step by step:
    ``time_limit`` (seconds) stops sampling when the time is up, for interactive play; with both,
    whichever comes first. Every candidate is played in at least one world.
 
-Steps 3 and 4 run compiled, without Python, for every family (its observation's
-``_knowledge()``: the worlds are sampled and played out in Rust, ``parlour._core.Race``), on
-``threads`` threads: world ``w`` is dealt and played from its own stream of the search's seed,
-and racing looks at the results only at fixed world counts, so an iteration budget gives the same
-move on any number of threads and under any load. An observation without compiled knowledge
-is searched the same way in Python (one thread).
+Steps 3 and 4 run compiled, without Python (the observation's ``_knowledge()`` and
+``parlour._core.Race``), on ``threads`` threads: world ``w`` is dealt and played out from its
+own stream of the search's seed, and racing looks at the results only at fixed world counts, so
+an iteration budget gives the same move on any number of threads and under any load.
 
 >>> import random, parlour
 >>> state = parlour.new_game("forty-five").new_deal(seed=3)
@@ -64,7 +63,6 @@ from __future__ import annotations
 
 import math
 import random
-import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -72,23 +70,11 @@ from dataclasses import dataclass, field
 from parlour._core import Race
 from parlour.bots.base import Bot
 from parlour.errors import ParlourError
-from parlour.game import TERMINAL, Action, Knowledge, Observation, State
+from parlour.game import Action, Observation
 
 #: A search guide: each legal action's prior advantage in points for the seat to move, or
 #: ``None`` where it has no opinion (a variant it was not trained for).
 Guide = Callable[[Observation, Sequence[Action], random.Random], "list[float] | None"]
-
-
-def playout(state: State, rng: random.Random) -> None:
-    """Play ``state`` to its end in place, every seat by the variant's rule-based policy on its
-    own observation (a forced move is made without building one)."""
-    greedy = state.game.greedy_action
-    while state.current_player != TERMINAL:
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            state.apply(legal[0])
-        else:
-            state.apply(greedy(state.observation(state.current_player), legal, rng))
 
 
 def policy_order(
@@ -309,47 +295,12 @@ class SearchBot(Bot):
 
     def _race(self, observation: Observation, candidates: tuple[Candidate, ...],
               rng: random.Random, start: float, weight: float, iterations: int | None) -> int:
-        """Play worlds until the budget is spent or one candidate is left; the rollouts made."""
+        """Steps 3 and 4 in Rust (the module): fills in the candidates' results and returns the
+        rollouts made; the worlds and rollouts are seeded from ``rng``."""
         knowledge = observation._knowledge()
-        if knowledge is not None:
-            return self._race_compiled(knowledge, candidates, rng, start, weight, iterations)
-        seat = observation.seat
-        budget = iterations if iterations is not None else math.inf
-        deadline = start + self.time_limit if self.time_limit is not None else math.inf
-        alive = list(candidates)
-        used = worlds = 0
-        next_check = self.min_worlds
-        rollout_time = 0.0  # the slowest rollout so far: the margin kept before the deadline
-        # Every candidate is played in at least one world, whatever the budget.
-        while len(alive) > 1 and (not worlds or used + len(alive) <= budget):
-            world = observation.sample_state(random.Random(rng.getrandbits(64)))
-            seed = rng.getrandbits(64)
-            results: list[tuple[float, bool]] = []
-            for cand in alive:
-                now = time.perf_counter()
-                if worlds and now + rollout_time >= deadline:
-                    break
-                state = world.clone()
-                state.apply(cand.action)
-                playout(state, random.Random(seed))
-                results.append((state.returns()[seat], seat in state.winners()))
-                rollout_time = max(rollout_time, time.perf_counter() - now)
-            if len(results) < len(alive):
-                break  # out of time mid-world: an unpaired world would bias the comparison
-            for cand, (value, won) in zip(alive, results, strict=True):
-                cand.values.append(value)
-                cand.wins += won
-            used += len(alive)
-            worlds += 1
-            if worlds >= next_check:
-                alive = self._survivors(alive, weight)
-                next_check = max(worlds + 1, math.ceil(worlds * 1.25))
-        return used
-
-    def _race_compiled(self, knowledge: Knowledge, candidates: tuple[Candidate, ...],
-                       rng: random.Random, start: float, weight: float,
-                       iterations: int | None) -> int:
-        """:meth:`_race` in Rust: the same racing, the worlds and rollouts seeded from ``rng``."""
+        if knowledge is None:
+            raise ParlourError(f"{observation.game.name} observations have no compiled "
+                               "knowledge to search from")
         left = None
         if self.time_limit is not None:
             left = max(self.time_limit - (time.perf_counter() - start), 1e-6)
@@ -359,20 +310,3 @@ class SearchBot(Bot):
         for cand, (values, wins) in zip(candidates, tallies, strict=True):
             cand.values, cand.wins = values, wins
         return used
-
-    def _survivors(self, alive: list[Candidate], weight: float) -> list[Candidate]:
-        """The candidates not clearly worse than the leader, by their paired differences
-        (shrunk towards the difference of their priors when guided)."""
-        leader = max(alive, key=lambda c: (c.score(weight), -c.rank))
-        n = leader.samples
-        shrink = n / (n + weight)
-        keep = []
-        for cand in alive:
-            if cand is not leader:
-                diffs = [a - b for a, b in zip(leader.values, cand.values, strict=True)]
-                gap = shrink * math.fsum(diffs) / n + (1 - shrink) * (leader.prior - cand.prior)
-                spread = statistics.stdev(diffs) if n > 1 else math.inf
-                if gap > self.confidence * shrink * spread / math.sqrt(n):
-                    continue
-            keep.append(cand)
-        return keep
