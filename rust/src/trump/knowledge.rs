@@ -277,10 +277,14 @@ impl Knowledge {
             history,
             history_len: seen.history.len() as u8,
         };
-        // A fixed generator: the same observation always finds the same witness.
-        let witness = dealing
-            .sample_world(&mut Rng::new(0))
-            .ok_or("no deal is consistent with this observation")?;
+        // A fixed generator: the same observation always finds the same witness. What a seat
+        // sees follows from its own hand and the history, so if the witness shows it all that
+        // it saw, so does every world that replays.
+        let inconsistent = "no deal is consistent with this observation";
+        let witness = dealing.sample_world(&mut Rng::new(0)).ok_or(inconsistent)?;
+        if Observed::of(&witness.state, me) != *seen {
+            return Err(inconsistent.into());
+        }
         Ok(Knowledge { dealing, witness })
     }
 

@@ -751,3 +751,6 @@ fn push_bits(mut mask: u64, base: u16, out: &mut Vec<u16>) {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod sim_tests;
