@@ -14,6 +14,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     crate::climbing::python::register(m)?;
     crate::rummy::python::register(m)?;
     crate::trump::python::register(m)?;
+    crate::sim::python::register(m)?;
     Ok(())
 }
 

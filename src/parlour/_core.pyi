@@ -14,7 +14,7 @@ from typing import Any, final
 from parlour.game import Observation
 from parlour.games.trump.actions import TrumpAction
 
-__all__ = ["ClimbingEngine", "ClimbingTable", "RummyCore", "TrumpEngine", "TrumpRules",
+__all__ = ["ClimbingEngine", "ClimbingTable", "Race", "RummyCore", "TrumpEngine", "TrumpRules",
            "__version__", "shuffle", "trump_deal"]
 __all__ += ["TrumpKnowledge"]
 
@@ -254,3 +254,10 @@ class RummyCore:
         list[int], bytes, bytes, list[int], list[int], list[int], list[int],
         tuple[int, bool, int, bool, int],
     ]: ...
+
+@final
+class Race:
+    """A search's settings; each family's knowledge runs it (``knowledge.race(race, …)``)."""
+
+    def __new__(cls, iterations: int | None, time_limit: float | None, min_worlds: int,
+                confidence: float, prior_weight: float, threads: int) -> Race: ...

@@ -24,13 +24,14 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self
 
 from parlour._core import shuffle as _shuffle
 from parlour.cards import CARDS, Card, CardSet, parse_cards
 from parlour.errors import DealError, IllegalAction, SeatError
 
 if TYPE_CHECKING:
+    from parlour._core import Race
     from parlour.match import Match
     from parlour.registry import Variant
 
@@ -58,6 +59,17 @@ class Action(int):
 
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)
+
+
+class Knowledge(Protocol):
+    """What a seat knows, compiled: the search samples worlds from it and plays them out
+    without Python (each family's ``parlour._core.…Knowledge``)."""
+
+    def race(self, race: Race, candidates: list[int], priors: list[float], seed: int,
+             ) -> tuple[int, int, list[tuple[list[float], int]]]:
+        """Searches ``candidates`` (action ints) with ``race``'s settings: the worlds counted,
+        the rollouts made, and each candidate's returns (one per world) and wins."""
+        ...
 
 
 class Observation(ABC):
@@ -105,6 +117,11 @@ class Observation(ABC):
         The hidden cards are dealt at random from those this seat cannot see, so that
         ``sample.observation(self.seat) == self``. Search bots use it to determinise.
         """
+
+    def _knowledge(self) -> Knowledge | None:
+        """This seat's knowledge compiled for the search (``None``: the family has none, and
+        :class:`~parlour.bots.search.SearchBot` samples and plays out in Python)."""
+        return None
 
     @abstractmethod
     def render(self) -> str:

@@ -5,9 +5,15 @@
 //! Nothing here knows a game: each family implements [`Deal`] for its state and [`Knowledge`]
 //! for what one seat sees, in its own module.
 
+#[cfg(feature = "python")]
+pub mod python;
 pub mod rng;
+pub mod search;
 
 pub use rng::Rng;
+
+/// The most seats of any family's deal (Spoil Five with ten).
+pub const MAX_PLAYERS: usize = 10;
 
 /// A deal as simulation drives it: whose turn, the legal moves, applying one, the returns, and
 /// the family's rule-based policy for the seat to move.
@@ -30,6 +36,15 @@ pub trait Deal: Clone + Send + Sync {
 
     /// Each seat's return (`out` holds at least [`Deal::players`] entries); the deal is over.
     fn returns_into(&self, out: &mut [f64]);
+
+    /// Whether `seat` won the deal (over): by default, it has the highest return. A family whose
+    /// winners are not simply the best returns says so here.
+    fn won(&self, seat: usize) -> bool {
+        let mut r = [0.0; MAX_PLAYERS];
+        let n = self.players().min(MAX_PLAYERS);
+        self.returns_into(&mut r[..n]);
+        seat < n && r[..n].iter().all(|&v| v <= r[seat])
+    }
 
     /// The rule-based (`greedy`) choice among `legal` (two or more moves) for the seat to move,
     /// reading only what that seat may see.

@@ -43,6 +43,13 @@ The search, step by step:
    ``time_limit`` (seconds) stops sampling when the time is up, for interactive play; with both,
    whichever comes first. Every candidate is played in at least one world.
 
+Steps 3 and 4 run compiled, without Python, for every family (its observation's
+``_knowledge()``: the worlds are sampled and played out in Rust, ``parlour._core.Race``), on
+``threads`` threads: world ``w`` is dealt and played from its own stream of the search's seed,
+and racing looks at the results only at fixed world counts, so an iteration budget gives the same
+move on any number of threads and under any load. An observation without compiled knowledge
+is searched the same way in Python (one thread).
+
 >>> import random, parlour
 >>> state = parlour.new_game("forty-five").new_deal(seed=3)
 >>> bot = SearchBot(iterations=60)
@@ -62,9 +69,10 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from parlour._core import Race
 from parlour.bots.base import Bot
 from parlour.errors import ParlourError
-from parlour.game import TERMINAL, Action, Observation, State
+from parlour.game import TERMINAL, Action, Knowledge, Observation, State
 
 #: A search guide: each legal action's prior advantage in points for the seat to move, or
 #: ``None`` where it has no opinion (a variant it was not trained for).
@@ -193,7 +201,8 @@ class SearchBot(Bot):
     (step 5 of the module); where the guide gives a prior, ``guided_iterations`` (when given)
     replaces ``iterations``, ``guided_candidates`` of the guide's best moves join the
     candidates, and ``prior_margin`` is the lead in points over the guide's second choice from
-    which its first is played without searching.
+    which its first is played without searching. ``threads``: how many threads a compiled
+    search plays its worlds on (the move does not depend on it).
     """
 
     name = "search"
@@ -211,6 +220,7 @@ class SearchBot(Bot):
         guided_iterations: int | None = None,
         guided_candidates: int = 2,
         prior_margin: float = math.inf,
+        threads: int = 1,
     ) -> None:
         if iterations is None and time_limit is None:
             raise ParlourError("a search needs a budget: iterations, a time limit, or both")
@@ -234,6 +244,9 @@ class SearchBot(Bot):
                                f"{prior_weight!r}")
         if not prior_margin > 0:
             raise ParlourError(f"prior_margin must be above 0 points, not {prior_margin!r}")
+        if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:
+            raise ParlourError(f"threads must be a whole number from 1 to 256, not {threads!r}")
+        self.threads = threads
         self.iterations = iterations
         self.time_limit = time_limit
         self.max_candidates = max_candidates
@@ -297,6 +310,9 @@ class SearchBot(Bot):
     def _race(self, observation: Observation, candidates: tuple[Candidate, ...],
               rng: random.Random, start: float, weight: float, iterations: int | None) -> int:
         """Play worlds until the budget is spent or one candidate is left; the rollouts made."""
+        knowledge = observation._knowledge()
+        if knowledge is not None:
+            return self._race_compiled(knowledge, candidates, rng, start, weight, iterations)
         seat = observation.seat
         budget = iterations if iterations is not None else math.inf
         deadline = start + self.time_limit if self.time_limit is not None else math.inf
@@ -328,6 +344,20 @@ class SearchBot(Bot):
             if worlds >= next_check:
                 alive = self._survivors(alive, weight)
                 next_check = max(worlds + 1, math.ceil(worlds * 1.25))
+        return used
+
+    def _race_compiled(self, knowledge: Knowledge, candidates: tuple[Candidate, ...],
+                       rng: random.Random, start: float, weight: float,
+                       iterations: int | None) -> int:
+        """:meth:`_race` in Rust: the same racing, the worlds and rollouts seeded from ``rng``."""
+        left = None
+        if self.time_limit is not None:
+            left = max(self.time_limit - (time.perf_counter() - start), 1e-6)
+        race = Race(iterations, left, self.min_worlds, self.confidence, weight, self.threads)
+        _, used, tallies = knowledge.race(race, [int(c.action) for c in candidates],
+                                          [c.prior for c in candidates], rng.getrandbits(64))
+        for cand, (values, wins) in zip(candidates, tallies, strict=True):
+            cand.values, cand.wins = values, wins
         return used
 
     def _survivors(self, alive: list[Candidate], weight: float) -> list[Candidate]:

@@ -1,0 +1,110 @@
+//! The search's Python face: `Race` (a search's settings) runs [`race`] for any family's
+//! knowledge; each family's `…Knowledge.race(race, candidates, priors, seed)` calls
+//! [`Race::run`] with its own knowledge, so this module knows no game.
+
+use std::time::Duration;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use super::search::{Outcome, Settings, race};
+use super::{Deal, Knowledge};
+
+/// One candidate's results as Python receives them: its returns, one per world, and its wins.
+pub type TallyTuple = (Vec<f64>, u64);
+
+/// A search's settings (`parlour.bots.search.SearchBot` makes one per search).
+#[pyclass(frozen, module = "parlour._core")]
+pub struct Race {
+    settings: Settings,
+}
+
+#[pymethods]
+impl Race {
+    #[new]
+    #[pyo3(signature = (iterations, time_limit, min_worlds, confidence, prior_weight, threads))]
+    fn new(
+        iterations: Option<u64>,
+        time_limit: Option<f64>,
+        min_worlds: u64,
+        confidence: f64,
+        prior_weight: f64,
+        threads: usize,
+    ) -> PyResult<Race> {
+        let time_limit = match time_limit {
+            Some(t) if t.is_finite() && t > 0.0 && t < 1e9 => Some(Duration::from_secs_f64(t)),
+            Some(t) => {
+                return Err(PyValueError::new_err(format!(
+                    "the time limit must be a finite number of seconds above 0, not {t}"
+                )));
+            }
+            None => None,
+        };
+        if iterations.is_none() && time_limit.is_none() {
+            return Err(PyValueError::new_err(
+                "a search needs a budget: iterations, a time limit, or both",
+            ));
+        }
+        if iterations == Some(0) || min_worlds == 0 || !(confidence > 0.0 && confidence.is_finite())
+        {
+            return Err(PyValueError::new_err(
+                "iterations and min_worlds must be at least 1 and confidence a finite number above 0",
+            ));
+        }
+        if !(prior_weight >= 0.0 && prior_weight.is_finite() && (1..=256).contains(&threads)) {
+            return Err(PyValueError::new_err(
+                "prior_weight must be a finite number of at least 0 and threads 1 to 256",
+            ));
+        }
+        Ok(Race {
+            settings: Settings {
+                iterations,
+                time_limit,
+                min_worlds,
+                confidence,
+                prior_weight,
+                threads,
+            },
+        })
+    }
+}
+
+impl Race {
+    /// Searches `candidates` (action ints, the knowing seat's legal moves) for `knowledge`'s
+    /// seat, without the GIL: `(worlds, iterations, [(returns, wins) per candidate])`.
+    pub fn run<K>(
+        &self,
+        py: Python<'_>,
+        knowledge: &K,
+        candidates: Vec<i64>,
+        priors: Vec<f64>,
+        seed: u64,
+    ) -> PyResult<(u64, u64, Vec<TallyTuple>)>
+    where
+        K: Knowledge,
+        <K::Deal as Deal>::Move: TryFrom<i64>,
+    {
+        let moves: Vec<<K::Deal as Deal>::Move> = candidates
+            .iter()
+            .map(|&c| <K::Deal as Deal>::Move::try_from(c).ok())
+            .collect::<Option<_>>()
+            .ok_or_else(|| PyValueError::new_err("a candidate is not a move of this game"))?;
+        let outcome: Option<Outcome> =
+            py.detach(|| race(knowledge, &moves, &priors, &self.settings, seed));
+        let outcome = outcome.ok_or_else(|| {
+            PyValueError::new_err(
+                "the candidates must be the seat's legal moves, one prior each, at least one",
+            )
+        })?;
+        let tallies = outcome
+            .tallies
+            .into_iter()
+            .map(|t| (t.values, t.wins))
+            .collect();
+        Ok((outcome.worlds, outcome.iterations, tallies))
+    }
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Race>()
+}

@@ -1,0 +1,378 @@
+//! The searching bot's inner loop: paired, raced candidates over sampled worlds (the method is
+//! described in `parlour.bots.search`, which chooses the candidates and reads the results).
+//!
+//! World `w` of a search with seed `s` is dealt from `Rng::stream(s, 2w)`, and every candidate
+//! is played out in it from a copy of `Rng::stream(s, 2w + 1)` (common random numbers), so a
+//! world's results depend only on the seed and its number. Racing looks at the results only
+//! between batches of worlds, at fixed world counts, so with an iteration budget the outcome is
+//! the same whatever the number of threads and however busy the machine is.
+
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use super::{Deal, Knowledge, MAX_PLAYERS, Rng, playout};
+
+/// How one search is run.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The most rollouts (one candidate played out in one world); `None`: no such limit.
+    pub iterations: Option<u64>,
+    /// The most time; `None`: no such limit. At least one of the two is set.
+    pub time_limit: Option<Duration>,
+    /// Worlds before racing may drop a candidate.
+    pub min_worlds: u64,
+    /// Standard errors of the paired difference below the leader that drop a candidate.
+    pub confidence: f64,
+    /// How many worlds' worth the candidates' priors count for (0: no priors).
+    pub prior_weight: f64,
+    /// Threads to play the worlds of a batch on (1: this thread only).
+    pub threads: usize,
+}
+
+/// One candidate's results: its return in each world it was played in, and its wins.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tally {
+    pub values: Vec<f64>,
+    pub wins: u64,
+}
+
+/// What a search found: a tally per candidate (in the order given), the worlds counted and the
+/// rollouts made.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    pub tallies: Vec<Tally>,
+    pub worlds: u64,
+    pub iterations: u64,
+}
+
+struct Racer<'a, D: Deal> {
+    moves: &'a [D::Move],
+    priors: &'a [f64],
+    settings: &'a Settings,
+    tallies: Vec<Tally>,
+    alive: Vec<usize>,
+}
+
+/// Searches the candidates `moves` (the seat's own legal moves, best guess first: an exact tie
+/// goes to the earlier one) with their `priors` (points; zeros without a guide).
+///
+/// Returns `None` when `moves` and `priors` differ in length or a move is not legal in a sampled
+/// world (the candidates were not the knowing seat's legal moves).
+pub fn race<K: Knowledge>(
+    knowledge: &K,
+    moves: &[<K::Deal as Deal>::Move],
+    priors: &[f64],
+    settings: &Settings,
+    seed: u64,
+) -> Option<Outcome> {
+    if moves.len() != priors.len() || moves.is_empty() {
+        return None;
+    }
+    let start = Instant::now();
+    let deadline = settings.time_limit.map(|t| start + t);
+    let budget = settings.iterations.unwrap_or(u64::MAX);
+    let pool = if settings.threads > 1 {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(settings.threads)
+            .build()
+            .ok()
+    } else {
+        None
+    };
+    let mut racer: Racer<'_, K::Deal> = Racer {
+        moves,
+        priors,
+        settings,
+        tallies: vec![Tally::default(); moves.len()],
+        alive: (0..moves.len()).collect(),
+    };
+    let (mut worlds, mut used) = (0u64, 0u64);
+    let mut next_check = settings.min_worlds.max(1);
+    let mut slowest = Duration::ZERO; // the slowest world so far: the margin kept before the deadline
+    let width = settings.threads.max(1) as u64;
+    // Every candidate is played in at least one world, whatever the budget.
+    while racer.alive.len() > 1 && (worlds == 0 || used + racer.alive.len() as u64 <= budget) {
+        let affordable = if worlds == 0 {
+            1.max((budget / racer.alive.len() as u64).min(next_check))
+        } else {
+            (budget - used) / racer.alive.len() as u64
+        };
+        let mut batch = (next_check - worlds).min(affordable).max(1);
+        if let Some(deadline) = deadline {
+            let now = Instant::now();
+            if worlds > 0 && now + slowest >= deadline {
+                break;
+            }
+            batch = batch.min(width); // a few worlds at a time, to stop near the deadline
+        }
+        let began = Instant::now();
+        let results = racer.play(knowledge, seed, worlds, batch, pool.as_ref())?;
+        let per_world = began.elapsed() / batch as u32;
+        slowest = slowest.max(per_world * width.min(batch) as u32);
+        for world in results {
+            for (&c, (value, won)) in racer.alive.iter().zip(world) {
+                racer.tallies[c].values.push(value);
+                racer.tallies[c].wins += u64::from(won);
+            }
+        }
+        used += batch * racer.alive.len() as u64;
+        worlds += batch;
+        if worlds >= next_check {
+            racer.drop_the_worse();
+            next_check = (worlds + 1).max((worlds as f64 * 1.25).ceil() as u64);
+        }
+    }
+    Some(Outcome {
+        tallies: racer.tallies,
+        worlds,
+        iterations: used,
+    })
+}
+
+impl<D: Deal> Racer<'_, D> {
+    /// Worlds `first .. first + count`, each a result `(return, won)` per candidate alive.
+    fn play<K: Knowledge<Deal = D>>(
+        &self,
+        knowledge: &K,
+        seed: u64,
+        first: u64,
+        count: u64,
+        pool: Option<&rayon::ThreadPool>,
+    ) -> Option<Vec<Vec<(f64, bool)>>> {
+        let one = |w: u64| self.world(knowledge, seed, w);
+        let worlds: Vec<Option<Vec<(f64, bool)>>> = match pool {
+            Some(pool) => {
+                pool.install(|| (first..first + count).into_par_iter().map(one).collect())
+            }
+            None => (first..first + count).map(one).collect(),
+        };
+        worlds.into_iter().collect()
+    }
+
+    /// Every candidate alive played out in world `w`.
+    fn world<K: Knowledge<Deal = D>>(
+        &self,
+        knowledge: &K,
+        seed: u64,
+        w: u64,
+    ) -> Option<Vec<(f64, bool)>> {
+        let seat = knowledge.seat();
+        let world = knowledge.sample(&mut Rng::stream(seed, 2 * w));
+        let rollouts = Rng::stream(seed, 2 * w + 1);
+        let mut legal = Vec::with_capacity(64);
+        let mut returns = [0.0; MAX_PLAYERS];
+        let mut out = Vec::with_capacity(self.alive.len());
+        for &c in &self.alive {
+            let mut deal = world.clone();
+            let mut rng = rollouts.clone();
+            deal.legal_into(&mut legal);
+            if !legal.contains(&self.moves[c]) {
+                return None;
+            }
+            deal.play(self.moves[c], &mut rng);
+            playout(&mut deal, &mut rng, &mut legal);
+            let n = deal.players().min(MAX_PLAYERS);
+            deal.returns_into(&mut returns[..n]);
+            out.push((returns[seat], deal.won(seat)));
+        }
+        Some(out)
+    }
+
+    /// A candidate's mean return shrunk towards its prior by `prior_weight` worlds' worth.
+    fn score(&self, c: usize) -> f64 {
+        let values = &self.tallies[c].values;
+        let w = self.settings.prior_weight;
+        let sum: f64 = values.iter().sum();
+        if w == 0.0 {
+            return if values.is_empty() {
+                f64::NEG_INFINITY
+            } else {
+                sum / values.len() as f64
+            };
+        }
+        (sum + w * self.priors[c]) / (values.len() as f64 + w)
+    }
+
+    /// Keeps the candidates not clearly worse than the leader, by their paired differences
+    /// (shrunk towards the difference of their priors when guided).
+    fn drop_the_worse(&mut self) {
+        let mut leader = self.alive[0];
+        for &c in &self.alive[1..] {
+            if self.score(c) > self.score(leader) {
+                leader = c; // ties stay with the earlier candidate
+            }
+        }
+        let n = self.tallies[leader].values.len() as f64;
+        let shrink = n / (n + self.settings.prior_weight);
+        let lead = &self.tallies[leader].values;
+        let keep: Vec<usize> = self
+            .alive
+            .iter()
+            .copied()
+            .filter(|&c| {
+                if c == leader {
+                    return true;
+                }
+                let diffs = lead.iter().zip(&self.tallies[c].values).map(|(a, b)| a - b);
+                let mean = diffs.clone().sum::<f64>() / n;
+                let spread = if n > 1.0 {
+                    (diffs.map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
+                } else {
+                    f64::INFINITY
+                };
+                let gap = shrink * mean + (1.0 - shrink) * (self.priors[leader] - self.priors[c]);
+                gap <= self.settings.confidence * shrink * spread / n.sqrt()
+            })
+            .collect();
+        self.alive = keep;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A one-move game: seat 0 picks 0, 1 or 2 and scores `VALUE[m]` plus the world's luck,
+    /// shared by all moves (so the paired differences are exact) and a little of its own.
+    #[derive(Clone, Debug)]
+    struct Toy {
+        luck: f64,
+        picked: Option<u8>,
+    }
+
+    const VALUE: [f64; 3] = [0.0, 1.0, 0.5];
+
+    impl Deal for Toy {
+        type Move = u8;
+        fn players(&self) -> usize {
+            2
+        }
+        fn to_move(&self) -> i8 {
+            if self.picked.is_none() { 0 } else { -1 }
+        }
+        fn legal_into(&mut self, out: &mut Vec<u8>) {
+            out.clear();
+            out.extend([0, 1, 2]);
+        }
+        fn play(&mut self, m: u8, rng: &mut Rng) {
+            self.picked = Some(m);
+            self.luck += 0.1 * rng.unit();
+        }
+        fn returns_into(&self, out: &mut [f64]) {
+            let v = VALUE[usize::from(self.picked.unwrap_or(0))] + self.luck;
+            out[0] = v;
+            out[1] = -v;
+        }
+        fn greedy(&self, legal: &[u8], _: &mut Rng) -> u8 {
+            legal[0]
+        }
+    }
+
+    struct Seen;
+
+    impl Knowledge for Seen {
+        type Deal = Toy;
+        fn seat(&self) -> usize {
+            0
+        }
+        fn sample(&self, rng: &mut Rng) -> Toy {
+            Toy {
+                luck: 4.0 * rng.unit() - 2.0,
+                picked: None,
+            }
+        }
+    }
+
+    fn settings(iterations: u64, threads: usize) -> Settings {
+        Settings {
+            iterations: Some(iterations),
+            time_limit: None,
+            min_worlds: 8,
+            confidence: 2.5,
+            prior_weight: 0.0,
+            threads,
+        }
+    }
+
+    fn mean(t: &Tally) -> f64 {
+        t.values.iter().sum::<f64>() / t.values.len() as f64
+    }
+
+    #[test]
+    fn the_clearly_worse_are_dropped_at_the_first_check() {
+        let out = race(&Seen, &[0, 1, 2], &[0.0; 3], &settings(3_000, 1), 5).unwrap();
+        // The paired differences are exact (shared luck, one rollout generator per world):
+        // both worse moves go at the first check, so the race ends with 8 worlds.
+        assert_eq!((out.worlds, out.iterations), (8, 24));
+        assert!(out.tallies.iter().all(|t| t.values.len() == 8));
+        let gap = |a: usize, b: usize| mean(&out.tallies[a]) - mean(&out.tallies[b]);
+        assert!((gap(1, 2) - 0.5).abs() < 1e-9 && (gap(1, 0) - 1.0).abs() < 1e-9);
+        // Seat 0 has the highest return whenever it is positive.
+        let positive = out.tallies[1].values.iter().filter(|&&v| v > 0.0).count() as u64;
+        assert_eq!(out.tallies[1].wins, positive);
+        // Two equal moves stay in the race until the budget is spent.
+        let tied = race(&Seen, &[1, 1, 0], &[0.0; 3], &settings(3_000, 1), 5).unwrap();
+        assert_eq!(tied.tallies[2].values.len(), 8);
+        assert_eq!(tied.tallies[0].values.len(), tied.tallies[1].values.len());
+        assert!(tied.iterations > 2_990 && tied.iterations <= 3_000);
+    }
+
+    #[test]
+    fn the_budget_is_kept_and_every_candidate_is_tried_once() {
+        for budget in [1, 2, 3, 7, 50] {
+            let out = race(&Seen, &[0, 1, 2], &[0.0; 3], &settings(budget, 1), 9).unwrap();
+            assert!(
+                out.iterations <= budget.max(3),
+                "{budget}: {}",
+                out.iterations
+            );
+            assert!(out.tallies.iter().all(|t| !t.values.is_empty()));
+            let played: usize = out.tallies.iter().map(|t| t.values.len()).sum();
+            assert_eq!(played as u64, out.iterations);
+        }
+    }
+
+    #[test]
+    fn threads_change_nothing() {
+        // Equal moves race on: many worlds, in batches spread over the threads.
+        let one = race(&Seen, &[1, 1, 2], &[0.0; 3], &settings(600, 1), 3).unwrap();
+        for threads in [2, 3, 8] {
+            let many = race(&Seen, &[1, 1, 2], &[0.0; 3], &settings(600, threads), 3).unwrap();
+            assert_eq!(one, many, "{threads} threads");
+        }
+        let other = race(&Seen, &[1, 1, 2], &[0.0; 3], &settings(600, 1), 4).unwrap();
+        assert_ne!(one, other, "another seed, other worlds");
+    }
+
+    #[test]
+    fn a_prior_can_outweigh_the_rollouts() {
+        let mut s = settings(3_000, 1);
+        // Equal priors: the rollouts decide, and move 1 drops move 2.
+        s.prior_weight = 1_000.0;
+        let even = race(&Seen, &[2, 1, 1], &[0.0; 3], &s, 1).unwrap();
+        assert_eq!(even.tallies[0].values.len(), 8);
+        // Move 2 rated 50 points better, worth 1,000 worlds: the prior leads, and the two
+        // copies of move 1 are dropped although they play better.
+        let led = race(&Seen, &[2, 1, 1], &[50.0, 0.0, 0.0], &s, 1).unwrap();
+        assert_eq!(led.worlds, 8);
+        assert!(mean(&led.tallies[1]) > mean(&led.tallies[0]));
+    }
+
+    #[test]
+    fn a_time_limit_stops_the_search() {
+        let mut s = settings(u64::MAX, 2);
+        s.iterations = None;
+        s.time_limit = Some(Duration::from_millis(20));
+        let out = race(&Seen, &[1, 1], &[0.0; 2], &s, 2).unwrap();
+        assert!(out.worlds >= 1);
+        assert_eq!(out.tallies[0].values.len(), out.tallies[1].values.len());
+    }
+
+    #[test]
+    fn candidates_that_are_not_moves_are_refused() {
+        assert!(race(&Seen, &[1, 7], &[0.0; 2], &settings(10, 1), 0).is_none());
+        assert!(race(&Seen, &[1, 2], &[0.0], &settings(10, 1), 0).is_none());
+        assert!(race(&Seen, &[], &[], &settings(10, 1), 0).is_none());
+    }
+}
