@@ -105,6 +105,11 @@ class TrumpKnowledge:
     def __new__(cls, rules: TrumpRules, observation: Observation) -> TrumpKnowledge: ...
     @property
     def seat(self) -> int: ...
+    def race(self, race: Race, candidates: list[int], priors: list[float], seed: int,
+             ) -> tuple[int, int, list[tuple[list[float], int]]]:
+        """Searches ``candidates`` (the seat's legal moves) with ``race``'s settings over worlds
+        dealt from this knowledge: the worlds, the rollouts, each candidate's returns (one per
+        world) and wins."""
     def sample(self, seed: int) -> tuple[tuple[int, ...], int]:
         """A world dealt from ``seed`` (0 <= seed < 2**64): ``(hands, discard)``, the hands as
         dealt (masks) and the discard of another seat's rob this seat did not see (-1 if

@@ -55,6 +55,17 @@ impl sim::Deal for State {
         out[..n].copy_from_slice(&all[..n]);
     }
 
+    fn won(&self, seat: usize) -> bool {
+        if self.rules.stop_at_three {
+            // Spoil Five: the taker of the pool alone, nobody after a spoil.
+            return self.phase == Phase::Over && self.taker == seat as i8;
+        }
+        let mut r = [0.0; MAX_SEATS];
+        State::returns_into(self, &mut r);
+        let n = State::players(self);
+        self.phase == Phase::Over && seat < n && r[..n].iter().all(|&v| v <= r[seat])
+    }
+
     fn greedy(&self, legal: &[u16], _rng: &mut Rng) -> u16 {
         let seat = self.current.max(0) as usize;
         super::policy::greedy(&self.seen(seat), legal).unwrap_or(legal[0])

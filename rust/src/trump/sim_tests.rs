@@ -138,6 +138,12 @@ fn playouts_end_and_return_what_the_rules_say() {
         sim::playout(&mut s, &mut rng, &mut legal);
         assert!(s.is_over() && Deal::to_move(&s) < 0);
         Deal::returns_into(&s, &mut returns);
+        for seat in 0..players {
+            // Spoil Five is won by the pool's taker alone; Forty-Five by the side ahead.
+            let best = returns[..players].iter().all(|&v| v <= returns[seat]);
+            let won = if spoil { s.taker() == seat as i8 } else { best };
+            assert_eq!(Deal::won(&s, seat), won);
+        }
         let returns = &returns[..players];
         if spoil {
             // Everyone paid the ante; the taker takes the pool (a jink's extras cancel out).
