@@ -20,6 +20,8 @@ import pytest
 import parlour
 import trace_format as tf
 from parlour import ParlourError
+from parlour._core import TrumpKnowledge
+from parlour.bots import SearchBot
 from parlour.games.trump.actions import HIDDEN_ROB, ROB
 from parlour.games.trump.engine import TrumpState
 from parlour.games.trump.observation import TrumpObservation
@@ -155,3 +157,20 @@ def test_an_observation_no_deal_fits_is_refused() -> None:
         rough = TrumpObservation(**{**fields, **changed})
         with pytest.raises(ParlourError, match=message):
             rough.sample_state(random.Random(0))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_search_runs_compiled_over_the_sampled_worlds(variant: str) -> None:
+    """The search plays its worlds through the observation's compiled knowledge: the same
+    result on one thread or three, and only returns the variant can give."""
+    state = parlour.new_game(variant).new_deal(seed=6)
+    while len(state.legal_actions()) < 2:
+        state.apply(state.legal_actions()[0])
+    obs = state.observation(state.current_player)
+    assert isinstance(obs._knowledge(), TrumpKnowledge)
+    results = [SearchBot(iterations=150, max_candidates=3, min_worlds=4, threads=t)
+               .search(obs, state.legal_actions(), random.Random(1)) for t in (1, 3)]
+    one, three = ([(c.action, c.values, c.wins) for c in r.candidates] for r in results)
+    assert one == three and results[0].iterations == results[1].iterations <= 150
+    possible = {0.0, 5.0, 10.0} if variant == "forty-five" else {-1.0, 3.0}
+    assert {v for _, values, _ in one for v in values} <= possible

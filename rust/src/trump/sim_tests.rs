@@ -425,3 +425,42 @@ fn the_weight_hook_sees_each_world_with_its_deal() {
     assert_eq!(world, knowledge.world(&mut Rng::new(4)));
     check_world(&state, 1, &knowledge, &world);
 }
+
+#[test]
+fn a_search_over_sampled_worlds_is_the_same_on_any_number_of_threads() {
+    use crate::sim::search::{Settings, race};
+    let mut rng = Rng::new(21);
+    let mut state = deal(&mut rng, FORTY_FIVE, 4, 1);
+    let mut legal = Vec::new();
+    loop {
+        advance(&mut state, 1, &mut rng);
+        state.legal_actions(&mut legal);
+        if legal.len() > 1 {
+            break;
+        }
+    }
+    let knowledge = Knowledge::of(&state, state.current_player() as usize).unwrap();
+    let priors = vec![0.0; legal.len()];
+    let settings = |threads| Settings {
+        iterations: Some(400),
+        time_limit: None,
+        min_worlds: 8,
+        confidence: 2.0,
+        prior_weight: 0.0,
+        threads,
+    };
+    let one = race(&knowledge, &legal, &priors, &settings(1), 7).unwrap();
+    assert_eq!(
+        race(&knowledge, &legal, &priors, &settings(3), 7),
+        Some(one.clone())
+    );
+    assert!(one.iterations <= 400 && one.worlds >= 8);
+    // Forty-Five's returns are a side's points: 0, 5 or 10.
+    for tally in &one.tallies {
+        assert!(tally.values.iter().all(|v| [0.0, 5.0, 10.0].contains(v)));
+        assert!(tally.wins <= tally.values.len() as u64);
+    }
+    // A move the seat cannot make is refused.
+    let refused = race(&knowledge, &[legal[0], STOP], &[0.0, 0.0], &settings(1), 7);
+    assert_eq!(refused, None);
+}
