@@ -1,6 +1,7 @@
-"""Forty-Five and Spoil Five: states sampled from an observation (``obs.sample_state(rng)``,
-dealt by the compiled sampler) show the seat exactly what it saw and keep every hard constraint
-of it, at every position of the differential trace deals.
+"""Forty-Five and Spoil Five, compiled simulation: states sampled from an observation
+(``obs.sample_state(rng)``, dealt by the compiled sampler) show the seat exactly what it saw and
+keep every hard constraint of it, at every position of the differential trace deals; the search
+plays those worlds in Rust; the compiled policy refuses what is no choice.
 
 The constraints are worked out here again, independently of the sampler, from the observation
 alone: the cards the seat saw are nobody else's, the robbed turn-up is in the robber's hand, the
@@ -19,10 +20,10 @@ import pytest
 
 import parlour
 import trace_format as tf
-from parlour import ParlourError
+from parlour import IllegalAction, ParlourError
 from parlour._core import TrumpKnowledge
 from parlour.bots import SearchBot
-from parlour.games.trump.actions import HIDDEN_ROB, ROB
+from parlour.games.trump.actions import HIDDEN_ROB, KEEP, ROB
 from parlour.games.trump.engine import TrumpState
 from parlour.games.trump.observation import TrumpObservation
 from parlour.games.trump.ranking import (
@@ -174,3 +175,23 @@ def test_the_search_runs_compiled_over_the_sampled_worlds(variant: str) -> None:
     assert one == three and results[0].iterations == results[1].iterations <= 150
     possible = {0.0, 5.0, 10.0} if variant == "forty-five" else {-1.0, 3.0}
     assert {v for _, values, _ in one for v in values} <= possible
+
+
+def test_the_compiled_policy_refuses_what_is_no_choice() -> None:
+    game = parlour.new_game("spoil-five")
+    state = game.new_deal(seed=4)
+    while state.observation(0).phase != "play":
+        state.apply(state.legal_actions()[0])
+    obs = state.observation(state.current_player)
+    rng = random.Random(0)
+    choice = game.greedy_action(obs, state.legal_actions(), rng)
+    assert choice in state.legal_actions()
+    for legal in ([], [KEEP]):
+        with pytest.raises(IllegalAction, match="no card to play"):
+            game.greedy_action(obs, legal, rng)
+    with pytest.raises(IllegalAction, match="200 is not a move"):
+        game.greedy_action(obs, [200], rng)  # type: ignore[list-item]
+    with pytest.raises(ParlourError, match="not an observation of a trump game"):
+        game.greedy_action(parlour.new_game("rummy").new_deal(seed=1).observation(0),
+                           state.legal_actions(), rng)
+    assert game.greedy_action(obs, state.legal_actions(), rng) is choice  # nothing changed
