@@ -11,10 +11,12 @@ and actions as packed ints: climbing key-order masks (:mod:`parlour.games.climbi
 from collections.abc import Sequence
 from typing import Any, final
 
+from parlour.game import Observation
 from parlour.games.trump.actions import TrumpAction
 
 __all__ = ["ClimbingEngine", "ClimbingTable", "Race", "RummyCore", "RummyKnowledge",
-           "TrumpEngine", "TrumpRules", "__version__", "rummy_greedy", "shuffle", "trump_deal"]
+           "TrumpEngine", "TrumpKnowledge", "TrumpRules", "__version__", "rummy_greedy",
+           "shuffle", "trump_deal"]
 
 __version__: str
 
@@ -42,6 +44,11 @@ class TrumpRules:
         points: list[int] | None = None,
         ante: int = 0,
     ) -> TrumpRules: ...
+    def greedy(self, observation: Observation, legal: Sequence[int]) -> TrumpAction:
+        """The rule-based policy's choice among ``legal`` (in the order given) for the seat of
+        ``observation``, reading only what it shows. IllegalAction for a value in ``legal``
+        that is no move, or a play with no card among them; ParlourError for what is no
+        observation of a trump game."""
 
 @final
 class TrumpEngine:
@@ -88,6 +95,25 @@ class TrumpEngine:
     def zones(self) -> tuple[int, int, int, int]: ...
     def history(self) -> list[tuple[int, int]]: ...
     def clone(self) -> TrumpEngine: ...
+
+@final
+class TrumpKnowledge:
+    """What one seat knows of a trump deal (from its observation), to deal worlds consistent
+    with it: ``rust/src/trump/knowledge.rs``. ParlourError for what is no observation, or one
+    that no deal is consistent with."""
+
+    def __new__(cls, rules: TrumpRules, observation: Observation) -> TrumpKnowledge: ...
+    @property
+    def seat(self) -> int: ...
+    def race(self, race: Race, candidates: list[int], priors: list[float], seed: int,
+             ) -> tuple[int, int, list[tuple[list[float], int]]]:
+        """Searches ``candidates`` (the seat's legal moves) with ``race``'s settings over worlds
+        dealt from this knowledge: the worlds, the rollouts, each candidate's returns (one per
+        world) and wins."""
+    def sample(self, seed: int) -> tuple[tuple[int, ...], int]:
+        """A world dealt from ``seed`` (0 <= seed < 2**64): ``(hands, discard)``, the hands as
+        dealt (masks) and the discard of another seat's rob this seat did not see (-1 if
+        none); the observation's history replays from them."""
 
 @final
 class ClimbingTable:

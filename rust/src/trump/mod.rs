@@ -10,10 +10,15 @@
 //! robs discarding `c`, then [`KEEP`], [`SILENT`], [`JINK`], [`STOP`] and [`HIDDEN_ROB`] (the
 //! form other seats see of a rob).
 
+pub mod knowledge;
+pub mod policy;
 pub mod tables;
 
 #[cfg(feature = "python")]
 pub(crate) mod python;
+
+pub use knowledge::{Knowledge, Observed, World};
+pub use policy::{Seen, greedy};
 
 pub use tables::{
     ACE_OF_TRUMPS, AH, DECK, PLAIN_MASK, POWER, RENEGERS, TRUMP_BASE, TRUMP_MASK, trick_winner,
@@ -746,3 +751,6 @@ fn push_bits(mut mask: u64, base: u16, out: &mut Vec<u16>) {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod sim_tests;

@@ -7,11 +7,19 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::pybacked::PyBackedStr;
+use pyo3::types::{PyInt, PyList, PyTuple};
 
-use super::{HIDDEN_ROB, Illegal, MAX_SEATS, Rules, Scoring, State};
+use super::{
+    DECK, HIDDEN_ROB, Illegal, Knowledge, MAX_HISTORY, MAX_SEATS, Observed, Phase, ROB_BASE, Rules,
+    Scoring, Seen, State, is_move,
+};
+use crate::sim::Rng;
+use crate::sim::python::{Race, TallyTuple};
 
 pyo3::import_exception!(parlour.errors, DealError);
+pyo3::import_exception!(parlour.errors, IllegalAction);
+pyo3::import_exception!(parlour.errors, ParlourError);
 
 /// The variant's rules inside a deal, and the move objects by value.
 #[pyclass(frozen, module = "parlour._core")]
@@ -61,6 +69,292 @@ impl TrumpRules {
             },
             moves,
         })
+    }
+
+    /// The rule-based policy's choice among `legal` (moves, in the order given) for the seat
+    /// of `observation` (a `TrumpObservation` of this variant), as a move object. It reads
+    /// the observation only, and draws nothing.
+    fn greedy(
+        &self,
+        py: Python<'_>,
+        observation: &Bound<'_, PyAny>,
+        legal: Vec<i64>,
+    ) -> PyResult<Py<PyAny>> {
+        let fields = observation_fields(observation)?;
+        let legal: Vec<u16> = legal
+            .iter()
+            .map(|&v| {
+                if is_move(v) {
+                    Ok(v as u16)
+                } else {
+                    Err(IllegalAction::new_err(format!(
+                        "{v} is not a move of forty-five or spoil-five"
+                    )))
+                }
+            })
+            .collect::<PyResult<_>>()?;
+        let (gone, trick, tricks_won) = fields.arrays()?;
+        let seen = fields.seen(self.rules, gone, &trick, &tricks_won)?;
+        let choice = super::greedy(&seen, &legal)
+            .ok_or_else(|| IllegalAction::new_err("no card to play among the legal moves given"))?;
+        Ok(self.moves[usize::from(choice)].clone_ref(py))
+    }
+}
+
+/// The fields of a `TrumpObservation` that the policy and the sampler read, by attribute.
+#[derive(FromPyObject)]
+struct ObservationFields {
+    seat: i64,
+    current_player: i64,
+    hand: u64,
+    hand_sizes: Vec<i64>,
+    phase: PyBackedStr,
+    dealer: i64,
+    turn_up: i64,
+    trump: i64,
+    leader: i64,
+    trick: Vec<i64>,
+    tricks_won: Vec<i64>,
+    announced: i64,
+    robber: i64,
+    ace_pending: bool,
+    ace_demoted: bool,
+    history: Vec<(i64, i64)>,
+}
+
+fn observation_fields(observation: &Bound<'_, PyAny>) -> PyResult<ObservationFields> {
+    observation
+        .extract()
+        .map_err(|e| ParlourError::new_err(format!("not an observation of a trump game: {e}")))
+}
+
+/// `value` as a `T`, or a ParlourError naming `what`.
+fn small<T: TryFrom<i64>>(value: i64, what: &str) -> PyResult<T> {
+    T::try_from(value).map_err(|_| {
+        ParlourError::new_err(format!(
+            "the observation's {what} ({value}) is out of range"
+        ))
+    })
+}
+
+impl ObservationFields {
+    fn players(&self) -> PyResult<usize> {
+        let n = self.hand_sizes.len();
+        if !(2..=MAX_SEATS).contains(&n) {
+            return Err(ParlourError::new_err(format!(
+                "the observation shows {n} seats, not 2 to {MAX_SEATS}"
+            )));
+        }
+        Ok(n)
+    }
+
+    /// A seat of the deal, or -1 where `none` allows it.
+    fn seat_or_none(&self, value: i64, what: &str) -> PyResult<i8> {
+        let n = self.players()? as i64;
+        if (-1..n).contains(&value) {
+            Ok(value as i8)
+        } else {
+            Err(ParlourError::new_err(format!(
+                "the observation's {what} ({value}) is no seat of the deal"
+            )))
+        }
+    }
+
+    fn phase(&self) -> PyResult<Phase> {
+        match &*self.phase {
+            "rob" => Ok(Phase::Rob),
+            "play" => Ok(Phase::Play),
+            "jink" => Ok(Phase::Jink),
+            "over" => Ok(Phase::Over),
+            other => Err(ParlourError::new_err(format!(
+                "the observation's phase {other:?} is none of rob, play, jink, over"
+            ))),
+        }
+    }
+
+    fn card(value: i64, what: &str) -> PyResult<u8> {
+        small::<u8>(value, what).and_then(|c| {
+            if c < 52 {
+                Ok(c)
+            } else {
+                Err(ParlourError::new_err(format!(
+                    "the observation's {what} ({value}) is no card"
+                )))
+            }
+        })
+    }
+
+    fn history(&self) -> PyResult<Vec<(u8, u16)>> {
+        if self.history.len() > MAX_HISTORY {
+            return Err(ParlourError::new_err(
+                "the observation's history is too long",
+            ));
+        }
+        let n = self.players()? as i64;
+        self.history
+            .iter()
+            .map(|&(s, v)| {
+                if (0..n).contains(&s) && is_move(v) {
+                    Ok((s as u8, v as u16))
+                } else {
+                    Err(ParlourError::new_err(format!(
+                        "the observation's history holds ({s}, {v}), no seat's move"
+                    )))
+                }
+            })
+            .collect()
+    }
+
+    /// The cards played so far with this seat's own discard, the trick in progress and the
+    /// tricks won, checked.
+    fn arrays(&self) -> PyResult<(u64, Vec<u8>, Vec<u8>)> {
+        let mut gone = 0u64;
+        for &(_, v) in &self.history {
+            if (0..52).contains(&v) {
+                gone |= 1 << v;
+            } else if (i64::from(ROB_BASE)..i64::from(ROB_BASE) + 52).contains(&v) {
+                // Only this seat's own rob shows its discard: a card it knows gone.
+                gone |= 1 << (v - i64::from(ROB_BASE));
+            }
+        }
+        let trick = self
+            .trick
+            .iter()
+            .map(|&c| Self::card(c, "trick"))
+            .collect::<PyResult<_>>()?;
+        let tricks_won = self
+            .tricks_won
+            .iter()
+            .map(|&k| small::<u8>(k, "tricks won"))
+            .collect::<PyResult<_>>()?;
+        Ok((gone, trick, tricks_won))
+    }
+
+    /// What the policy reads; `gone` is the cards played and this seat's own discard.
+    fn seen<'a>(
+        &self,
+        rules: Rules,
+        gone: u64,
+        trick: &'a [u8],
+        tricks_won: &'a [u8],
+    ) -> PyResult<Seen<'a>> {
+        let n = self.players()?;
+        let seat = self.seat_or_none(self.seat, "seat")?;
+        let leader = self.seat_or_none(self.leader, "leader")?;
+        if seat < 0 || leader < 0 {
+            return Err(ParlourError::new_err(
+                "the observation's seat or leader is no seat",
+            ));
+        }
+        let turn_up = Self::card(self.turn_up, "turn-up")?;
+        let hand = self.hand & DECK;
+        let mut gone = gone | hand;
+        if self.robber < 0 {
+            gone |= 1 << turn_up; // left on the pack
+        }
+        Ok(Seen {
+            seat: seat as u8,
+            players: n as u8,
+            phase: self.phase()?,
+            trump: small::<u8>(self.trump, "trump suit")? & 3,
+            demoted: self.ace_demoted,
+            hand,
+            outstanding: DECK & !gone,
+            leader: leader as u8,
+            trick,
+            tricks_won,
+            partnership: rules.partnership(),
+        })
+    }
+
+    /// What the sampler reads.
+    fn observed(&self, pool: f64) -> PyResult<Observed> {
+        let seat = self.seat_or_none(self.seat, "seat")?;
+        if seat < 0 {
+            return Err(ParlourError::new_err("the observation's seat is no seat"));
+        }
+        let dealer = self.seat_or_none(self.dealer, "dealer")?;
+        if dealer < 0 {
+            return Err(ParlourError::new_err("the observation's dealer is no seat"));
+        }
+        Ok(Observed {
+            seat: seat as usize,
+            current_player: self.seat_or_none(self.current_player, "seat to move")?,
+            hand: self.hand,
+            hand_sizes: self
+                .hand_sizes
+                .iter()
+                .map(|&k| small::<u8>(k, "hand sizes"))
+                .collect::<PyResult<_>>()?,
+            phase: self.phase()?,
+            dealer: dealer as u8,
+            turn_up: Self::card(self.turn_up, "turn-up")?,
+            announced: self.seat_or_none(self.announced, "announcer")?,
+            robber: self.seat_or_none(self.robber, "robber")?,
+            ace_pending: self.ace_pending,
+            ace_demoted: self.ace_demoted,
+            history: self.history()?,
+            pool,
+        })
+    }
+}
+
+/// What one seat knows of a deal (from its observation), to deal worlds consistent with it.
+#[pyclass(frozen, module = "parlour._core")]
+pub struct TrumpKnowledge {
+    pub(crate) inner: Knowledge,
+}
+
+#[pymethods]
+impl TrumpKnowledge {
+    /// The knowledge of `observation`'s seat (a `TrumpObservation` of the game of `rules`).
+    /// Raises ParlourError for what is no observation, or one no deal is consistent with.
+    #[new]
+    fn new(rules: &Bound<'_, TrumpRules>, observation: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let fields = observation_fields(observation)?;
+        let pool = observation.getattr("pool")?;
+        // The engine scores the pool as a float; an int past the floats counts as infinite.
+        let pool = match pool.extract::<f64>() {
+            Ok(p) => p,
+            Err(_) if pool.is_instance_of::<PyInt>() => f64::INFINITY,
+            Err(e) => {
+                return Err(ParlourError::new_err(format!(
+                    "the observation's pool: {e}"
+                )));
+            }
+        };
+        let inner = Knowledge::new(rules.get().rules, &fields.observed(pool)?)
+            .map_err(ParlourError::new_err)?;
+        Ok(TrumpKnowledge { inner })
+    }
+
+    /// The seat that knows this.
+    #[getter]
+    fn seat(&self) -> usize {
+        crate::sim::Knowledge::seat(&self.inner)
+    }
+
+    /// Searches `candidates` (the seat's legal moves, as ints) with `race`'s settings over
+    /// worlds dealt from this knowledge: `(worlds, rollouts, [(returns, wins) per candidate])`.
+    fn race(
+        &self,
+        py: Python<'_>,
+        race: &Bound<'_, Race>,
+        candidates: Vec<i64>,
+        priors: Vec<f64>,
+        seed: u64,
+    ) -> PyResult<(u64, u64, Vec<TallyTuple>)> {
+        race.get().run(py, &self.inner, candidates, priors, seed)
+    }
+
+    /// A world consistent with the observation, dealt from `seed`: `(hands, discard)`, the
+    /// hands as dealt (masks) and the discard of another seat's rob that this seat did not
+    /// see (-1 if none). Replaying the observation's history from those hands (the hidden rob
+    /// robbing `discard`) gives the world as it is now.
+    fn sample<'py>(&self, py: Python<'py>, seed: u64) -> PyResult<(Bound<'py, PyTuple>, i8)> {
+        let world = self.inner.world(&mut Rng::new(seed));
+        let n = self.inner.players();
+        Ok((PyTuple::new(py, &world.hands[..n])?, world.discard))
     }
 }
 
@@ -291,5 +585,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(trump_deal, m)?)?;
     m.add_class::<TrumpRules>()?;
     m.add_class::<TrumpEngine>()?;
+    m.add_class::<TrumpKnowledge>()?;
     Ok(())
 }

@@ -2,7 +2,7 @@ use proptest::prelude::*;
 
 use super::*;
 
-const FORTY_FIVE: Rules = Rules {
+pub(super) const FORTY_FIVE: Rules = Rules {
     silent_ace: false,
     immediate_pickup: false,
     stop_at_three: false,
@@ -12,7 +12,7 @@ const FORTY_FIVE: Rules = Rules {
     },
 };
 
-const SPOIL_FIVE: Rules = Rules {
+pub(super) const SPOIL_FIVE: Rules = Rules {
     silent_ace: false,
     immediate_pickup: false,
     stop_at_three: true,
@@ -21,7 +21,7 @@ const SPOIL_FIVE: Rules = Rules {
 };
 
 /// Card indices from text such as `"5S 10H AD"`.
-fn cards(text: &str) -> Vec<u8> {
+pub(super) fn cards(text: &str) -> Vec<u8> {
     text.split_whitespace()
         .map(|word| {
             let (rank, suit) = word.split_at(word.len() - 1);
@@ -37,11 +37,11 @@ fn cards(text: &str) -> Vec<u8> {
         .collect()
 }
 
-fn mask(text: &str) -> u64 {
+pub(super) fn mask(text: &str) -> u64 {
     cards(text).iter().fold(0, |m, &c| m | 1 << c)
 }
 
-fn card(text: &str) -> u8 {
+pub(super) fn card(text: &str) -> u8 {
     cards(text)[0]
 }
 

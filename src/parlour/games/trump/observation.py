@@ -14,8 +14,8 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from parlour.cards import CARDS, FULL_DECK, SUIT_NAMES, Card, CardSet
-from parlour.errors import ParlourError
+from parlour._core import TrumpKnowledge
+from parlour.cards import CARDS, SUIT_NAMES, Card, CardSet
 from parlour.game import Observation
 from parlour.games.trump.actions import (
     HIDDEN_ROB,
@@ -27,22 +27,14 @@ from parlour.games.trump.actions import (
     TrumpAction,
 )
 from parlour.games.trump.engine import JINK_PHASE, OVER, PLAY_PHASE, ROB_PHASE, TrumpState
-from parlour.games.trump.ranking import (
-    ACE_OF_TRUMPS,
-    DEMOTED_POWER,
-    PLAIN_MASK,
-    POWER,
-    RENEGERS,
-    TRUMP_MASK,
-    trick_winner,
-)
+from parlour.games.trump.ranking import ACE_OF_TRUMPS, DEMOTED_POWER, POWER, trick_winner
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from parlour.games.trump.variants import TrumpGame
 
 _PHASES = {ROB_PHASE: "rob", PLAY_PHASE: "play", JINK_PHASE: "jink", OVER: "over"}
+#: Where an observation keeps its compiled knowledge (``_knowledge()``), in its ``__dict__``.
+_KNOWLEDGE = "_knowledge_cache"
 
 #: A finished trick: ``(seat, card)`` in playing order, from its leader on.
 Trick = tuple[tuple[int, Card], ...]
@@ -113,7 +105,41 @@ class TrumpObservation(Observation):
     history: tuple[tuple[int, TrumpAction], ...]
 
     def sample_state(self, rng: random.Random) -> TrumpState:
-        return _sample(self, rng)
+        """A deal consistent with this view, the hidden cards dealt by the compiled sampler
+        (:meth:`_knowledge`) from one draw of ``rng``; its observation of this seat is this one.
+
+        Every hard constraint is kept: the cards this seat saw are nobody else's, the robbed
+        turn-up stays in the robber's hand, the seat that robbed or announced was dealt the
+        ace of trumps, a seat that did not follow holds none of the suit (no trump but those
+        that may renege, after a trump lead), and each seat holds as many cards as it shows.
+        Raises :class:`ParlourError` if no deal is consistent with it.
+        """
+        hands, discard = self._knowledge().sample(rng.getrandbits(64))
+        game = self.game
+        state = TrumpState(game, game.rules, hands, int(self.turn_up), self.dealer,
+                           tuple(self.scores), self.pool)
+        for _seat, action in self.history:
+            state.apply(ROB[discard] if action == HIDDEN_ROB else action)
+        return state
+
+    def _knowledge(self) -> TrumpKnowledge:
+        """What this seat knows, compiled for dealing worlds (``parlour._core.TrumpKnowledge``,
+        ``rust/src/trump/knowledge.rs``); made once per observation and kept with it.
+
+        >>> import parlour
+        >>> obs = parlour.new_game("spoil-five").new_deal(seed=8).observation(2)
+        >>> obs._knowledge() is obs._knowledge(), obs._knowledge().seat
+        (True, 2)
+        """
+        knowledge: TrumpKnowledge | None = self.__dict__.get(_KNOWLEDGE)
+        if knowledge is None:
+            # The dataclass is frozen and compares by its fields: the cache is not one.
+            knowledge = self.__dict__[_KNOWLEDGE] = TrumpKnowledge(self.game.rules.core, self)
+        return knowledge
+
+    def __getstate__(self) -> dict[str, object]:
+        # Pickled and copied without the compiled knowledge; it is made again when needed.
+        return {k: v for k, v in self.__dict__.items() if k != _KNOWLEDGE}
 
     # -- text ---------------------------------------------------------------------------------
     def render(self) -> str:
@@ -414,173 +440,3 @@ def observe(state: TrumpState, seat: int) -> TrumpObservation:
         returns=returns,
         history=state._public_history(seat, hidden_rob),
     )
-
-
-# -- determinisation ------------------------------------------------------------------------
-
-
-def _voids(obs: TrumpObservation) -> list[int]:
-    """Per seat, the cards it cannot hold now, learned from how it followed."""
-    n = len(obs.hand_sizes)
-    trump = obs.trump
-    tmask = TRUMP_MASK[trump]
-    power = DEMOTED_POWER[trump] if obs.ace_demoted else POWER[trump]
-    forbid = [0] * n
-    trick: list[int] = []
-    for seat, action in obs.history:
-        card = int(action)
-        if card >= 52:
-            continue
-        if trick:
-            led = trick[0]
-            if tmask >> led & 1:
-                if not tmask >> card & 1:
-                    privileged = 0
-                    for c in RENEGERS[trump]:
-                        if power[c] > power[led]:
-                            privileged |= 1 << c
-                    forbid[seat] |= tmask & ~privileged
-            else:
-                follow = PLAIN_MASK[trump][led & 3]
-                if not (follow | tmask) >> card & 1:
-                    forbid[seat] |= follow
-        trick.append(card)
-        if len(trick) == n:
-            trick = []
-    return forbid
-
-
-def _sample(obs: TrumpObservation, rng: random.Random) -> TrumpState:
-    n = len(obs.hand_sizes)
-    me = obs.seat
-    trump = obs.trump
-    turn_up = int(obs.turn_up)
-    ace = ACE_OF_TRUMPS[trump]
-    rules_silent = bool(getattr(obs.game.options, "silent_ace", False))
-
-    played = [0] * n
-    my_discard = -1
-    ace_seat = -1  # a seat other than this one known to have been dealt the ace of trumps
-    for seat, action in obs.history:
-        v = int(action)
-        if v < 52:
-            played[seat] |= 1 << v
-        elif action == HIDDEN_ROB or action in ROB:
-            if seat == me:
-                my_discard = action.card
-            ace_seat = seat
-    if obs.announced >= 0:
-        ace_seat = obs.announced
-    if obs.phase == "rob" and not rules_silent:
-        ace_seat = obs.current_player
-    turned_ace = turn_up == ace
-    # Without the silent option only the holder gets a robbing turn: no turn means the ace of
-    # trumps was never dealt to a player.
-    ace_in_pack = (
-        not turned_ace and not rules_silent and obs.phase != "rob" and ace_seat < 0
-        and not int(obs.hand) >> ace & 1 and not any(p >> ace & 1 for p in played)
-        and my_discard != ace
-    )
-    if turned_ace or ace_seat == me:
-        ace_seat = -1
-
-    known = int(obs.hand) | (1 << turn_up)
-    for p in played:
-        known |= p
-    if my_discard >= 0:
-        known |= 1 << my_discard
-    unknown = FULL_DECK & ~known
-    if ace_in_pack:
-        unknown &= ~(1 << ace)
-
-    forbid = _voids(obs)
-    need = [0] * n
-    for s in range(n):
-        if s == me:
-            continue
-        holds_turn_up = (
-            s == obs.robber and not obs.ace_pending and not played[s] >> turn_up & 1
-        )
-        need[s] = obs.hand_sizes[s] - holds_turn_up
-    other_robber = obs.robber if obs.robber >= 0 and obs.robber != me else -1
-
-    for _ in range(1000):
-        hidden, discard = _deal_hidden(
-            n, me, need, forbid, unknown, ace if ace_seat >= 0 and unknown >> ace & 1 else -1,
-            ace_seat, other_robber, rng,
-        )
-        if hidden is None:
-            continue
-        hands: list[int] = []
-        for s in range(n):
-            h = played[s] | (int(obs.hand) if s == me else hidden[s])
-            if s == obs.robber:
-                h &= ~(1 << turn_up)
-                h |= 1 << (my_discard if s == me else discard)
-            hands.append(h)
-        state = _replay(obs, hands, discard)
-        if state is not None:
-            return state
-    raise ParlourError("no deal is consistent with this observation")
-
-
-def _deal_hidden(
-    n: int, me: int, need: Sequence[int], forbid: Sequence[int], unknown: int, ace: int,
-    ace_seat: int, robber: int, rng: random.Random,
-) -> tuple[list[int] | None, int]:
-    hidden = [0] * n
-    pool = unknown
-    discard = -1
-    if ace >= 0:
-        pool &= ~(1 << ace)
-        # The seat dealt the ace still holds it, or (having robbed) discarded it.
-        can_hold = need[ace_seat] > 0 and not forbid[ace_seat] >> ace & 1
-        keep_it = rng.random() < need[ace_seat] / (need[ace_seat] + 1)
-        if can_hold and (ace_seat != robber or keep_it):
-            hidden[ace_seat] = 1 << ace
-        elif ace_seat == robber:
-            discard = ace
-        else:
-            return None, -1
-    order = sorted((s for s in range(n) if s != me), key=lambda s: rng.random())
-    order.sort(key=lambda s: (pool & ~forbid[s]).bit_count() - need[s])
-    for s in order:
-        missing = need[s] - hidden[s].bit_count()
-        allowed = [c for c in _bits(pool & ~forbid[s])]
-        if len(allowed) < missing:
-            return None, -1
-        for c in rng.sample(allowed, missing):
-            hidden[s] |= 1 << c
-            pool &= ~(1 << c)
-    if robber >= 0 and discard < 0:
-        rest = _bits(pool)
-        if not rest:
-            return None, -1
-        discard = rng.choice(rest)
-    return hidden, discard
-
-
-def _replay(obs: TrumpObservation, hands: list[int], discard: int) -> TrumpState | None:
-    game = obs.game
-    # The sampled hands partition the cards (the engine checks it): the deal is made from
-    # them as masks, as new_deal would make it, without writing and parsing them as text.
-    state = TrumpState(game, game.rules, tuple(hands), int(obs.turn_up), obs.dealer,
-                       tuple(obs.scores), obs.pool)
-    try:
-        for _seat, action in obs.history:
-            state.apply(ROB[discard] if action == HIDDEN_ROB else action)
-    except ParlourError:
-        return None
-    if state.current_player != obs.current_player:
-        return None
-    return state
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-

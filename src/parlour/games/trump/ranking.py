@@ -3,8 +3,9 @@
 Every card gets a *power* for each trump suit: trumps (the trump suit plus the ace of hearts)
 count 101 and up, plain cards 1..13 within their suit. Only powers of trumps, or of cards of the
 suit led, are ever compared, so one integer table per trump suit decides every trick. The
-compiled engine has the same tables (``rust/src/trump/tables.rs``); these serve the greedy
-policy, the observations' text and the sampling of hidden hands.
+compiled engine has the same tables (``rust/src/trump/tables.rs``) for the rules, the greedy
+policy and the sampling of hidden hands; these serve the observations' text and the hand order,
+and name the rules' orders for tests.
 
 >>> from parlour.cards import SPADES, parse_card
 >>> order = trump_order(SPADES)

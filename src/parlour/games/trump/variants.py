@@ -32,7 +32,6 @@ from parlour.game import (
 )
 from parlour.games.trump.engine import HAND_SIZE, DealRules, TrumpState
 from parlour.games.trump.observation import chips_text
-from parlour.games.trump.policy import greedy_action
 from parlour.registry import Variant, option
 
 IMMEDIATE = "immediate"
@@ -141,7 +140,20 @@ class TrumpGame(Game):
     def greedy_action(
         self, observation: Observation, legal: Sequence[Action], rng: random.Random
     ) -> Action:
-        return greedy_action(observation, legal, rng)
+        """The rule-based choice: rob with the weakest card, jink with two sure winners, draw
+        trumps with one nobody can beat, win a trick as cheaply as possible (but hold off an
+        opponent on two tricks), and leave a trick the partner has. Compiled
+        (``rust/src/trump/policy.rs``); it reads the observation only and draws nothing from
+        ``rng``.
+
+        >>> import parlour, random
+        >>> game = parlour.new_game("forty-five")
+        >>> state = game.new_deal(hands=["5S 3S 7D 8C 9H", "KS 2D 3D 4D 5D", "6S 7S 8S 9S 10S",
+        ...                              "AS 4C 6C 8H KC"], turn_up="2S", dealer=3)
+        >>> str(game.greedy_action(state.observation(3), state.legal_actions(), random.Random(0)))
+        'rob 6C'
+        """
+        return self.rules.core.greedy(observation, legal)
 
 
 class FortyFiveGame(TrumpGame):
