@@ -340,7 +340,7 @@ impl TrumpKnowledge {
         &self,
         py: Python<'_>,
         race: &Bound<'_, Race>,
-        candidates: Vec<i64>,
+        candidates: Vec<i128>,
         priors: Vec<f64>,
         seed: u64,
     ) -> PyResult<(u64, u64, Vec<TallyTuple>)> {
