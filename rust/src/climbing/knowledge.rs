@@ -715,7 +715,10 @@ mod tests {
                 let expect = f64::from(hidden.room[seat]) / total;
                 let got = f64::from(n) / f64::from(draws);
                 // About 0.0035 standard error: 0.03 is over 8 of them.
-                assert!((got - expect).abs() < 0.03, "card {card} P{seat}: {got} vs {expect}");
+                assert!(
+                    (got - expect).abs() < 0.03,
+                    "card {card} P{seat}: {got} vs {expect}"
+                );
             }
         }
     }
@@ -758,7 +761,10 @@ mod tests {
             p1 |= check_world(&knowledge, &mut rng).hands()[1];
         }
         assert_eq!(p1 & card(11, 2), 0);
-        assert_eq!(p1, card(2, 0) | card(3, 0) | card(4, 0) | card(5, 0) | card(6, 0) | card(7, 0));
+        assert_eq!(
+            p1,
+            card(2, 0) | card(3, 0) | card(4, 0) | card(5, 0) | card(6, 0) | card(7, 0)
+        );
     }
 
     #[test]
@@ -777,7 +783,10 @@ mod tests {
         // Seat 1 may hold nothing above bit 2: only three cards fit its four places.
         let mut none = |seat: u8, hand: u64| seat != 1 || hand < 1 << 3;
         let mut cards: Vec<u64> = (0..12).map(|k| 1 << k).collect();
-        assert_eq!(search(&mut cards, [0, 4, 4, 4], &mut rng, &mut none), Err(NoDeal));
+        assert_eq!(
+            search(&mut cards, [0, 4, 4, 4], &mut rng, &mut none),
+            Err(NoDeal)
+        );
     }
 
     #[test]
@@ -831,7 +840,11 @@ mod tests {
         for _ in 0..30 {
             let world = knowledge.sample_weighted(&mut rng, 16, |start, world| {
                 assert_eq!(start.hands, world.hands());
-                if start.hands[other] >> 51 & 1 == 1 { 1.0 } else { 0.0 }
+                if start.hands[other] >> 51 & 1 == 1 {
+                    1.0
+                } else {
+                    0.0
+                }
             });
             assert_eq!(&Seen::of(&world, seat), knowledge.seen());
             if state.hands()[seat] >> 51 & 1 == 0 {

@@ -10,7 +10,9 @@
 //! the integer arithmetic here picks exactly what the floating-point costs of the first,
 //! Python, version of this policy picked, ties included.
 
-use super::combos::{MASK, PASS, SIZE_SHIFT, STRENGTH_SHIFT, SUIT_ROW, Table, at_least, nibble_counts};
+use super::combos::{
+    MASK, PASS, SIZE_SHIFT, STRENGTH_SHIFT, SUIT_ROW, Table, at_least, nibble_counts,
+};
 use super::state::{MAX_SEATS, State};
 
 /// The climbing rank of the 2 (the highest).

@@ -230,7 +230,10 @@ impl ClimbingTable {
             hand: self.key_mask(observation.getattr("hand")?.extract()?)?,
             sizes: [0; MAX_SEATS],
             players: sizes.len() as u8,
-            table: observation.getattr("table")?.extract::<Option<u64>>()?.unwrap_or(0),
+            table: observation
+                .getattr("table")?
+                .extract::<Option<u64>>()?
+                .unwrap_or(0),
         };
         view.sizes[..sizes.len()].copy_from_slice(&sizes);
         let mut items = Vec::new();
@@ -270,7 +273,9 @@ impl ClimbingTable {
     /// The key-order mask of a card-index mask (a card set).
     fn key_mask(&self, global: u64) -> PyResult<u64> {
         if global & !climbing::MASK != 0 {
-            return Err(DealError::new_err(format!("{global:#x} is no set of cards")));
+            return Err(DealError::new_err(format!(
+                "{global:#x} is no set of cards"
+            )));
         }
         let mut mask = global;
         let mut out = 0;

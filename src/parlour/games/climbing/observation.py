@@ -71,13 +71,10 @@ class ClimbingObservation(Observation):
         """
         known: ClimbingKnowledge | None = self.__dict__.get("_known")
         if known is None:
-            # A frozen dataclass: the cache goes into __dict__ directly (no field, so it takes
-            # no part in equality, and __getstate__ leaves it out of pickles).
+            # A frozen dataclass: the cache goes into __dict__ directly (it is no field, so it
+            # takes no part in equality or to_dict()).
             known = self.__dict__["_known"] = self.game.table.core.knowledge(self)
         return known
-
-    def __getstate__(self) -> dict[str, object]:
-        return {k: v for k, v in self.__dict__.items() if k != "_known"}
 
     def _start(self, seed: int) -> Start:
         """A start position consistent with this observation: the cards this seat cannot see
