@@ -119,13 +119,13 @@ impl Table {
             out.push(pack(1, 0, b, 1 << b));
         }
         for sh in bit_indices(pair_rows) {
-            for p in PAIRS.into_iter().filter(|&p| p & !(hand >> sh) & 15 == 0) {
+            for p in rank_subsets(&PAIRS_OF, hand, sh) {
                 out.push(pack(2, 0, sh + top_bit(p), p << sh));
             }
         }
         if rules.triples {
             for sh in bit_indices(at_least(counts, 3)) {
-                for t in TRIPLES.into_iter().filter(|&t| t & !(hand >> sh) & 15 == 0) {
+                for t in rank_subsets(&TRIPLES_OF, hand, sh) {
                     out.push(pack(3, 0, sh + top_bit(t), t << sh));
                 }
             }
@@ -133,10 +133,10 @@ impl Table {
         if rules.four_card_hands {
             // Two pair: the higher pair's top card decides; both pairs' cards.
             for hi in bit_indices(pair_rows) {
-                for ph in PAIRS.into_iter().filter(|&p| p & !(hand >> hi) & 15 == 0) {
+                for ph in rank_subsets(&PAIRS_OF, hand, hi) {
                     let ph = ph << hi;
                     for lo in bit_indices(pair_rows & ((1 << hi) - 1)) {
-                        for pl in PAIRS.into_iter().filter(|&p| p & !(hand >> lo) & 15 == 0) {
+                        for pl in rank_subsets(&PAIRS_OF, hand, lo) {
                             out.push(pack(4, 0, top_bit(ph), ph | pl << lo));
                         }
                     }
@@ -154,10 +154,10 @@ impl Table {
         }
         if let Some(cat) = self.full_house {
             for tr in bit_indices(at_least(counts, 3)) {
-                for t in subsets_of_size(hand >> tr & 15, 3) {
+                for t in rank_subsets(&TRIPLES_OF, hand, tr) {
                     let t = t << tr;
                     for pr in bit_indices(pair_rows & !(1 << tr)) {
-                        for p in subsets_of_size(hand >> pr & 15, 2) {
+                        for p in rank_subsets(&PAIRS_OF, hand, pr) {
                             out.push(pack(5, cat, tr + 3, t | p << pr));
                         }
                     }
@@ -332,10 +332,36 @@ impl Table {
     }
 }
 
-/// The two-card subsets of a rank's four cards (as a nibble), in increasing order.
-const PAIRS: [u64; 6] = [0b0011, 0b0101, 0b0110, 0b1001, 0b1010, 0b1100];
-/// The three-card subsets, in increasing order.
-const TRIPLES: [u64; 4] = [0b0111, 0b1011, 0b1101, 0b1110];
+/// The subsets of `size` cards of each nibble (a rank's cards), in increasing order: its
+/// count of them, then the subsets.
+const fn subsets_table(size: u32) -> [[u8; 7]; 16] {
+    let mut table = [[0u8; 7]; 16];
+    let mut n = 0;
+    while n < 16 {
+        let mut s = 1;
+        while s < 16 {
+            if s & !n == 0 && (s as u32).count_ones() == size {
+                let k = table[n][0] as usize;
+                table[n][k + 1] = s as u8;
+                table[n][0] += 1;
+            }
+            s += 1;
+        }
+        n += 1;
+    }
+    table
+}
+
+/// Each nibble's pairs and triples (see [`subsets_table`]).
+const PAIRS_OF: [[u8; 7]; 16] = subsets_table(2);
+const TRIPLES_OF: [[u8; 7]; 16] = subsets_table(3);
+
+/// The subsets of the rank at bit `sh` of `hand` in `table`, in increasing order.
+#[inline]
+fn rank_subsets(table: &[[u8; 7]; 16], hand: u64, sh: u64) -> impl Iterator<Item = u64> + '_ {
+    let row = &table[(hand >> sh & 15) as usize];
+    row[1..=usize::from(row[0])].iter().map(|&s| u64::from(s))
+}
 
 /// The index of each set bit of `mask`, lowest first.
 fn bit_indices(mut mask: u64) -> impl Iterator<Item = u64> {
@@ -346,24 +372,6 @@ fn bit_indices(mut mask: u64) -> impl Iterator<Item = u64> {
         let i = u64::from(mask.trailing_zeros());
         mask &= mask - 1;
         Some(i)
-    })
-}
-
-/// The subsets of `size` cards of a 4-bit nibble.
-fn subsets_of_size(n: u64, size: u64) -> impl Iterator<Item = u64> {
-    subsets(n).filter(move |&(k, _)| k == size).map(|(_, s)| s)
-}
-
-/// The non-empty subsets of a 4-bit nibble with their sizes (largest first).
-fn subsets(n: u64) -> impl Iterator<Item = (u64, u64)> {
-    let mut next = n;
-    std::iter::from_fn(move || {
-        if next == 0 {
-            return None;
-        }
-        let s = next;
-        next = (next - 1) & n;
-        Some((u64::from(s.count_ones()), s))
     })
 }
 
