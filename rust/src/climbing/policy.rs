@@ -144,7 +144,8 @@ fn base_cost(a: u64) -> i32 {
     if a >> SIZE_SHIFT < 5 {
         (a >> STRENGTH_SHIFT & 63) as i32 // the deciding card, a quarter point a step
     } else {
-        4 * ((63 - (a & MASK).leading_zeros()) >> 2) as i32 // a point per rank of the top card
+        // A point per rank of the top card (-1 for no card, as Python's `bit_length() - 1 >> 2`).
+        4 * (((64 - (a & MASK).leading_zeros()) as i32 - 1) >> 2)
     }
 }
 
@@ -238,6 +239,24 @@ mod tests {
         assert_eq!(broken_groups(0b1_0001_0001, counts), 2);
         // A card the hand does not hold breaks nothing.
         assert_eq!(broken_groups(single(12), counts), 0);
+    }
+
+    #[test]
+    fn any_values_at_all_get_a_choice_and_no_panic() {
+        let table = Table::new(Rules::big_two());
+        let junk = [
+            u64::MAX,
+            5 << SIZE_SHIFT,
+            7 << SIZE_SHIFT | 1,
+            1 << 63,
+            3,
+            PASS,
+        ];
+        for t in [PASS, u64::MAX, 1 << SIZE_SHIFT | 1] {
+            let v = view(MASK, [13, 0, 1, 13], t);
+            let i = greedy(&table, &v, &junk).unwrap();
+            assert!(i < junk.len());
+        }
     }
 
     #[test]
