@@ -8,15 +8,15 @@ and actions as packed ints: climbing key-order masks (:mod:`parlour.games.climbi
 :mod:`parlour.games.rummy.actions`).
 """
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, final
 
 from parlour.game import Observation
 from parlour.games.trump.actions import TrumpAction
 
-__all__ = ["ClimbingEngine", "ClimbingTable", "Race", "RummyCore", "RummyKnowledge",
-           "TrumpEngine", "TrumpKnowledge", "TrumpRules", "__version__", "rummy_greedy",
-           "shuffle", "trump_deal"]
+__all__ = ["ClimbingEngine", "ClimbingKnowledge", "ClimbingTable", "Race", "RummyCore",
+           "RummyKnowledge", "TrumpEngine", "TrumpKnowledge", "TrumpRules", "__version__",
+           "rummy_greedy", "shuffle", "trump_deal"]
 
 __version__: str
 
@@ -145,6 +145,30 @@ class ClimbingTable:
         1 <= players <= 52."""
     def hand_plays(self, hand: int) -> list[Any]:
         """Every play in ``hand`` (a key-order mask), sorted, as action objects."""
+    def five_card_cards(self, hand: int) -> int:
+        """The cards of ``hand`` (a key-order mask) in some five-card play of it."""
+    def greedy(self, observation: Any, legal: Iterable[Any]) -> Any:
+        """The greedy policy's choice among ``legal`` (actions of this variant) for the seat of
+        ``observation`` (a ``ClimbingObservation``): the element of ``legal`` it picks.
+        IllegalAction if ``legal`` is empty."""
+    def knowledge(self, observation: Any) -> ClimbingKnowledge:
+        """What the seat of ``observation`` (a ``ClimbingObservation`` of this variant) knows,
+        to deal worlds from. DealError if no deal shows that observation."""
+
+@final
+class ClimbingKnowledge:
+    """What one seat knows of a climbing deal, from its observation."""
+
+    @property
+    def seat(self) -> int:
+        """The seat that knows this."""
+    def sample(self, seed: int) -> list[int]:
+        """Each seat's hand at the start of a deal consistent with the observation, dealt from
+        ``seed`` (key-order masks): replaying the observation's history on that deal shows the
+        seat exactly its observation."""
+    def race(self, race: Race, candidates: list[int], priors: list[float], seed: int,
+             ) -> tuple[int, int, list[tuple[list[float], int]]]:
+        """The search over worlds dealt from this knowledge (:class:`Race`)."""
 
 @final
 class ClimbingEngine:

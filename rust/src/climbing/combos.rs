@@ -104,77 +104,77 @@ impl Table {
     /// Every play in `hand` (key order), sorted, into `out` (cleared first).
     pub fn hand_plays(&self, hand: u64, out: &mut Vec<u64>) {
         out.clear();
+        // Room for a 13-card hand's plays at once, rather than growing in steps.
+        out.reserve(64);
         let hand = hand & MASK;
         let rules = &self.rules;
-        let mut present: u16 = 0;
-        for r in 0..13 {
-            let n = nibble(hand, r);
-            if n == 0 {
-                continue;
+        let counts = nibble_counts(hand);
+        // The ranks with one card or more and with two or more, as bit 4r for rank r.
+        let present_rows = at_least(counts, 1);
+        let pair_rows = at_least(counts, 2);
+        // Plays of one to four cards are listed in order (size, category, deciding card, then
+        // cards), so only the five-card plays need sorting. Subsets of a rank's cards come from
+        // tables in increasing order, which is the order of their top card, then their cards.
+        for b in bit_indices(hand) {
+            out.push(pack(1, 0, b, 1 << b));
+        }
+        for sh in bit_indices(pair_rows) {
+            for p in rank_subsets(&PAIRS_OF, hand, sh) {
+                out.push(pack(2, 0, sh + top_bit(p), p << sh));
             }
-            present |= 1 << r;
-            let sh = 4 * r;
-            for (size, sub) in subsets(n) {
-                let m = sub << sh;
-                let key = top_bit(m);
-                match size {
-                    1 | 2 => out.push(pack(size, 0, key, m)),
-                    3 if rules.triples => out.push(pack(3, 0, key, m)),
-                    4 if rules.four_card_hands => out.push(pack(4, 1, key, m)),
-                    _ => {}
+        }
+        if rules.triples {
+            for sh in bit_indices(at_least(counts, 3)) {
+                for t in rank_subsets(&TRIPLES_OF, hand, sh) {
+                    out.push(pack(3, 0, sh + top_bit(t), t << sh));
                 }
             }
         }
         if rules.four_card_hands {
             // Two pair: the higher pair's top card decides; both pairs' cards.
-            for hi in 1..13 {
-                let nh = nibble(hand, hi);
-                if nh.count_ones() < 2 {
-                    continue;
-                }
-                for lo in 0..hi {
-                    let nl = nibble(hand, lo);
-                    if nl.count_ones() < 2 {
-                        continue;
-                    }
-                    for (_, ph) in subsets(nh).filter(|&(k, _)| k == 2) {
-                        let ph = ph << (4 * hi);
-                        for (_, pl) in subsets(nl).filter(|&(k, _)| k == 2) {
-                            out.push(pack(4, 0, top_bit(ph), ph | pl << (4 * lo)));
+            for hi in bit_indices(pair_rows) {
+                for ph in rank_subsets(&PAIRS_OF, hand, hi) {
+                    let ph = ph << hi;
+                    for lo in bit_indices(pair_rows & ((1 << hi) - 1)) {
+                        for pl in rank_subsets(&PAIRS_OF, hand, lo) {
+                            out.push(pack(4, 0, top_bit(ph), ph | pl << lo));
                         }
                     }
                 }
             }
+            // Four of a kind alone, a category above two pair.
+            for sh in bit_indices(at_least(counts, 4)) {
+                out.push(pack(4, 1, sh + 3, 15 << sh));
+            }
+        }
+        let fives = out.len();
+        let mut present: u16 = 0;
+        for sh in bit_indices(present_rows) {
+            present |= 1 << (sh / 4);
         }
         if let Some(cat) = self.full_house {
-            for tr in 0..13 {
-                let nt = nibble(hand, tr);
-                if nt.count_ones() < 3 {
-                    continue;
-                }
-                for (_, t) in subsets(nt).filter(|&(k, _)| k == 3) {
-                    let t = t << (4 * tr);
-                    for pr in (0..13).filter(|&pr| pr != tr) {
-                        for (_, p) in subsets(nibble(hand, pr)).filter(|&(k, _)| k == 2) {
-                            out.push(pack(5, cat, u64::from(4 * tr + 3), t | p << (4 * pr)));
+            for tr in bit_indices(at_least(counts, 3)) {
+                for t in rank_subsets(&TRIPLES_OF, hand, tr) {
+                    let t = t << tr;
+                    for pr in bit_indices(pair_rows & !(1 << tr)) {
+                        for p in rank_subsets(&PAIRS_OF, hand, pr) {
+                            out.push(pack(5, cat, tr + 3, t | p << pr));
                         }
                     }
                 }
             }
         }
         if let Some(cat) = self.four_plus_one {
-            for r in 0..13 {
-                if nibble(hand, r) == 15 {
-                    let q = 15 << (4 * r);
-                    for kicker in bits(hand & !q) {
-                        out.push(pack(5, cat, u64::from(4 * r + 3), q | kicker));
-                    }
+            for r in bit_indices(at_least(counts, 4)) {
+                let q = 15 << r;
+                for kicker in bits(hand & !q) {
+                    out.push(pack(5, cat, r + 3, q | kicker));
                 }
             }
         }
         self.straights(hand, present, out);
         self.flushes(hand, out);
-        out.sort_unstable();
+        out[fives..].sort_unstable();
     }
 
     fn straights(&self, hand: u64, present: u16, out: &mut Vec<u64>) {
@@ -248,7 +248,7 @@ impl Table {
                         for d in c + 1..n {
                             for e in d + 1..n {
                                 let m = cards[a] | cards[b] | cards[c] | cards[d] | cards[e];
-                                if self.is_window(m) {
+                                if self.is_window_row(m >> s) {
                                     continue; // a straight flush, listed with the straights
                                 }
                                 out.push(pack(5, cat, self.flush_key(m), m));
@@ -260,10 +260,45 @@ impl Table {
         }
     }
 
-    /// Whether the ranks of `mask` are exactly a straight window.
-    fn is_window(&self, mask: u64) -> bool {
-        let ranks = rank_set(mask);
-        self.windows.iter().any(|&(w, _, _)| w == ranks)
+    /// The cards of `hand` (key order) that belong to some five-card play of it: the union of
+    /// the five-card plays [`Table::hand_plays`] lists, found without listing them.
+    pub fn five_card_cards(&self, hand: u64) -> u64 {
+        let hand = hand & MASK;
+        if hand.count_ones() < 5 {
+            return 0;
+        }
+        let counts = nibble_counts(hand);
+        let mut cards = 0;
+        // A full house (a triple and a pair of another rank) can use any card of the ranks with
+        // two cards or more, once there are two such ranks and one of them has three.
+        let pairs = at_least(counts, 2);
+        if pairs.count_ones() > 1 && at_least(counts, 3) != 0 {
+            cards |= (pairs * 15) & hand;
+        }
+        if self.four_plus_one.is_some() && at_least(counts, 4) != 0 {
+            return hand; // four of a kind takes any other card as its fifth
+        }
+        let present = at_least(counts, 1) * 15; // every card of the ranks present
+        for &(_, _, window_cards) in &self.windows {
+            if window_cards & !present == 0 {
+                cards |= hand & window_cards;
+            }
+        }
+        for s in 0..4 {
+            let row = hand & SUIT_ROW << s;
+            if row.count_ones() >= 5 {
+                cards |= row;
+            }
+        }
+        cards
+    }
+
+    /// Whether `row` (one card per rank, all in suit place 0) has exactly a straight window's
+    /// ranks.
+    fn is_window_row(&self, row: u64) -> bool {
+        self.windows
+            .iter()
+            .any(|&(_, _, cards)| cards & SUIT_ROW == row)
     }
 
     /// Each seat's return for a deal ending with `left[i]` cards in seat i's hand and the
@@ -297,16 +332,62 @@ impl Table {
     }
 }
 
-/// The ranks present in `mask` (bit `r` for rank `r`).
-fn rank_set(mask: u64) -> u16 {
-    (0..13).fold(0, |s, r| if nibble(mask, r) != 0 { s | 1 << r } else { s })
+/// The subsets of `size` cards of each nibble (a rank's cards), in increasing order: its
+/// count of them, then the subsets.
+const fn subsets_table(size: u32) -> [[u8; 7]; 16] {
+    let mut table = [[0u8; 7]; 16];
+    let mut n = 0;
+    while n < 16 {
+        let mut s = 1;
+        while s < 16 {
+            if s & !n == 0 && (s as u32).count_ones() == size {
+                let k = table[n][0] as usize;
+                table[n][k + 1] = s as u8;
+                table[n][0] += 1;
+            }
+            s += 1;
+        }
+        n += 1;
+    }
+    table
 }
 
-/// The non-empty subsets of a 4-bit nibble with their sizes.
-fn subsets(n: u64) -> impl Iterator<Item = (u64, u64)> {
-    (1..16u64)
-        .filter(move |&s| s & !n == 0)
-        .map(|s| (u64::from(s.count_ones()), s))
+/// Each nibble's pairs and triples (see [`subsets_table`]).
+const PAIRS_OF: [[u8; 7]; 16] = subsets_table(2);
+const TRIPLES_OF: [[u8; 7]; 16] = subsets_table(3);
+
+/// The subsets of the rank at bit `sh` of `hand` in `table`, in increasing order.
+#[inline]
+fn rank_subsets(table: &[[u8; 7]; 16], hand: u64, sh: u64) -> impl Iterator<Item = u64> + '_ {
+    let row = &table[(hand >> sh & 15) as usize];
+    row[1..=usize::from(row[0])].iter().map(|&s| u64::from(s))
+}
+
+/// The index of each set bit of `mask`, lowest first.
+fn bit_indices(mut mask: u64) -> impl Iterator<Item = u64> {
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            return None;
+        }
+        let i = u64::from(mask.trailing_zeros());
+        mask &= mask - 1;
+        Some(i)
+    })
+}
+
+/// Each rank's card count in its own nibble (0 to 4): a popcount per nibble.
+#[inline]
+pub(crate) fn nibble_counts(mask: u64) -> u64 {
+    let c = mask - (mask >> 1 & 0x5555_5555_5555_5555);
+    (c & 0x3333_3333_3333_3333) + (c >> 2 & 0x3333_3333_3333_3333)
+}
+
+/// The nibbles of `counts` (as [`nibble_counts`] gives) holding at least `k` (1 to 4), as bit 0
+/// of each nibble (the [`SUIT_ROW`] bits).
+#[inline]
+pub(crate) fn at_least(counts: u64, k: u64) -> u64 {
+    // A count c of 0..4 plus 8 - k has bit 3 set exactly when c >= k, and never carries.
+    (counts + (8 - k) * SUIT_ROW) >> 3 & SUIT_ROW
 }
 
 #[cfg(test)]

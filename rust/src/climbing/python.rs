@@ -1,4 +1,5 @@
-//! The climbing engine's PyO3 wrappers (`ClimbingTable`, `ClimbingEngine`).
+//! The climbing engine's PyO3 wrappers (`ClimbingTable`, `ClimbingEngine`,
+//! `ClimbingKnowledge`).
 //!
 //! The Python package keeps the notation, the checks of a setup with their messages, and the
 //! action objects; the engines take cards as key-order masks and plays as packed ints, and give
@@ -10,9 +11,15 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
-use crate::climbing::{self, Five, Illegal, Rules, Scoring, Start, State, Table, Window};
+use crate::climbing::policy::{self, SeatView};
+use crate::climbing::{
+    self, Five, Illegal, Knowledge, MAX_SEATS, Rules, Scoring, Seen, Start, State, Table, Window,
+};
+use crate::sim::Rng;
+use crate::sim::python::{Race, TallyTuple};
 
 pyo3::import_exception!(parlour.errors, DealError);
+pyo3::import_exception!(parlour.errors, IllegalAction);
 
 /// The action objects of one variant, found by packed value in an open-addressing table.
 struct Actions {
@@ -73,6 +80,8 @@ struct ClimbingTable {
     table: Arc<Table>,
     /// The card index (rank * 4 + suit) of each key-order bit.
     card_order: [u8; 52],
+    /// The key-order bit of each card index.
+    key_of: [u8; 52],
     actions: OnceLock<Actions>,
 }
 
@@ -145,9 +154,14 @@ impl ClimbingTable {
             pass_only_if_no_legal_play,
             placement_points,
         };
+        let mut key_of = [0u8; 52];
+        for (bit, &card) in order.iter().enumerate() {
+            key_of[usize::from(card)] = bit as u8;
+        }
         Ok(ClimbingTable {
             table: Arc::new(Table::new(rules)),
             card_order: order,
+            key_of,
             actions: OnceLock::new(),
         })
     }
@@ -184,15 +198,67 @@ impl ClimbingTable {
         }
         let mut deck: [u8; 52] = std::array::from_fn(|i| i as u8);
         crate::python::generator(seed)?.shuffle(&mut deck);
-        let mut key = [0u8; 52];
-        for (bit, &card) in self.card_order.iter().enumerate() {
-            key[usize::from(card)] = bit as u8;
-        }
         let mut hands = vec![0u64; players];
         for (i, &card) in deck.iter().enumerate() {
-            hands[i % players] |= 1 << key[usize::from(card)];
+            hands[i % players] |= 1 << self.key_of[usize::from(card)];
         }
         Ok(hands)
+    }
+
+    /// The cards of `hand` (a key-order mask) in some five-card play of it.
+    fn five_card_cards(&self, hand: u64) -> u64 {
+        self.table.five_card_cards(hand)
+    }
+
+    /// The greedy policy's choice among `legal` (actions of this variant, at least one) for
+    /// the seat of `observation`: the element of `legal` it picks. It reads the observation's
+    /// `seat`, `hand`, `hand_sizes` and `table` only, and draws nothing at random.
+    fn greedy<'py>(
+        &self,
+        observation: &Bound<'py, PyAny>,
+        legal: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let sizes: Vec<u8> = observation.getattr("hand_sizes")?.extract()?;
+        let seat: usize = observation.getattr("seat")?.extract()?;
+        if sizes.len() > MAX_SEATS || seat >= sizes.len() {
+            return Err(DealError::new_err(format!(
+                "an observation of seat {seat} of {} seats is no climbing observation",
+                sizes.len()
+            )));
+        }
+        let mut view = SeatView {
+            seat: seat as u8,
+            hand: self.key_mask(observation.getattr("hand")?.extract()?)?,
+            sizes: [0; MAX_SEATS],
+            players: sizes.len() as u8,
+            table: observation
+                .getattr("table")?
+                .extract::<Option<u64>>()?
+                .unwrap_or(0),
+        };
+        view.sizes[..sizes.len()].copy_from_slice(&sizes);
+        let mut items = Vec::new();
+        let mut plays = Vec::new();
+        for item in legal.try_iter()? {
+            let item = item?;
+            plays.push(item.extract::<u64>()?);
+            items.push(item);
+        }
+        match policy::greedy(&self.table, &view, &plays) {
+            Some(i) => Ok(items.swap_remove(i)),
+            None => Err(IllegalAction::new_err(
+                "the greedy policy chooses among legal actions, and none were given",
+            )),
+        }
+    }
+
+    /// What the seat of `observation` (a `ClimbingObservation` of this variant) knows, to deal
+    /// worlds from; DealError if no deal shows that observation.
+    fn knowledge(&self, observation: &Bound<'_, PyAny>) -> PyResult<ClimbingKnowledge> {
+        let seen = self.seen(observation)?;
+        let inner = Knowledge::new(self.table.clone(), seen)
+            .map_err(|why| DealError::new_err(format!("no deal shows this observation: {why}")))?;
+        Ok(ClimbingKnowledge { inner })
     }
 
     /// Every play in `hand` (a key-order mask), sorted, as action objects.
@@ -205,6 +271,58 @@ impl ClimbingTable {
 }
 
 impl ClimbingTable {
+    /// The key-order mask of a card-index mask (a card set).
+    fn key_mask(&self, global: u64) -> PyResult<u64> {
+        if global & !climbing::MASK != 0 {
+            return Err(DealError::new_err(format!(
+                "{global:#x} is no set of cards"
+            )));
+        }
+        let mut mask = global;
+        let mut out = 0;
+        while mask != 0 {
+            out |= 1 << self.key_of[mask.trailing_zeros() as usize];
+            mask &= mask - 1;
+        }
+        Ok(out)
+    }
+
+    /// A play (or pass) as a packed int, or `None` for `None`.
+    fn play(value: &Bound<'_, PyAny>) -> PyResult<u64> {
+        Ok(value.extract::<Option<u64>>()?.unwrap_or(0))
+    }
+
+    /// The fields of a `ClimbingObservation` as a [`Seen`]: cards in key order.
+    fn seen(&self, obs: &Bound<'_, PyAny>) -> PyResult<Seen> {
+        let get = |name: &str| obs.getattr(name);
+        let sizes: Vec<u8> = get("hand_sizes")?.extract()?;
+        let mut history = Vec::new();
+        for entry in get("history")?.try_iter()? {
+            let (seat, action): (u8, Bound<'_, PyAny>) = entry?.extract()?;
+            history.push((seat, Self::play(&action)?));
+        }
+        Ok(Seen {
+            seat: get("seat")?.extract()?,
+            current: get("current_player")?.extract()?,
+            hand: self.key_mask(get("hand")?.extract()?)?,
+            sizes,
+            table: Self::play(&get("table")?)?,
+            table_seat: get("table_seat")?.extract()?,
+            passes: get("passes")?.extract()?,
+            opening: get("opening")?.extract()?,
+            history,
+            played: self.key_mask(get("played")?.extract()?)?,
+            out: self.key_mask(get("out")?.extract()?)?,
+            first_leader: get("first_leader")?.extract()?,
+            start_table: Self::play(&get("start_table")?)?,
+            start_table_seat: get("start_table_seat")?.extract()?,
+            start_passes: get("start_passes")?.extract()?,
+            start_finished: get("start_finished")?.extract()?,
+            finished: get("finished")?.extract()?,
+            scores: get("scores")?.extract()?,
+        })
+    }
+
     /// The card-index mask of a key-order mask.
     fn global(&self, mask: u64) -> u64 {
         let mut mask = mask & climbing::MASK;
@@ -382,9 +500,46 @@ impl ClimbingEngine {
     }
 }
 
+/// What one seat knows of a climbing deal, from its observation: worlds are dealt from it
+/// (`sample`), and the search reaches the Rust [`Knowledge`] in `inner`.
+#[pyclass(frozen, module = "parlour._core")]
+pub(crate) struct ClimbingKnowledge {
+    pub(crate) inner: Knowledge,
+}
+
+#[pymethods]
+impl ClimbingKnowledge {
+    /// The seat that knows this.
+    #[getter]
+    fn seat(&self) -> usize {
+        usize::from(self.inner.seen().seat)
+    }
+
+    /// Each seat's hand at the start of a deal consistent with the observation, dealt from
+    /// `seed` (key-order masks): replaying the observation's history on that deal shows the
+    /// seat exactly its observation.
+    fn sample(&self, seed: u64) -> Vec<u64> {
+        self.inner.sample_hands(&mut Rng::new(seed))
+    }
+
+    /// Searches `candidates` (the seat's legal plays, as ints) with `race`'s settings over
+    /// worlds dealt from this knowledge: `(worlds, rollouts, [(returns, wins) per candidate])`.
+    fn race(
+        &self,
+        py: Python<'_>,
+        race: &Race,
+        candidates: Vec<i128>,
+        priors: Vec<f64>,
+        seed: u64,
+    ) -> PyResult<(u64, u64, Vec<TallyTuple>)> {
+        race.run(py, &self.inner, candidates, priors, seed)
+    }
+}
+
 /// Add the climbing classes to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ClimbingTable>()?;
     m.add_class::<ClimbingEngine>()?;
+    m.add_class::<ClimbingKnowledge>()?;
     Ok(())
 }

@@ -30,6 +30,27 @@ pub struct Start {
     pub finished: Vec<u8>,
 }
 
+/// What a deal started from besides the hands, kept with the deal (all of it public: every
+/// seat's observation shows it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Origin {
+    /// The seat that led freely at the start.
+    pub leader: Option<u8>,
+    /// The play to beat at the start (0 for none), who made it and the passes after it.
+    pub table: u64,
+    pub table_seat: i8,
+    pub passes: u8,
+    finished: [u8; MAX_SEATS],
+    finished_len: u8,
+}
+
+impl Origin {
+    /// The seats already out at the start, first place first.
+    pub fn finished(&self) -> &[u8] {
+        &self.finished[..usize::from(self.finished_len)]
+    }
+}
+
 /// Why an action was refused; the state is then unchanged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Illegal {
@@ -59,6 +80,8 @@ pub struct State {
     table: Arc<Table>,
     n: u8,
     hands: [u64; MAX_SEATS],
+    /// Each hand's number of cards.
+    sizes: [u8; MAX_SEATS],
     /// Each seat's plays, sorted, once built (bit `seat` of `built`).
     plays: [Vec<u64>; MAX_SEATS],
     built: u8,
@@ -75,6 +98,7 @@ pub struct State {
     returns: [f64; MAX_SEATS],
     opening: bool,
     current: i8,
+    origin: Origin,
 }
 
 impl State {
@@ -90,6 +114,7 @@ impl State {
             table,
             n: n as u8,
             hands,
+            sizes: hands.map(|h| h.count_ones() as u8),
             plays: Default::default(),
             built: 0,
             table_play: start.table,
@@ -104,6 +129,14 @@ impl State {
             returns: [0.0; MAX_SEATS],
             opening: false,
             current: 0,
+            origin: Origin {
+                leader: start.leader,
+                table: start.table,
+                table_seat: start.table_seat,
+                passes: start.passes,
+                finished,
+                finished_len: start.finished.len() as u8,
+            },
         };
         state.current = if start.table != 0 {
             let mut p = start.table_seat as u8;
@@ -125,6 +158,11 @@ impl State {
 
     pub fn table(&self) -> &Table {
         &self.table
+    }
+
+    /// The variant's table, shared.
+    pub fn shared_table(&self) -> Arc<Table> {
+        self.table.clone()
     }
 
     pub fn players(&self) -> usize {
@@ -241,7 +279,16 @@ impl State {
         self.played |= m;
         hand ^= m;
         self.hands[usize::from(p)] = hand;
-        self.plays[usize::from(p)].retain(|a| a & m == 0);
+        self.sizes[usize::from(p)] -= (action >> SIZE_SHIFT) as u8;
+        // Keep the plays without the cards gone, in order (a branch-free `retain`).
+        let plays = &mut self.plays[usize::from(p)];
+        let mut kept = 0;
+        for i in 0..plays.len() {
+            let a = plays[i];
+            plays[kept] = a;
+            kept += usize::from(a & m == 0);
+        }
+        plays.truncate(kept);
         self.table_play = action;
         self.table_seat = p as i8;
         self.passes = 0;
@@ -301,6 +348,11 @@ impl State {
         &self.hands[..self.players()]
     }
 
+    /// Each seat's number of cards.
+    pub fn sizes(&self) -> &[u8] {
+        &self.sizes[..self.players()]
+    }
+
     /// Each seat's return; zeros until the deal is over.
     pub fn returns(&self) -> &[f64] {
         &self.returns[..self.players()]
@@ -339,6 +391,11 @@ impl State {
     /// Cards out of play from the start.
     pub fn out(&self) -> u64 {
         self.out
+    }
+
+    /// What the deal started from besides the hands.
+    pub fn origin(&self) -> &Origin {
+        &self.origin
     }
 
     /// The cards `seat` cannot see: the other hands, less the lowest card while everyone knows

@@ -134,8 +134,6 @@ class ComboTable:
         self._cat = {size: {name: i for i, name in enumerate(names)}
                      for size, names in self.categories.items()}
         self._windows = [(ranks, top, sum(1 << r for r in ranks)) for ranks, top in rules.windows]
-        self._window_masks = [(ranks, top, rankset, sum(15 << 4 * r for r in ranks))
-                              for ranks, top, rankset in self._windows]
         self.action_type: type[ClimbingAction] = type(
             "ClimbingAction", (ClimbingAction,), {"__slots__": (), "table": self}
         )
@@ -286,26 +284,7 @@ class ComboTable:
         >>> t.cards_text(t.five_card_cards(hand))
         '3D 4C 5H 6S 7D'
         """
-        if hand.bit_count() < 5:
-            return 0
-        nib = [hand >> 4 * r & 15 for r in range(13)]
-        cards = 0
-        pairs = [r for r in range(13) if nib[r] & (nib[r] - 1)]  # two cards or more
-        # A full house (a triple and a pair of another rank) can use any card of these ranks.
-        if len(pairs) > 1 and any(nib[r].bit_count() >= 3 for r in pairs):
-            for r in pairs:
-                cards |= nib[r] << 4 * r
-        if QUADS in self._cat[5] and 15 in nib:
-            return hand  # four of a kind takes any other card as its fifth
-        present = sum(1 << r for r in range(13) if nib[r])
-        for _, _, rankset, cards_of_window in self._window_masks:
-            if not rankset & ~present:
-                cards |= hand & cards_of_window
-        for s in range(4):
-            row = hand & SUIT_ROW << s
-            if row.bit_count() >= 5:
-                cards |= row
-        return cards
+        return self.core.five_card_cards(int(hand) & MASK)
 
     # -- explanations ---------------------------------------------------------------------------
     def why_not_beating(self, play: int, table: int) -> str:

@@ -291,9 +291,12 @@ class ClimbingGame(Game):
     def greedy_action(
         self, observation: Observation, legal: Sequence[Action], rng: random.Random
     ) -> Action:
-        from parlour.games.climbing.policy import greedy_play
-
-        return greedy_play(self, observation, legal)
+        """The rule-based policy (compiled: ``rust/src/climbing/policy.rs``): it goes out when
+        it can; otherwise it answers with the cheapest play that does not break up a pair,
+        triple or five-card hand, keeps its 2s while the others still hold many cards, and
+        leads the combination that sheds the most low cards. It reads the observation's seat,
+        hand, card counts and table, and never draws from ``rng``."""
+        return self.table.core.greedy(observation, legal)  # type: ignore[no-any-return]
 
 
 def _leads_microseconds(game: ClimbingGame, seconds: float) -> float:

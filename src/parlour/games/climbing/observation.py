@@ -4,20 +4,13 @@ consistently with it, and the table and log as text."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from parlour.cards import CARDS, FULL_DECK, Card, CardSet
+from parlour._core import ClimbingKnowledge
+from parlour.cards import CardSet
 from parlour.game import Observation
-from parlour.games.climbing.combos import (
-    MASK,
-    PASS_VALUE,
-    SIZE_SHIFT,
-    ClimbingAction,
-    ComboTable,
-    can_beat,
-)
+from parlour.games.climbing.combos import PASS_VALUE, ClimbingAction
 from parlour.games.climbing.engine import ClimbingState, Start
 
 if TYPE_CHECKING:
@@ -56,62 +49,40 @@ class ClimbingObservation(Observation):
     def sample_state(self, rng: random.Random) -> ClimbingState:
         """Deal the unseen cards at random to the other seats, then replay the history.
 
-        When a seat may pass only if it cannot beat the table (B8), no seat is dealt a play
-        that would have beaten a table it passed on."""
-        state = ClimbingState(self.game, self._start(rng))
+        Whoever is to open holds the lowest card, and when a seat may pass only if it cannot
+        beat the table (B8), no seat is dealt a play that would have beaten a table it passed
+        on. The deal comes from the compiled sampler (:meth:`_knowledge`), seeded from
+        ``rng.getrandbits(64)``, so the same ``rng`` state gives the same state."""
+        state = ClimbingState(self.game, self._start(rng.getrandbits(64)))
         for _, action in self.history:
             state.apply(action)
         return state
 
-    def _start(self, rng: random.Random) -> Start:
+    def _knowledge(self) -> ClimbingKnowledge:
+        """What this seat knows, compiled (``parlour._core.ClimbingKnowledge``): built once per
+        observation and kept with it; it deals the worlds of :meth:`sample_state` and of the
+        compiled search. :class:`~parlour.errors.DealError` if no deal shows this observation.
+
+        >>> import parlour
+        >>> state = parlour.new_game("big-two").new_deal(seed=2)
+        >>> obs = state.observation(1)
+        >>> obs._knowledge().seat, obs._knowledge() is obs._knowledge()
+        (1, True)
+        """
+        known: ClimbingKnowledge | None = self.__dict__.get("_known")
+        if known is None:
+            # A frozen dataclass: the cache goes into __dict__ directly (it is no field, so it
+            # takes no part in equality or to_dict()).
+            known = self.__dict__["_known"] = self.game.table.core.knowledge(self)
+        return known
+
+    def _start(self, seed: int) -> Start:
         """A start position consistent with this observation: the cards this seat cannot see
-        dealt at random, each seat also holding the cards it has played since."""
+        dealt from ``seed``, each seat also holding the cards it has played since."""
         t = self.game.table
-        unseen = CardSet(FULL_DECK & ~int(self.hand) & ~int(self.played)).cards()
-        rng.shuffle(unseen)
-        start = [0] * len(self.hand_sizes)
-        for seat, action in self.history:
-            start[seat] |= action & MASK
-        sizes = list(self.hand_sizes)
-        if self.opening and self.first_leader is None and self.current_player != self.seat:
-            # Public knowledge: whoever opens holds the lowest card.
-            lowest = CARDS[t.from_key[0]]
-            unseen.remove(lowest)
-            start[self.current_player] |= 1
-            sizes[self.current_player] -= 1
-        sizes[self.seat] = 0
-        forced = self._forced_passes()
-        hands = _deal(t, unseen, sizes, start, forced, rng)
-        hands[self.seat] = start[self.seat] | t.key_of(self.hand)
-        return Start(tuple(hands), self.first_leader, t.key_of(self.out),
+        return Start(tuple(self._knowledge().sample(seed)), self.first_leader, t.key_of(self.out),
                      int(self.start_table or 0), self.start_table_seat, self.start_passes,
                      self.start_finished)
-
-    def _forced_passes(self) -> dict[int, dict[int, dict[int, int]]]:
-        """What the passes of the other seats tell, when a seat may pass only if it cannot
-        beat the table (B8): for each seat still holding cards, ``{later: {size: table}}``,
-        saying that the seat's present hand with the cards ``later`` (those it played after
-        some of its passes) holds no play beating ``table`` (packed; the weakest table of
-        each size it passed on then, since a hand that cannot beat it cannot beat the rest)."""
-        if not self.game.rules.pass_only_if_no_legal_play:
-            return {}
-        # A pass always faces the latest play: a cleared table must be led to, never passed.
-        facing: list[int] = []
-        table = int(self.start_table or 0)
-        for _, action in self.history:
-            facing.append(table)
-            if action != PASS_VALUE:
-                table = action
-        later = [0] * len(self.hand_sizes)
-        forced: dict[int, dict[int, dict[int, int]]] = {}
-        for (seat, action), table in zip(reversed(self.history), reversed(facing), strict=True):
-            if action != PASS_VALUE:
-                later[seat] |= action & MASK
-            elif seat != self.seat and self.hand_sizes[seat]:
-                weakest = forced.setdefault(seat, {}).setdefault(later[seat], {})
-                size = table >> SIZE_SHIFT
-                weakest[size] = min(table, weakest.get(size, table))
-        return forced
 
     # -- text ------------------------------------------------------------------------------------
     def log_lines(self, start: int = 0) -> list[str]:
@@ -140,7 +111,7 @@ class ClimbingObservation(Observation):
         """
         name = self.game.seat_name
         rules = self.game.rules
-        state = ClimbingState(self.game, self._start(random.Random(0)))
+        state = ClimbingState(self.game, self._start(0))
         first = len(self.history) - len(self.history[start:])
         lines: list[str] = []
         for i, (seat, action) in enumerate(self.history):
@@ -203,104 +174,6 @@ class ClimbingObservation(Observation):
         if self.is_over:
             lines.append("Deal over — " + result_text(game, self.finished, self.scores))
         return "\n".join(lines)
-
-
-#: Random deals tried before dealing card by card around the forced passes: a random deal
-#: usually breaks some forced pass once a seat has passed on a low play.
-_DEAL_TRIES = 10
-
-
-def _deal(t: ComboTable, cards: list[Card], sizes: list[int], start: list[int],
-          forced: dict[int, dict[int, dict[int, int]]], rng: random.Random) -> list[int]:
-    """Each seat's start hand: ``start[seat]`` with ``sizes[seat]`` of ``cards`` (shuffled)
-    dealt to it, so that no seat could have beaten a table it passed on.
-
-    Without forced passes the shuffled cards are dealt in order. With them, random deals are
-    tried first (each a uniform draw among the consistent deals); if none fits, a search
-    (:func:`_search`) finds a consistent deal, which exists (the true one) but is not drawn
-    uniformly.
-    """
-    known: dict[tuple[int, int], bool] = {}
-
-    def holds_no_answer(seat: int, hand: int) -> bool:
-        fits = known.get((seat, hand))
-        if fits is None:
-            fits = known[seat, hand] = not any(
-                can_beat(plays, table)
-                for later, weakest in forced.get(seat, {}).items()
-                for plays in [t.hand_combos(hand | later)] for table in weakest.values())
-        return fits
-
-    def dealt_in_order() -> list[int]:
-        hands, i = [], 0
-        for size in sizes:
-            hands.append(t.key_mask(cards[i:i + size]))
-            i += size
-        return hands
-
-    dealt = dealt_in_order()
-    if forced:
-        for _ in range(_DEAL_TRIES):
-            if all(holds_no_answer(seat, dealt[seat]) for seat in forced):
-                break
-            rng.shuffle(cards)
-            dealt = dealt_in_order()
-        else:
-            bits = [1 << t.to_key[c] for c in cards]
-            dealt = _search(bits, sizes[:], holds_no_answer, rng)
-    return [s | d for s, d in zip(start, dealt, strict=True)]
-
-
-def _search(cards: list[int], room: list[int], fits: Callable[[int, int], bool],
-            rng: random.Random) -> list[int]:
-    """Hands of ``room[seat]`` of ``cards`` for each seat that all ``fits(seat, hand)``.
-    ``fits`` must hold for every part of a hand it holds for, and such hands must exist (the
-    search does not end otherwise).
-
-    Depth-first, the card with the fewest seats able to take it first, seats in random order.
-    A branch ends as soon as the cards left cannot be placed one by one (Hall's condition: the
-    cards that only the seats of a set can take outnumber those seats' room). Searches that
-    run long start again in a new random order, with twice the patience each time, so that
-    an unlucky early choice costs little."""
-    seats = [s for s, r in enumerate(room) if r]
-    sets = [frozenset(s for i, s in enumerate(seats) if m >> i & 1)
-            for m in range(1, 1 << len(seats))]
-    hands = [0] * len(room)
-    budget = 0
-
-    def place(cards: list[int]) -> bool:
-        nonlocal budget
-        if not cards:
-            return True
-        budget -= 1
-        if budget < 0:
-            return False
-        takers = [{s for s in seats if room[s] and fits(s, hands[s] | c)} for c in cards]
-        for group in sets:
-            within = sum(1 for t in takers if t <= group)
-            if within > sum(room[s] for s in group):
-                return False
-        i = min(range(len(cards)), key=lambda k: len(takers[k]))
-        card, rest = cards[i], cards[:i] + cards[i + 1:]
-        order = sorted(takers[i])
-        rng.shuffle(order)
-        for seat in order:
-            room[seat] -= 1
-            hands[seat] |= card
-            if place(rest):
-                return True
-            hands[seat] ^= card
-            room[seat] += 1
-        return False
-
-    patience = 100
-    while True:
-        budget = patience
-        rng.shuffle(cards)
-        if place(cards):
-            return hands
-        assert budget < 0, "no deal fits the observation"  # the true deal does
-        patience *= 2
 
 
 def result_text(game: ClimbingGame, finished: tuple[int, ...] | list[int],

@@ -1,0 +1,856 @@
+//! What one seat knows of a climbing deal ([`Seen`], the observation in Rust), and worlds
+//! sampled consistently with it ([`Knowledge`]).
+//!
+//! A world deals the cards the seat cannot see at random to the other seats, each also holding
+//! the cards it has played since the start, and replays the history. Two things the seat knows
+//! constrain the deal beyond the card counts:
+//!
+//! - at the opening, whoever is to open holds the lowest card;
+//! - under `pass_only_if_no_legal_play` (B8) a pass tells that the seat could not beat the
+//!   table, so no seat is dealt a hand that could have beaten a table it passed on.
+//!
+//! Without forced passes every deal is drawn uniformly. With them, a few random deals are tried
+//! first (an accepted one is a uniform draw among the consistent deals); if none fits, a search
+//! ([`search`]) finds a consistent deal, which exists (the true one) but is not drawn uniformly.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::combos::{MASK, PASS, SIZE_SHIFT, Table, can_beat};
+use super::state::{MAX_SEATS, Start, State};
+use crate::sim::{self, Rng};
+
+/// What one seat sees of a deal: the fields of Python's `ClimbingObservation`, cards as
+/// key-order masks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Seen {
+    pub seat: u8,
+    /// The seat to move, or -1 once the deal is over.
+    pub current: i8,
+    /// This seat's cards.
+    pub hand: u64,
+    /// Every seat's number of cards.
+    pub sizes: Vec<u8>,
+    /// The play to beat (0 when the player to move leads), its maker (-1 without one) and the
+    /// passes since.
+    pub table: u64,
+    pub table_seat: i8,
+    pub passes: u8,
+    /// The deal's first play is due under the opening rule.
+    pub opening: bool,
+    /// `(seat, play or pass)` since the start.
+    pub history: Vec<(u8, u64)>,
+    /// Every card out of the hands: played since the start, or out from the start.
+    pub played: u64,
+    /// Cards out of play from the start.
+    pub out: u64,
+    /// The seat that led freely at the start.
+    pub first_leader: Option<u8>,
+    /// The play to beat at the start (0 for none), who made it, the passes after it.
+    pub start_table: u64,
+    pub start_table_seat: i8,
+    pub start_passes: u8,
+    /// Seats already out at the start, first place first.
+    pub start_finished: Vec<u8>,
+    /// Seats that went out, first place first (then, once over, the others).
+    pub finished: Vec<u8>,
+    /// Each seat's return; zeros until the deal is over.
+    pub scores: Vec<f64>,
+}
+
+impl Seen {
+    /// What `seat` sees of `state` (a seat of the deal).
+    pub fn of(state: &State, seat: usize) -> Seen {
+        let (table, table_seat, passes) = state.trick();
+        let origin = state.origin();
+        Seen {
+            seat: seat as u8,
+            current: state.current_player(),
+            hand: state.hands()[seat],
+            sizes: state.sizes().to_vec(),
+            table,
+            table_seat,
+            passes,
+            opening: state.opening(),
+            history: state.history().to_vec(),
+            played: state.played() | state.out(),
+            out: state.out(),
+            first_leader: origin.leader,
+            start_table: origin.table,
+            start_table_seat: origin.table_seat,
+            start_passes: origin.passes,
+            start_finished: origin.finished().to_vec(),
+            finished: state.finished().to_vec(),
+            scores: state.returns().to_vec(),
+        }
+    }
+}
+
+/// Random deals tried before a search deals card by card around the forced passes: a random
+/// deal usually breaks some forced pass once a seat has passed on a low play.
+const DEAL_TRIES: usize = 10;
+
+/// What a seat's passes tell under B8: its hand at the time, its present cards with `later`
+/// (those it played after the passes), held no play beating any of `tables` (the weakest table
+/// of each size it passed on then, packed, 0 for none: a hand that cannot beat it cannot beat
+/// the rest).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Forced {
+    seat: u8,
+    later: u64,
+    tables: [u64; 6],
+}
+
+/// The seen position with what it implies for the hidden cards: everything a world is dealt
+/// from.
+#[derive(Clone, Debug)]
+struct Hidden {
+    table: Arc<Table>,
+    seen: Seen,
+    /// The cards dealt at random: those the seat cannot see, less the lowest card where it is
+    /// known to be the opener's.
+    unseen: u64,
+    /// The cards known to be in each seat's hand at the start: its plays since, the seat's own
+    /// hand, the opener's lowest card.
+    known: [u64; MAX_SEATS],
+    /// How many of the unseen cards each seat is dealt.
+    room: [u8; MAX_SEATS],
+    forced: Vec<Forced>,
+}
+
+/// What one seat knows of a deal, ready to deal worlds from: a [`Seen`] checked against the
+/// rules, with what it implies for the hidden cards.
+#[derive(Clone, Debug)]
+pub struct Knowledge {
+    hidden: Hidden,
+    /// A world proven consistent when this was built: its start hands and the deal replayed.
+    proven_hands: [u64; MAX_SEATS],
+    proven: State,
+}
+
+/// No deal fits the constraints (the search has tried every one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NoDeal;
+
+impl Knowledge {
+    /// The knowledge of `seen` in a deal of `table`'s rules, or why no deal of those rules
+    /// shows `seen` to its seat. One world is dealt and replayed (with a fixed seed) to prove
+    /// it: every later world then replays too, as worlds differ only in hidden cards and the
+    /// constraints on those are kept.
+    pub fn new(table: Arc<Table>, seen: Seen) -> Result<Knowledge, String> {
+        let n = seen.sizes.len();
+        let seat = usize::from(seen.seat);
+        if !(2..=MAX_SEATS).contains(&n) || seat >= n {
+            return Err(format!(
+                "seat {seat} of {n} seats: a climbing deal has 2 to {MAX_SEATS}"
+            ));
+        }
+        if (seen.hand | seen.played | seen.out) & !MASK != 0
+            || seen.hand & seen.played != 0
+            || seen.out & !seen.played != 0
+        {
+            return Err("the hand, the cards played and the cards out do not fit".into());
+        }
+        if seen.hand.count_ones() != u32::from(seen.sizes[seat]) {
+            return Err("the hand and its card count differ".into());
+        }
+        let mut known = [0u64; MAX_SEATS];
+        for &(s, a) in &seen.history {
+            if usize::from(s) >= n {
+                return Err(format!("the history names P{s}, no seat of this deal"));
+            }
+            known[usize::from(s)] |= a & MASK;
+        }
+        let mut room = [0u8; MAX_SEATS];
+        room[..n].copy_from_slice(&seen.sizes);
+        room[seat] = 0;
+        let mut unseen = MASK & !seen.hand & !seen.played;
+        if seen.opening && seen.first_leader.is_none() && i32::from(seen.current) != seat as i32 {
+            // Public knowledge: whoever opens holds the lowest card.
+            let opener = usize::try_from(seen.current).unwrap_or(usize::MAX);
+            if opener >= n || unseen & 1 == 0 || room[opener] == 0 {
+                return Err("the seat to open cannot hold the lowest card".into());
+            }
+            unseen &= !1;
+            known[opener] |= 1;
+            room[opener] -= 1;
+        }
+        if unseen.count_ones() != room.iter().map(|&r| u32::from(r)).sum::<u32>() {
+            return Err("the card counts do not add up to the cards unseen".into());
+        }
+        known[seat] |= seen.hand;
+        let hidden = Hidden {
+            forced: forced_passes(&seen, &table),
+            table,
+            seen,
+            unseen,
+            known,
+            room,
+        };
+        let hands = hidden
+            .deal(&mut Rng::new(0))
+            .map_err(|NoDeal| "no deal is consistent with the passes".to_string())?;
+        let world = hidden.world(&hands)?;
+        if Seen::of(&world, seat) != hidden.seen {
+            return Err("no deal of these rules shows this to the seat".into());
+        }
+        Ok(Knowledge {
+            hidden,
+            proven_hands: hands,
+            proven: world,
+        })
+    }
+
+    /// The knowledge `seat` has of `state`.
+    pub fn of_state(state: &State, seat: usize) -> Result<Knowledge, String> {
+        if seat >= state.players() {
+            return Err(format!("no seat {seat}"));
+        }
+        Knowledge::new(state.shared_table(), Seen::of(state, seat))
+    }
+
+    /// What the seat sees.
+    pub fn seen(&self) -> &Seen {
+        &self.hidden.seen
+    }
+
+    /// The variant's rules and plays.
+    pub fn table(&self) -> &Arc<Table> {
+        &self.hidden.table
+    }
+
+    /// Each seat's hand at the start of a world dealt from `rng` (key order, one per seat):
+    /// the deal that, with the history replayed, is the world [`sim::Knowledge::sample`] gives.
+    pub fn sample_hands(&self, rng: &mut Rng) -> Vec<u64> {
+        let hands = self.hidden.deal(rng).unwrap_or(self.proven_hands);
+        hands[..self.hidden.seen.sizes.len()].to_vec()
+    }
+
+    /// A world, as [`sim::Knowledge::sample`] gives, chosen among `candidates` worlds with
+    /// probability proportional to `weight(start, world)`: the hook for weighting worlds by how
+    /// likely the opponents' past plays were under a policy (replay the deal from `start` and
+    /// multiply the policy's probability of each opponent's recorded move). A weight that is
+    /// not positive and finite counts as 0; if every candidate weighs 0 the first is taken.
+    /// With one candidate, or a constant weight, the draw is that of
+    /// [`sim::Knowledge::sample`]'s distribution.
+    pub fn sample_weighted<F: FnMut(&Start, &State) -> f64>(
+        &self,
+        rng: &mut Rng,
+        candidates: usize,
+        mut weight: F,
+    ) -> State {
+        let mut chosen: Option<State> = None;
+        let mut total = 0.0;
+        for _ in 0..candidates.max(1) {
+            let hands = self.hidden.deal(rng).unwrap_or(self.proven_hands);
+            let Ok(world) = self.hidden.world(&hands) else {
+                continue;
+            };
+            let w = weight(&self.hidden.start(&hands), &world);
+            let w = if w.is_finite() && w > 0.0 { w } else { 0.0 };
+            total += w;
+            // A reservoir: each candidate ends chosen with probability w / (the total weight).
+            if chosen.is_none() || (w > 0.0 && rng.unit() * total < w) {
+                chosen = Some(world);
+            }
+        }
+        chosen.unwrap_or_else(|| self.proven.clone())
+    }
+}
+
+impl Hidden {
+    /// The start of a deal with these hands, the rest as seen.
+    fn start(&self, hands: &[u64; MAX_SEATS]) -> Start {
+        let seen = &self.seen;
+        Start {
+            hands: hands[..seen.sizes.len()].to_vec(),
+            leader: seen.first_leader,
+            out: seen.out,
+            table: seen.start_table,
+            table_seat: seen.start_table_seat,
+            passes: seen.start_passes,
+            finished: seen.start_finished.clone(),
+        }
+    }
+
+    /// The deal from these start hands, with the history replayed.
+    fn world(&self, hands: &[u64; MAX_SEATS]) -> Result<State, String> {
+        let mut state = State::new(self.table.clone(), &self.start(hands))?;
+        for &(seat, action) in &self.seen.history {
+            if state.current_player() != seat as i8 {
+                return Err(format!("P{seat} is not to move in the history"));
+            }
+            state
+                .apply(action)
+                .map_err(|why| format!("the history cannot be replayed: {why:?}"))?;
+        }
+        Ok(state)
+    }
+
+    /// Each seat's start hand: its known cards with its share of the unseen ones, so that no
+    /// seat could have beaten a table it passed on (see the module).
+    fn deal(&self, rng: &mut Rng) -> Result<[u64; MAX_SEATS], NoDeal> {
+        let mut cards = [0u8; 52];
+        let mut k = 0;
+        let mut m = self.unseen;
+        while m != 0 {
+            cards[k] = m.trailing_zeros() as u8;
+            k += 1;
+            m &= m - 1;
+        }
+        let cards = &mut cards[..k];
+        rng.shuffle(cards);
+        let mut dealt = self.in_order(cards);
+        if !self.forced.is_empty() {
+            let mut plays = Vec::with_capacity(256);
+            let mut tries = 1;
+            while !(0..MAX_SEATS).all(|s| self.fits(s as u8, dealt[s], &mut plays)) {
+                if tries == DEAL_TRIES {
+                    let mut bits: Vec<u64> = cards.iter().map(|&c| 1 << c).collect();
+                    let mut known: Cache = HashMap::new();
+                    dealt = search(&mut bits, self.room, rng, &mut |seat, hand| {
+                        *known
+                            .entry((seat, hand))
+                            .or_insert_with(|| self.fits(seat, hand, &mut plays))
+                    })?;
+                    break;
+                }
+                tries += 1;
+                rng.shuffle(cards);
+                dealt = self.in_order(cards);
+            }
+        }
+        let mut hands = self.known;
+        for (h, d) in hands.iter_mut().zip(dealt) {
+            *h |= d;
+        }
+        Ok(hands)
+    }
+
+    /// The shuffled `cards` dealt in seat order, each seat its room.
+    fn in_order(&self, cards: &[u8]) -> [u64; MAX_SEATS] {
+        let mut dealt = [0u64; MAX_SEATS];
+        let mut i = 0;
+        for (d, &r) in dealt.iter_mut().zip(&self.room) {
+            for &c in &cards[i..i + usize::from(r)] {
+                *d |= 1 << c;
+            }
+            i += usize::from(r);
+        }
+        dealt
+    }
+
+    /// Whether `seat` dealt `hand` (of the unseen cards) keeps every pass it made forced.
+    fn fits(&self, seat: u8, hand: u64, plays: &mut Vec<u64>) -> bool {
+        self.forced.iter().filter(|f| f.seat == seat).all(|f| {
+            self.table.hand_plays(hand | f.later, plays);
+            !f.tables.iter().any(|&t| t != 0 && can_beat(plays, t))
+        })
+    }
+}
+
+type Cache = HashMap<(u8, u64), bool>;
+
+impl sim::Knowledge for Knowledge {
+    type Deal = State;
+
+    fn seat(&self) -> usize {
+        usize::from(self.hidden.seen.seat)
+    }
+
+    fn sample(&self, rng: &mut Rng) -> State {
+        let hands = self.hidden.deal(rng).unwrap_or(self.proven_hands);
+        // The world replays (the proof in `new`); were it ever not to, the proven one serves.
+        self.hidden
+            .world(&hands)
+            .unwrap_or_else(|_| self.proven.clone())
+    }
+}
+
+/// What the other seats' passes tell under B8 ([`Forced`]), from the history: a pass always
+/// faces the latest play (a cleared table is led to, never passed on).
+fn forced_passes(seen: &Seen, table: &Table) -> Vec<Forced> {
+    if !table.rules.pass_only_if_no_legal_play {
+        return Vec::new();
+    }
+    let mut facing = Vec::with_capacity(seen.history.len());
+    let mut t = seen.start_table;
+    for &(_, a) in &seen.history {
+        facing.push(t);
+        if a != PASS {
+            t = a;
+        }
+    }
+    let mut later = [0u64; MAX_SEATS];
+    let mut forced: Vec<Forced> = Vec::new();
+    for (&(seat, a), &t) in seen.history.iter().zip(&facing).rev() {
+        let s = usize::from(seat);
+        if a != PASS {
+            later[s] |= a & MASK;
+        } else if seat != seen.seat && seen.sizes[s] > 0 && t != PASS {
+            let size = (t >> SIZE_SHIFT) as usize;
+            let i = match forced
+                .iter()
+                .position(|f| f.seat == seat && f.later == later[s])
+            {
+                Some(i) => i,
+                None => {
+                    forced.push(Forced {
+                        seat,
+                        later: later[s],
+                        tables: [0; 6],
+                    });
+                    forced.len() - 1
+                }
+            };
+            let weakest = &mut forced[i].tables[size.min(5)];
+            if *weakest == 0 || t < *weakest {
+                *weakest = t;
+            }
+        }
+    }
+    forced
+}
+
+/// Hands of `room[seat]` of `cards` for each seat that all `fits(seat, hand)`. `fits` must hold
+/// for every part of a hand it holds for; [`NoDeal`] when no such hands exist.
+///
+/// Depth-first, the card with the fewest seats able to take it first, seats in random order. A
+/// branch ends as soon as the cards left cannot be placed one by one (Hall's condition: the
+/// cards that only the seats of a set can take outnumber those seats' room). Searches that run
+/// long start again in a new random order, with twice the patience each time, so that an unlucky
+/// early choice costs little; one that ends within its patience has tried everything.
+fn search(
+    cards: &mut [u64],
+    mut room: [u8; MAX_SEATS],
+    rng: &mut Rng,
+    fits: &mut dyn FnMut(u8, u64) -> bool,
+) -> Result<[u64; MAX_SEATS], NoDeal> {
+    let seats: u8 = (0..MAX_SEATS)
+        .filter(|&s| room[s] > 0)
+        .fold(0, |m, s| m | 1 << s);
+    let mut hands = [0u64; MAX_SEATS];
+    let mut patience: u64 = 100;
+    loop {
+        let mut budget = patience;
+        rng.shuffle(cards);
+        let mut search = Search {
+            seats,
+            room: &mut room,
+            hands: &mut hands,
+            budget: &mut budget,
+            rng: &mut *rng,
+            fits: &mut *fits,
+        };
+        if search.place(cards) {
+            return Ok(hands);
+        }
+        if budget > 0 {
+            return Err(NoDeal); // ended within its patience: every branch was tried
+        }
+        patience = patience.saturating_mul(2);
+    }
+}
+
+struct Search<'a> {
+    /// The seats with room at the start (bit `seat`).
+    seats: u8,
+    room: &'a mut [u8; MAX_SEATS],
+    hands: &'a mut [u64; MAX_SEATS],
+    budget: &'a mut u64,
+    rng: &'a mut Rng,
+    fits: &'a mut dyn FnMut(u8, u64) -> bool,
+}
+
+impl Search<'_> {
+    /// Places `cards`; on failure everything is as it was.
+    fn place(&mut self, cards: &mut [u64]) -> bool {
+        if cards.is_empty() {
+            return true;
+        }
+        if *self.budget == 0 {
+            return false;
+        }
+        *self.budget -= 1;
+        let mut takers = [0u8; 52];
+        for (t, &c) in takers.iter_mut().zip(cards.iter()) {
+            for s in 0..MAX_SEATS {
+                if self.room[s] > 0 && (self.fits)(s as u8, self.hands[s] | c) {
+                    *t |= 1 << s;
+                }
+            }
+        }
+        let takers = &takers[..cards.len()];
+        // Hall's condition, over every set of the seats.
+        let mut group = self.seats;
+        while group != 0 {
+            let within = takers.iter().filter(|&&t| t & !group == 0).count();
+            let space: usize = (0..MAX_SEATS)
+                .filter(|&s| group >> s & 1 == 1)
+                .map(|s| usize::from(self.room[s]))
+                .sum();
+            if within > space {
+                return false;
+            }
+            group = (group - 1) & self.seats;
+        }
+        let mut i = 0;
+        for (k, t) in takers.iter().enumerate() {
+            if t.count_ones() < takers[i].count_ones() {
+                i = k;
+            }
+        }
+        let mut order = [0u8; MAX_SEATS];
+        let mut len = 0;
+        for s in 0..MAX_SEATS as u8 {
+            if takers[i] >> s & 1 == 1 {
+                order[len] = s;
+                len += 1;
+            }
+        }
+        self.rng.shuffle(&mut order[..len]);
+        let last = cards.len() - 1;
+        cards.swap(i, last);
+        let card = cards[last];
+        for &seat in &order[..len] {
+            let s = usize::from(seat);
+            self.room[s] -= 1;
+            self.hands[s] |= card;
+            if self.place(&mut cards[..last]) {
+                return true;
+            }
+            self.hands[s] ^= card;
+            self.room[s] += 1;
+        }
+        cards.swap(i, last);
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::climbing::playout::tests::{all_rules, fresh};
+    use crate::climbing::rules::Rules;
+    use crate::sim::{Deal, Knowledge as _};
+
+    /// Everything a sampled world must keep of `knowledge`, checked on a world dealt from `rng`:
+    /// it replays (no fallback), shows the seat exactly what it saw, holds every card once, and
+    /// keeps every pass forced under B8.
+    fn check_world(knowledge: &Knowledge, rng: &mut Rng) -> State {
+        let hidden = &knowledge.hidden;
+        let hands = hidden.deal(rng).expect("a deal");
+        let world = hidden.world(&hands).expect("the history replays");
+        let seat = usize::from(hidden.seen.seat);
+        assert_eq!(Seen::of(&world, seat), hidden.seen);
+        let held = world.hands().iter().fold(0, |m, &h| {
+            assert_eq!(m & h, 0, "a card in two hands");
+            m | h
+        });
+        assert_eq!(held & (world.played() | world.out()), 0);
+        assert_eq!(held | world.played() | world.out(), MASK);
+        // Each forced pass: the seat's hand then (its hand now and its later plays) could not
+        // beat the table it passed on.
+        let mut plays = Vec::new();
+        for f in &hidden.forced {
+            let now = world.hands()[usize::from(f.seat)];
+            knowledge.table().hand_plays(now | f.later, &mut plays);
+            assert!(f.tables.iter().all(|&t| t == 0 || !can_beat(&plays, t)));
+        }
+        world
+    }
+
+    /// Random play of `table`'s deals, calling `visit` on every position before each move.
+    fn positions(table: &Arc<Table>, deals: usize, seed: u64, mut visit: impl FnMut(&State)) {
+        let mut rng = Rng::new(seed);
+        let mut legal = Vec::new();
+        for _ in 0..deals {
+            let mut state = fresh(table, &mut rng);
+            loop {
+                visit(&state);
+                if state.is_over() {
+                    break;
+                }
+                state.legal_into(&mut legal);
+                let m = legal[rng.below(legal.len() as u64) as usize];
+                state.play(m, &mut rng);
+            }
+        }
+    }
+
+    #[test]
+    fn sampled_worlds_show_the_seat_what_it_saw_and_keep_every_constraint() {
+        for rules in all_rules() {
+            let table = Arc::new(Table::new(rules));
+            let mut rng = Rng::new(3);
+            let mut count = 0;
+            positions(&table, 4, 1, |state| {
+                for seat in 0..4 {
+                    let knowledge = Knowledge::of_state(state, seat).expect("knowledge");
+                    for _ in 0..2 {
+                        check_world(&knowledge, &mut rng);
+                        let world = knowledge.sample(&mut rng);
+                        assert_eq!(&Seen::of(&world, seat), knowledge.seen());
+                        count += 1;
+                    }
+                }
+            });
+            assert!(count > 500, "{count}");
+        }
+    }
+
+    /// Composed starts: cards out, a trick in progress, seats already out (pusoy-dos).
+    fn composed() -> Vec<(Rules, Start)> {
+        let bits = |ks: &[u32]| ks.iter().fold(0u64, |m, &k| m | 1 << k);
+        // A pair of 10s (key bits 28, 31) on the table by P2; P3 passed.
+        let pair = 2u64 << 61 | 31 << 52 | bits(&[28, 31]);
+        let hands = vec![bits(&[0, 35]), bits(&[5, 10]), bits(&[39, 47]), bits(&[44])];
+        let used = hands.iter().fold(pair & MASK, |m, h| m | h);
+        let trick = Start {
+            hands,
+            out: MASK & !used,
+            table: pair,
+            table_seat: 2,
+            passes: 1,
+            ..Start::default()
+        };
+        let pusoy_hands = vec![bits(&[0, 4, 8]), 0, bits(&[9, 13, 17]), bits(&[30, 40])];
+        let used = pusoy_hands.iter().fold(0, |m, h| m | h);
+        let pusoy = Start {
+            hands: pusoy_hands,
+            leader: Some(2),
+            out: MASK & !used,
+            table_seat: -1,
+            finished: vec![1],
+            ..Start::default()
+        };
+        let mut b8 = Rules::big_two();
+        b8.pass_only_if_no_legal_play = true;
+        vec![
+            (Rules::big_two(), trick.clone()),
+            (b8, trick),
+            (Rules::pusoy_dos(), pusoy),
+        ]
+    }
+
+    #[test]
+    fn composed_positions_sample_consistently_as_they_play_on() {
+        for (rules, start) in composed() {
+            let table = Arc::new(Table::new(rules));
+            let mut state = State::new(table, &start).unwrap();
+            let mut rng = Rng::new(9);
+            let mut legal = Vec::new();
+            loop {
+                for seat in 0..4 {
+                    let knowledge = Knowledge::of_state(&state, seat).unwrap();
+                    for _ in 0..5 {
+                        check_world(&knowledge, &mut rng);
+                    }
+                }
+                if state.is_over() {
+                    break;
+                }
+                state.legal_into(&mut legal);
+                let m = legal[rng.below(legal.len() as u64) as usize];
+                state.play(m, &mut rng);
+            }
+        }
+    }
+
+    #[test]
+    fn the_seat_to_open_holds_the_lowest_card() {
+        let table = Arc::new(Table::new(Rules::big_two()));
+        let mut rng = Rng::new(4);
+        for _ in 0..20 {
+            let state = fresh(&table, &mut rng);
+            let opener = state.current_player() as usize;
+            let seat = (opener + 1) % 4;
+            let knowledge = Knowledge::of_state(&state, seat).unwrap();
+            for _ in 0..20 {
+                let world = check_world(&knowledge, &mut rng);
+                assert_eq!(world.hands()[opener] & 1, 1);
+            }
+        }
+    }
+
+    #[test]
+    fn unseen_cards_spread_over_the_other_seats_uniformly() {
+        // Mid-deal in big-two-4card, seen from P0: each unseen card is with each other seat
+        // about as often as that seat's share of the unseen cards.
+        let table = Arc::new(Table::new(Rules::big_two_4card()));
+        let mut rng = Rng::new(21);
+        let mut state = fresh(&table, &mut rng);
+        let mut legal = Vec::new();
+        for _ in 0..10 {
+            state.legal_into(&mut legal);
+            let m = state.greedy(&legal, &mut rng);
+            state.play(m, &mut rng);
+        }
+        assert!(!state.is_over());
+        let knowledge = Knowledge::of_state(&state, 0).unwrap();
+        let hidden = &knowledge.hidden;
+        let unseen = hidden.unseen;
+        let total = f64::from(unseen.count_ones());
+        let draws = 20_000;
+        let mut counts = [[0u32; 4]; 52];
+        for _ in 0..draws {
+            let hands = knowledge.sample_hands(&mut rng);
+            for (seat, &h) in hands.iter().enumerate() {
+                let mut m = h & unseen;
+                while m != 0 {
+                    counts[m.trailing_zeros() as usize][seat] += 1;
+                    m &= m - 1;
+                }
+            }
+        }
+        for (card, row) in counts.iter().enumerate() {
+            if unseen >> card & 1 == 0 {
+                assert_eq!(row, &[0; 4]);
+                continue;
+            }
+            assert_eq!(row[0], 0, "the seat's own share of unseen cards is none");
+            for (seat, &n) in row.iter().enumerate().skip(1) {
+                let expect = f64::from(hidden.room[seat]) / total;
+                let got = f64::from(n) / f64::from(draws);
+                // About 0.0035 standard error: 0.03 is over 8 of them.
+                assert!(
+                    (got - expect).abs() < 0.03,
+                    "card {card} P{seat}: {got} vs {expect}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn passes_forced_by_b8_keep_the_ace_from_the_seat_that_passed() {
+        // big-two B8: P0 leads KD, P1 passes (so holds nothing above KD), P2 plays AS, P3 2S,
+        // all pass. P1 was dealt 5D 6D 7D; the AH (P2's) is never dealt to P1.
+        let mut rules = Rules::big_two();
+        rules.pass_only_if_no_legal_play = true;
+        let table = Arc::new(Table::new(rules));
+        // Key bits: rank r (3 = 0 … 2 = 12) * 4 + suit place (D C H S).
+        let card = |r: u32, s: u32| 1u64 << (4 * r + s);
+        let hands = vec![
+            card(0, 1) | card(1, 1) | card(10, 0),
+            card(2, 0) | card(3, 0) | card(4, 0),
+            card(5, 0) | card(11, 2) | card(11, 3),
+            card(6, 0) | card(7, 0) | card(12, 3),
+        ];
+        let used = hands.iter().fold(0, |m, h| m | h);
+        let start = Start {
+            hands,
+            leader: Some(0),
+            out: MASK & !used,
+            table_seat: -1,
+            ..Start::default()
+        };
+        let mut state = State::new(table.clone(), &start).unwrap();
+        let single = |k: u64| 1u64 << 61 | k << 52 | 1 << k;
+        for a in [single(40), PASS, single(47), single(51), PASS, PASS, PASS] {
+            state.apply(a).unwrap();
+        }
+        let knowledge = Knowledge::of_state(&state, 0).unwrap();
+        // P1's passes on KD and 2S, P2's on 2S (P0's own pass tells P0 nothing).
+        let passed: Vec<u8> = knowledge.hidden.forced.iter().map(|f| f.seat).collect();
+        assert_eq!(passed, [2, 1]);
+        let mut rng = Rng::new(1);
+        let mut p1 = 0;
+        for _ in 0..200 {
+            p1 |= check_world(&knowledge, &mut rng).hands()[1];
+        }
+        assert_eq!(p1 & card(11, 2), 0);
+        assert_eq!(
+            p1,
+            card(2, 0) | card(3, 0) | card(4, 0) | card(5, 0) | card(6, 0) | card(7, 0)
+        );
+    }
+
+    #[test]
+    fn the_search_finds_a_deal_where_random_deals_rarely_fit_and_knows_when_none_does() {
+        // 12 cards for three seats of 4; seat 1 may hold no card above bit 3 (four cards fit):
+        // 1 random deal in 495 fits.
+        let mut rng = Rng::new(2);
+        let mut fits = |seat: u8, hand: u64| seat != 1 || hand < 1 << 4;
+        for _ in 0..50 {
+            let mut cards: Vec<u64> = (0..12).map(|k| 1 << k).collect();
+            let hands = search(&mut cards, [0, 4, 4, 4], &mut rng, &mut fits).unwrap();
+            assert_eq!(hands[1], 0b1111);
+            assert_eq!(hands[2].count_ones() + hands[3].count_ones(), 8);
+            assert_eq!(hands.iter().fold(0, |m, h| m | h), (1 << 12) - 1);
+        }
+        // Seat 1 may hold nothing above bit 2: only three cards fit its four places.
+        let mut none = |seat: u8, hand: u64| seat != 1 || hand < 1 << 3;
+        let mut cards: Vec<u64> = (0..12).map(|k| 1 << k).collect();
+        assert_eq!(
+            search(&mut cards, [0, 4, 4, 4], &mut rng, &mut none),
+            Err(NoDeal)
+        );
+    }
+
+    #[test]
+    fn b8_deals_played_out_sample_consistently_at_every_position() {
+        let mut rules = Rules::big_two();
+        rules.pass_only_if_no_legal_play = true;
+        let table = Arc::new(Table::new(rules));
+        let mut rng = Rng::new(8);
+        let mut forced = 0;
+        positions(&table, 30, 2, |state| {
+            for seat in 0..4 {
+                let knowledge = Knowledge::of_state(state, seat).unwrap();
+                forced += knowledge.hidden.forced.len();
+                check_world(&knowledge, &mut rng);
+            }
+        });
+        assert!(forced > 100, "{forced}");
+    }
+
+    #[test]
+    fn an_observation_no_deal_could_show_is_refused() {
+        let table = Arc::new(Table::new(Rules::big_two()));
+        let state = fresh(&table, &mut Rng::new(1));
+        let seat = (state.current_player() as usize + 1) % 4; // not the opener
+        let seen = Seen::of(&state, seat);
+        let good = Knowledge::new(table.clone(), seen.clone());
+        assert!(good.is_ok());
+        let mut bad = seen.clone();
+        bad.sizes[(seat + 1) % 4] += 1; // a card too many
+        assert!(Knowledge::new(table.clone(), bad).is_err());
+        let mut bad = seen.clone();
+        bad.current = seat as i8; // to open without the lowest card
+        assert!(Knowledge::new(table.clone(), bad).is_err());
+        let mut bad = seen.clone();
+        bad.history.push((7, PASS));
+        assert!(Knowledge::new(table.clone(), bad).is_err());
+        let mut bad = seen;
+        bad.sizes = vec![13; 5];
+        assert!(Knowledge::new(table, bad).is_err());
+    }
+
+    #[test]
+    fn weighted_sampling_takes_only_worlds_of_positive_weight() {
+        let table = Arc::new(Table::new(Rules::big_two_4card()));
+        let mut rng = Rng::new(6);
+        let state = fresh(&table, &mut rng);
+        let seat = (state.current_player() as usize + 1) % 4;
+        let knowledge = Knowledge::of_state(&state, seat).unwrap();
+        // Only worlds where P(seat + 1) holds the 2S (key bit 51) weigh anything.
+        let other = (seat + 1) % 4;
+        for _ in 0..30 {
+            let world = knowledge.sample_weighted(&mut rng, 16, |start, world| {
+                assert_eq!(start.hands, world.hands());
+                if start.hands[other] >> 51 & 1 == 1 {
+                    1.0
+                } else {
+                    0.0
+                }
+            });
+            assert_eq!(&Seen::of(&world, seat), knowledge.seen());
+            if state.hands()[seat] >> 51 & 1 == 0 {
+                // 16 candidates miss it with probability (3/4)^16 ≈ 1%; seeded, it never does.
+                assert_eq!(world.hands()[other] >> 51 & 1, 1);
+            }
+        }
+    }
+}
