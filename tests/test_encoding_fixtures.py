@@ -3,8 +3,9 @@ batched environment's arrays (``tests/fixtures/encoding/``, recorded by
 ``scripts/record_encodings.py`` from the Python encoders, indexes and environment; its
 docstring gives the format), are reproduced exactly.
 
-The Python encoders are checked on every tenth deal and the deals kept in full (they are the
-recording itself: this guards them against drifting).
+The compiled encoders and indexes (``parlour.envs.encoding.compiled``) are checked at every
+position of every deal; the Python ones, which made the recording, on every tenth deal and the
+deals kept in full (this guards them against drifting).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import parlour
 import trace_format as tf
 from parlour.envs import encoder
 from parlour.envs.batched import BatchedEnv, sample_legal
+from parlour.envs.encoding import compiled
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 from record_encodings import (
@@ -90,6 +92,45 @@ def test_python_encoders_reproduce_the_recorded_encodings(variant: str) -> None:
         assert {"obs": obs_parts.hexdigest(), "legal": legal_parts.hexdigest()} == want["digests"]
         checked += 1
     assert checked >= 200
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_compiled_encoders_reproduce_every_recorded_encoding(variant: str) -> None:
+    traces = tf.load(tf.fixture_path(variant))["deals"]
+    deals = recorded(variant)["deals"]
+    assert len(deals) == len(traces) >= 2000
+    positions_checked = 0
+    for index, (deal, want) in enumerate(zip(traces, deals, strict=True)):
+        game = tf.new_game(deal, variant)
+        fast = compiled(game)
+        assert fast is not None and fast.size == encoder(game).size
+        state = game.new_deal(**deal["setup"])
+        positions = bytes.fromhex(want["positions"])
+        obs_parts = hashlib.blake2b(digest_size=DEAL_BYTES)
+        legal_parts = hashlib.blake2b(digest_size=DEAL_BYTES)
+        rows = np.empty((game.players, fast.size), dtype="<f4")
+        for i in range(len(deal["actions"]) + 1):
+            for seat in range(game.players):
+                fast.encode_state(state, seat, rows[seat])
+            legal = fast.legal(state)
+            ob, lb = rows.tobytes(), legal_bytes(legal)
+            where = f"{variant} deal {index} position {i} ({game!r})"
+            if "full" in want:
+                full = want["full"][i]
+                assert legal == full["legal"], where
+                for seat, entries in enumerate(full["obs"]):
+                    nz = np.flatnonzero(rows[seat].view(np.uint32))
+                    assert [[int(k), float(rows[seat, k])] for k in nz] == entries, where
+            assert _digest(position_bytes(ob, lb)) == positions[
+                POSITION_BYTES * i:POSITION_BYTES * (i + 1)], where
+            obs_parts.update(ob)
+            legal_parts.update(lb + b"\n")
+            if i < len(deal["actions"]):
+                moves = state.legal_actions()
+                state.apply(moves[[int(a) for a in moves].index(deal["actions"][i])])
+        assert {"obs": obs_parts.hexdigest(), "legal": legal_parts.hexdigest()} == want["digests"]
+        positions_checked += len(deal["actions"]) + 1
+    assert positions_checked > 40_000
 
 
 def test_the_full_deals_hold_the_encodings_they_digest() -> None:

@@ -1,6 +1,7 @@
 //! The climbing games: `big-two-4card`, `big-two` and `pusoy-dos`.
 
 pub mod combos;
+pub mod encoding;
 #[cfg(feature = "python")]
 pub(crate) mod python;
 pub mod rules;

@@ -4,6 +4,7 @@
 //! this module keeps the deal itself: the cards, the legal actions, applying one, the scores
 //! and what each seat may see.
 
+pub mod encoding;
 pub mod melds;
 pub mod state;
 

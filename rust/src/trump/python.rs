@@ -64,6 +64,13 @@ impl TrumpRules {
     }
 }
 
+impl TrumpRules {
+    /// The rules inside a deal (for the environments).
+    pub(crate) fn core(&self) -> Rules {
+        self.rules
+    }
+}
+
 /// One deal.
 #[pyclass(module = "parlour._core")]
 pub struct TrumpEngine {
@@ -94,6 +101,11 @@ fn refusal_code(illegal: Illegal) -> i8 {
 }
 
 impl TrumpEngine {
+    /// The deal (for the environments' encoders).
+    pub(crate) fn core_state(&self) -> &State {
+        &self.state
+    }
+
     fn seat(&self, seat: usize) -> PyResult<usize> {
         if seat < self.state.players() {
             Ok(seat)
