@@ -23,7 +23,7 @@ import pytest
 
 import parlour
 import trace_format as tf
-from parlour.envs import encoder
+from parlour.envs import batched, encoder
 from parlour.envs.batched import BatchedEnv, sample_legal
 from parlour.envs.encoding import compiled
 
@@ -165,6 +165,17 @@ def batched_runs() -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("run", range(len(BATCHED_RUNS)))
 def test_batched_env_reproduces_the_recorded_arrays(run: int) -> None:
+    _replay_batched(run)
+
+
+@pytest.mark.parametrize("run", [1, 9, 13])  # one of each family
+def test_the_python_rows_of_a_family_without_compiled_parts_reproduce_them_too(
+        run: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(batched, "compiled", lambda game: None)
+    _replay_batched(run)
+
+
+def _replay_batched(run: int) -> None:
     want = batched_runs()[run]
     variant, players, options, num_envs, seed, rewards = BATCHED_RUNS[run]
     assert (want["variant"], want["players"], want["options"], want["num_envs"], want["seed"],

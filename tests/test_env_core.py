@@ -10,8 +10,10 @@ import numpy as np
 import pytest
 
 import parlour
-from parlour.envs import encoder
+from parlour.envs import action_index, encoder
+from parlour.envs.batched import BatchedEnv, sample_legal
 from parlour.envs.encoding import compiled
+from parlour.errors import IllegalAction
 
 SEATINGS = [(v.name, n) for v in parlour.variants() for n in v.players]
 
@@ -75,3 +77,72 @@ def test_the_compiled_parts_refuse_what_does_not_fit() -> None:
     assert r is not None
     with pytest.raises(ValueError, match="discard"):
         r.core.encode(rummy.new_deal(seed=1)._core, 0, np.empty(r.size, dtype=np.float32), [0])
+
+
+# -- the batched environment's compiled core -------------------------------------------------
+
+@pytest.mark.parametrize("variant", ["big-two", "spoil-five", "rummy"])
+def test_states_made_late_are_the_rows_and_stay_in_step(variant: str) -> None:
+    env = BatchedEnv(variant, 5, seed=3)
+    enc = encoder(env.game)
+    step = env.reset()
+    rng = np.random.default_rng(4)
+    for _ in range(60):  # no Python state exists yet: the rows are only in the core
+        step = env.step(sample_legal(step, rng))
+    for call in range(60):
+        states = env.states  # replayed from the seeds on the first call, then kept in step
+        for row, state in enumerate(states):
+            assert state.current_player == step.player[row]
+            assert np.array_equal(step.obs[row], enc.encode(state.observation(state.current_player)))
+            assert step.legal[step.offsets[row]:step.offsets[row + 1]].tolist() == (
+                action_index(env.game).indices(state.legal_actions(), state))
+        before = list(states)
+        step = env.step(sample_legal(step, rng))
+        for row in np.flatnonzero(step.done):
+            assert before[row].is_over and env.states[row] is not before[row]
+        if call == 30:
+            step = env.reset(seed=8)  # new deals: new states, made again when asked for
+
+
+def test_reset_with_a_seed_deals_as_a_new_environment_with_it() -> None:
+    env = BatchedEnv("forty-five", 6, seed=1)
+    env.reset()
+    env.step(sample_legal(env.reset(), np.random.default_rng(0)))
+    again = env.reset(seed=2)
+    fresh = BatchedEnv("forty-five", 6, seed=2).reset()
+    for name in ("obs", "legal", "offsets", "player", "rewards", "done"):
+        assert np.array_equal(getattr(again, name), getattr(fresh, name)), name
+    other = BatchedEnv("forty-five", 6, seed="a text seed").reset()  # any seed random takes
+    assert not np.array_equal(other.obs, fresh.obs)
+
+
+def test_bad_actions_are_refused_and_change_nothing() -> None:
+    env = BatchedEnv("big-two-4card", 3, seed=5)
+    step = env.reset()
+    with pytest.raises(IllegalAction, match="reset"):
+        BatchedEnv("big-two-4card", 3).step([0, 0, 0])
+    good = sample_legal(step, np.random.default_rng(1))
+    seeds = env._rows.seeds()
+    for bad, match in [(good.astype(np.float64), "expected 3"), (good[:2], "expected 3"),
+                       (np.array([good[0], good[1], 2**64 - 1], dtype=np.uint64),
+                        f"action {2**64 - 1} of deal 2"),
+                       (np.array([good[0], -1, good[2]]), "action -1 of deal 1")]:
+        with pytest.raises(IllegalAction, match=match):
+            env.step(bad)
+    assert env._rows.seeds() == seeds and all(not env._rows.played(r) for r in range(3))
+    after = env.step(good)  # the same deals, unchanged: the good actions still apply
+    assert all(len(env._rows.played(r)) == 1 for r in range(3))
+    assert after.obs.shape == step.obs.shape
+
+
+def test_a_batch_step_reads_as_the_named_tuple_it_was() -> None:
+    step = BatchedEnv("spoil-five", 4, seed=2).reset()
+    obs, mask, legal, offsets, player, rewards, done = step
+    fields = (step.obs, step.mask, step.legal, step.offsets, step.player, step.rewards,
+              step.done)
+    assert all(a is b for a, b in zip((obs, mask, legal, offsets, player, rewards, done), fields,
+                                      strict=True))
+    assert step[0] is obs and step[1] is mask is step.mask and len(step) == 7
+    assert list(step._asdict()) == list(step._fields)
+    assert mask.dtype == np.int8 and mask.shape == (4, 108)
+    assert (mask.sum(axis=1) == np.diff(offsets)).all()

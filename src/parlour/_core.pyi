@@ -279,8 +279,11 @@ class BatchedCore:
     """``num_envs`` deals of one game stepped together (``parlour.envs.batched.BatchedEnv``
     is its face)."""
 
-    def __new__(cls, core: EnvCore, num_envs: int, seed: int, scale: float) -> BatchedCore: ...
-    def reset(self, seed: int | None, obs: npt.NDArray[np.float32],
+    def __new__(cls, core: EnvCore, num_envs: int, deals: tuple[int, ...],
+                scale: float) -> BatchedCore:
+        """``deals``: the state of the ``random.Random`` the deal seeds are drawn from, just
+        seeded (``getstate()[1]``)."""
+    def reset(self, deals: tuple[int, ...] | None, obs: npt.NDArray[np.float32],
               player: npt.NDArray[np.int64], rewards: npt.NDArray[np.float32],
               done: npt.NDArray[np.bool_], offsets: npt.NDArray[np.int64]) -> None:
         """Fresh deals in every row; the first decisions into the arrays."""

@@ -13,6 +13,7 @@ use pyo3::prelude::*;
 
 use super::batch::{Batch, Family, Out, Refused};
 use crate::climbing::python::{ClimbingEngine, ClimbingTable};
+use crate::pyrandom::Mt19937;
 use crate::rummy::python::RummyCore;
 use crate::trump::python::{TrumpEngine, TrumpRules};
 use crate::{climbing, rummy, trump};
@@ -340,6 +341,12 @@ impl<'py> Arrays<'py> {
     }
 }
 
+/// The generator of a just-seeded `random.Random` from its state.
+fn generator(state: &[u32]) -> PyResult<Mt19937> {
+    Mt19937::from_seeded_state(state)
+        .ok_or_else(|| value_error("give the state of a random.Random just seeded"))
+}
+
 fn refused(why: Refused) -> PyErr {
     match why {
         Refused::NotReset => IllegalAction::new_err("call reset() before step()"),
@@ -353,14 +360,14 @@ fn refused(why: Refused) -> PyErr {
 
 #[pymethods]
 impl BatchedCore {
-    /// `num_envs` rows of `core`'s game, dealt from `random.Random(seed)`; rewards divided by
-    /// `scale`.
+    /// `num_envs` rows of `core`'s game, dealt from the generator `random.Random(seed)`, given
+    /// as its state (`getstate()[1]`); rewards divided by `scale`.
     #[new]
-    fn new(core: &EnvCore, num_envs: usize, seed: &Bound<'_, PyAny>, scale: f64) -> PyResult<Self> {
+    fn new(core: &EnvCore, num_envs: usize, deals: Vec<u32>, scale: f64) -> PyResult<Self> {
         if num_envs == 0 {
             return Err(value_error("a batch has at least one deal"));
         }
-        let deals = crate::python::generator(seed)?;
+        let deals = generator(&deals)?;
         let batch = match &core.game {
             Game::Climbing(env) => {
                 Batches::Climbing(Batch::new(env.clone(), num_envs, deals, scale))
@@ -371,19 +378,19 @@ impl BatchedCore {
         Ok(BatchedCore { batch })
     }
 
-    /// Fresh deals in every row (seeds from `random.Random(seed)` when given, else the
-    /// generator goes on); the first decisions into the arrays.
-    #[pyo3(signature = (seed, obs, player, rewards, done, offsets))]
+    /// Fresh deals in every row (seeds drawn from a new generator when its state is given,
+    /// else the generator goes on); the first decisions into the arrays.
+    #[pyo3(signature = (deals, obs, player, rewards, done, offsets))]
     fn reset(
         &mut self,
-        seed: Option<&Bound<'_, PyAny>>,
+        deals: Option<Vec<u32>>,
         obs: &Bound<'_, PyArray2<f32>>,
         player: &Bound<'_, PyArray1<i64>>,
         rewards: &Bound<'_, PyArray2<f32>>,
         done: &Bound<'_, PyArray1<bool>>,
         offsets: &Bound<'_, PyArray1<i64>>,
     ) -> PyResult<()> {
-        let deals = seed.map(crate::python::generator).transpose()?;
+        let deals = deals.as_deref().map(generator).transpose()?;
         let mut arrays = Arrays::borrow(obs, player, rewards, done, offsets)?;
         let out = arrays.out()?;
         each!(&mut self.batch, b => b.reset(deals, out)).map_err(refused)
