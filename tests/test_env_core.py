@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import parlour
-from parlour.envs import action_index, encoder
+from parlour.envs import action_index, aec, aec_env, encoder
 from parlour.envs.batched import BatchedEnv, sample_legal
 from parlour.envs.encoding import compiled
 from parlour.errors import IllegalAction
@@ -146,3 +146,48 @@ def test_a_batch_step_reads_as_the_named_tuple_it_was() -> None:
     assert list(step._asdict()) == list(step._fields)
     assert mask.dtype == np.int8 and mask.shape == (4, 108)
     assert (mask.sum(axis=1) == np.diff(offsets)).all()
+
+
+# -- the AEC environment on the compiled parts -------------------------------------------------
+
+def _aec_run(variant: str, players: int, seed: int) -> list[tuple[bytes, bytes]]:
+    """Every agent's observation and mask at every step of two seeded deals, as bytes."""
+    env = aec_env(variant, players=players)
+    rng = random.Random(seed)
+    seen = []
+    for deal in range(2):
+        env.reset(seed=seed + deal)
+        for _agent in env.agent_iter():
+            for other in env.possible_agents:
+                o = env.observe(other)
+                seen.append((o["observation"].tobytes(), o["action_mask"].tobytes()))
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+            else:
+                env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return seen
+
+
+@pytest.mark.parametrize(("variant", "players"), [("big-two-4card", 4), ("pusoy-dos", 4),
+                                                  ("spoil-five", 3), ("rummy", 3)])
+def test_aec_observations_are_the_same_with_or_without_the_compiled_parts(
+        variant: str, players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = _aec_run(variant, players, 11)
+    monkeypatch.setattr(aec, "compiled", lambda game: None)  # observations encoded in Python
+    assert _aec_run(variant, players, 11) == fast
+    assert len(fast) > 100
+
+
+def test_aec_masks_of_seats_not_to_move_are_zero_and_read_only() -> None:
+    env = aec_env("forty-five", players=4)
+    env.reset(seed=1)
+    mover = env.agent_selection
+    for agent in env.possible_agents:
+        mask = env.observe(agent)["action_mask"]
+        if agent == mover:
+            assert mask.any() and mask.flags.writeable
+        else:
+            assert not mask.any() and not mask.flags.writeable
+            with pytest.raises(ValueError):
+                mask[0] = 1

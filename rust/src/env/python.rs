@@ -9,7 +9,9 @@ use numpy::{
     PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1, PyReadwriteArray2,
 };
 use pyo3::exceptions::PyValueError;
+use pyo3::intern;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 use super::batch::{Batch, Family, Out, Refused};
 use crate::climbing::python::{ClimbingEngine, ClimbingTable};
@@ -88,6 +90,80 @@ impl EnvCore {
             return Err(value_error(&format!("no seat {seat}")));
         }
         Ok(seat)
+    }
+
+    /// The seat to move in the deal `engine` keeps (-1 once it is over).
+    fn to_move(&self, engine: &Bound<'_, PyAny>) -> PyResult<i64> {
+        Ok(i64::from(match &self.game {
+            Game::Climbing(_) => engine
+                .cast::<ClimbingEngine>()?
+                .borrow_mut()
+                .core_state()
+                .current_player(),
+            Game::Trump(_) => engine
+                .cast::<TrumpEngine>()?
+                .borrow()
+                .core_state()
+                .current_player(),
+            Game::Rummy(_) => engine
+                .cast::<RummyCore>()?
+                .borrow()
+                .core_state()
+                .current_player(),
+        }))
+    }
+
+    /// `seat`'s encoding of the deal `engine` keeps into `out` (`size` entries).
+    fn encode_into(
+        &self,
+        engine: &Bound<'_, PyAny>,
+        seat: usize,
+        out: &mut [f32],
+        extra: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        match &self.game {
+            Game::Climbing(env) => {
+                let mut engine = engine.cast::<ClimbingEngine>()?.borrow_mut();
+                let state = engine.core_state();
+                let seat = self.seat(state.players(), seat)?;
+                let mut played = [0; climbing::MAX_SEATS];
+                climbing::encoding::played_by_seat(state.history(), &mut played);
+                env.encoding().encode(state, seat, &played, out);
+            }
+            Game::Trump(env) => {
+                let engine = engine.cast::<TrumpEngine>()?.borrow();
+                let state = engine.core_state();
+                let seat = self.seat(state.players(), seat)?;
+                let scores: Vec<f64> = extra
+                    .ok_or_else(|| value_error("a trump encoding needs the deal's scores"))?
+                    .extract()?;
+                if scores.len() != env.encoding().score_entries() {
+                    return Err(value_error(&format!(
+                        "the deal's scores are {} numbers, not {}",
+                        env.encoding().score_entries(),
+                        scores.len()
+                    )));
+                }
+                let mut played = [0; trump::MAX_SEATS];
+                trump::encoding::played_by_seat(state.history(), &mut played);
+                env.encoding().encode(state, seat, &played, &scores, out);
+            }
+            Game::Rummy(env) => {
+                let engine = engine.cast::<RummyCore>()?.borrow();
+                let state = engine.core_state();
+                let seat = self.seat(state.players(), seat)?;
+                let given: Vec<u64> = extra
+                    .ok_or_else(|| value_error("a rummy encoding needs each seat's discards"))?
+                    .extract()?;
+                let mut discards = [0; rummy::MAX_SEATS];
+                if given.len() != state.players() {
+                    return Err(value_error("give one discard mask per seat"));
+                }
+                discards[..given.len()].copy_from_slice(&given);
+                env.encoding().encode(state, seat, &discards, out);
+            }
+        }
+        Ok(())
     }
 
     /// Calls `f` with each legal action index of the deal `engine` keeps.
@@ -207,49 +283,73 @@ impl EnvCore {
     ) -> PyResult<()> {
         let mut out: PyReadwriteArray1<'_, f32> = out.try_readwrite()?;
         let out = exactly(out.as_slice_mut()?, self.obs_size(), "out")?;
-        match &self.game {
-            Game::Climbing(env) => {
-                let mut engine = engine.cast::<ClimbingEngine>()?.borrow_mut();
-                let state = engine.core_state();
-                let seat = self.seat(state.players(), seat)?;
-                let mut played = [0; climbing::MAX_SEATS];
-                climbing::encoding::played_by_seat(state.history(), &mut played);
-                env.encoding().encode(state, seat, &played, out);
-            }
-            Game::Trump(env) => {
-                let engine = engine.cast::<TrumpEngine>()?.borrow();
-                let state = engine.core_state();
-                let seat = self.seat(state.players(), seat)?;
-                let scores: Vec<f64> = extra
-                    .ok_or_else(|| value_error("a trump encoding needs the deal's scores"))?
-                    .extract()?;
-                if scores.len() != env.encoding().score_entries() {
-                    return Err(value_error(&format!(
-                        "the deal's scores are {} numbers, not {}",
-                        env.encoding().score_entries(),
-                        scores.len()
-                    )));
-                }
-                let mut played = [0; trump::MAX_SEATS];
-                trump::encoding::played_by_seat(state.history(), &mut played);
-                env.encoding().encode(state, seat, &played, &scores, out);
-            }
-            Game::Rummy(env) => {
-                let engine = engine.cast::<RummyCore>()?.borrow();
-                let state = engine.core_state();
-                let seat = self.seat(state.players(), seat)?;
-                let given: Vec<u64> = extra
-                    .ok_or_else(|| value_error("a rummy encoding needs each seat's discards"))?
-                    .extract()?;
-                let mut discards = [0; rummy::MAX_SEATS];
-                if given.len() != state.players() {
-                    return Err(value_error("give one discard mask per seat"));
-                }
-                discards[..given.len()].copy_from_slice(&given);
-                env.encoding().encode(state, seat, &discards, out);
-            }
+        self.encode_into(engine, seat, out, extra)
+    }
+
+    /// What a seat observes in one call: its encoding into `obs` (as [`EnvCore::encode`]) and,
+    /// when `seat` is to move, 1 at each legal action's index of `mask` (zeroed, the action
+    /// space's size); the number of legal actions (0 for a seat not to move).
+    #[pyo3(signature = (engine, seat, obs, mask, extra=None))]
+    fn observe(
+        &self,
+        engine: &Bound<'_, PyAny>,
+        seat: usize,
+        obs: &Bound<'_, PyArray1<f32>>,
+        mask: &Bound<'_, PyArray1<i8>>,
+        extra: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<usize> {
+        let mut obs: PyReadwriteArray1<'_, f32> = obs.try_readwrite()?;
+        let obs = exactly(obs.as_slice_mut()?, self.obs_size(), "obs")?;
+        let mut mask = mask.try_readwrite()?;
+        let mask = exactly(mask.as_slice_mut()?, self.actions(), "the mask")?;
+        self.encode_into(engine, seat, obs, extra)?;
+        if self.to_move(engine)? != seat as i64 {
+            return Ok(0);
         }
-        Ok(())
+        let mut count = 0;
+        self.each_legal(engine, |i| {
+            if let Some(x) = mask.get_mut(i as usize) {
+                *x = 1;
+                count += 1;
+            }
+        })?;
+        Ok(count)
+    }
+
+    /// A seat's observation as the AEC environment hands it out, made in one call: the dict of
+    /// `"observation"` (a new `float32` array, as [`EnvCore::encode`]) and `"action_mask"`: a
+    /// new `int8` array with 1 at each legal action's index when `seat` is to move, else
+    /// `idle` (the caller's shared mask of no actions).
+    #[pyo3(signature = (engine, seat, idle, extra=None))]
+    fn observation<'py>(
+        &self,
+        engine: &Bound<'py, PyAny>,
+        seat: usize,
+        idle: &Bound<'py, PyAny>,
+        extra: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let py = engine.py();
+        let obs = PyArray1::<f32>::zeros(py, self.obs_size(), false);
+        self.encode_into(engine, seat, obs.try_readwrite()?.as_slice_mut()?, extra)?;
+        let mask = if self.to_move(engine)? == seat as i64 {
+            let mask = PyArray1::<i8>::zeros(py, self.actions(), false);
+            {
+                let mut m = mask.try_readwrite()?;
+                let m = m.as_slice_mut()?;
+                self.each_legal(engine, |i| {
+                    if let Some(x) = m.get_mut(i as usize) {
+                        *x = 1;
+                    }
+                })?;
+            }
+            mask.into_any()
+        } else {
+            idle.clone()
+        };
+        let out = PyDict::new(py);
+        out.set_item(intern!(py, "observation"), obs)?;
+        out.set_item(intern!(py, "action_mask"), mask)?;
+        Ok(out)
     }
 
     /// The legal actions' indexes of the deal `engine` keeps, in the engine's order.
