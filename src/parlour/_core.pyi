@@ -269,10 +269,6 @@ class EnvCore:
                extra: Any = None) -> None:
         """``seat``'s encoding of the deal ``engine`` keeps, into ``out``; ``extra``: a trump
         deal's scores, each rummy seat's discards."""
-    def observe(self, engine: Any, seat: int, obs: npt.NDArray[np.float32],
-                mask: npt.NDArray[np.int8], extra: Any = None) -> int:
-        """``encode`` into ``obs`` and, when ``seat`` is to move, ``legal_mask`` into
-        ``mask`` (zeroed); the number of legal actions (0 for a seat not to move)."""
     def observation(self, engine: Any, seat: int, idle: npt.NDArray[np.int8],
                     extra: Any = None) -> dict[str, npt.NDArray[Any]]:
         """``{"observation": …, "action_mask": …}`` in new arrays (the mask ``idle`` for a

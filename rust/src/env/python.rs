@@ -286,36 +286,6 @@ impl EnvCore {
         self.encode_into(engine, seat, out, extra)
     }
 
-    /// What a seat observes in one call: its encoding into `obs` (as [`EnvCore::encode`]) and,
-    /// when `seat` is to move, 1 at each legal action's index of `mask` (zeroed, the action
-    /// space's size); the number of legal actions (0 for a seat not to move).
-    #[pyo3(signature = (engine, seat, obs, mask, extra=None))]
-    fn observe(
-        &self,
-        engine: &Bound<'_, PyAny>,
-        seat: usize,
-        obs: &Bound<'_, PyArray1<f32>>,
-        mask: &Bound<'_, PyArray1<i8>>,
-        extra: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<usize> {
-        let mut obs: PyReadwriteArray1<'_, f32> = obs.try_readwrite()?;
-        let obs = exactly(obs.as_slice_mut()?, self.obs_size(), "obs")?;
-        let mut mask = mask.try_readwrite()?;
-        let mask = exactly(mask.as_slice_mut()?, self.actions(), "the mask")?;
-        self.encode_into(engine, seat, obs, extra)?;
-        if self.to_move(engine)? != seat as i64 {
-            return Ok(0);
-        }
-        let mut count = 0;
-        self.each_legal(engine, |i| {
-            if let Some(x) = mask.get_mut(i as usize) {
-                *x = 1;
-                count += 1;
-            }
-        })?;
-        Ok(count)
-    }
-
     /// A seat's observation as the AEC environment hands it out, made in one call: the dict of
     /// `"observation"` (a new `float32` array, as [`EnvCore::encode`]) and `"action_mask"`: a
     /// new `int8` array with 1 at each legal action's index when `seat` is to move, else

@@ -15,6 +15,10 @@ One episode is one deal. It follows PettingZoo's classic card environments:
 - ``reset(seed=…)`` makes the deal sequence reproducible; ``render_mode="ansi"`` renders the
   table from the seat to act with the observation's own ``render()``.
 
+Observations are made from the state's compiled deal (:func:`~parlour.envs.encoding.compiled`:
+the same encoding, no observation object per step); a family without compiled parts encodes
+``state.observation(seat)`` in Python.
+
 >>> from parlour.envs import aec_env
 >>> env = aec_env("big-two-4card")
 >>> env.reset(seed=3)

@@ -17,7 +17,13 @@ game of the family is first encoded or indexed).
   pass for the whole batch;
 - ``.raw(observation)`` and ``.encode_raw(raws, out=None)``: the two halves of ``encode_batch``
   (the family's Python pass over one observation; the numpy pass over many), for callers that
-  gather a batch as they go, as the batched environment does.
+  gather a batch as they go.
+
+``compiled(game)`` → :class:`Compiled` (``None`` for a family without compiled parts): the same
+encoding and index computed in the compiled core from a Python state's own deal, with no
+observation made (``encode_state(state, seat)``, ``legal(state)``); the environments run on
+it. The tests replay every position of the differential traces through both and require the
+same bytes.
 
 An encoding is built from ``state.observation(seat)`` alone, so no card hidden from the seat
 can influence it. It is a run of *card blocks* (52 entries each: entry ``k`` is 1 when the
