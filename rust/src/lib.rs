@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 
 pub mod climbing;
+pub mod env;
 pub mod pyrandom;
 pub mod rummy;
 pub mod sim;

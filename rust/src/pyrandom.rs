@@ -83,6 +83,19 @@ impl Mt19937 {
         g
     }
 
+    /// The generator of a `random.Random` just seeded, from its state (`getstate()[1]`: the
+    /// 624 words, then the index, which is 624 until the first draw); `None` for another
+    /// state.
+    pub fn from_seeded_state(state: &[u32]) -> Option<Self> {
+        match state {
+            [words @ .., index] if words.len() == N && *index as usize == N => Some(Mt19937 {
+                state: words.try_into().ok()?,
+                index: N,
+            }),
+            _ => None,
+        }
+    }
+
     /// `random.Random(seed)` for a seed whose absolute value fits 64 bits.
     pub fn from_seed(seed: i128) -> Option<Self> {
         let magnitude = u64::try_from(seed.unsigned_abs()).ok()?;
@@ -190,6 +203,20 @@ mod tests {
             assert!(shuffle_seeded(*seed, &mut x));
             assert_eq!(&x, want, "seed {seed}, n {n}");
         }
+    }
+
+    #[test]
+    fn a_seeded_state_draws_as_its_seed() {
+        let mut state: Vec<u32> = Mt19937::from_abs_seed(5).state.to_vec();
+        state.push(N as u32);
+        let (mut a, mut b) = (
+            Mt19937::from_seeded_state(&state).unwrap(),
+            Mt19937::from_abs_seed(5),
+        );
+        assert!((0..2000).all(|_| a.next_u32() == b.next_u32()));
+        state[N] = 3; // drawn from already: not a seeded state
+        assert!(Mt19937::from_seeded_state(&state).is_none());
+        assert!(Mt19937::from_seeded_state(&state[..N]).is_none());
     }
 
     #[test]

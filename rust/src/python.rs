@@ -15,6 +15,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     crate::rummy::python::register(m)?;
     crate::trump::python::register(m)?;
     crate::sim::python::register(m)?;
+    crate::env::python::register(m)?;
     Ok(())
 }
 

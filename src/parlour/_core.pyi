@@ -11,12 +11,15 @@ and actions as packed ints: climbing key-order masks (:mod:`parlour.games.climbi
 from collections.abc import Iterable, Sequence
 from typing import Any, final
 
+import numpy as np
+import numpy.typing as npt
+
 from parlour.game import Observation
 from parlour.games.trump.actions import TrumpAction
 
-__all__ = ["ClimbingEngine", "ClimbingKnowledge", "ClimbingTable", "Race", "RummyCore",
-           "RummyKnowledge", "TrumpEngine", "TrumpKnowledge", "TrumpRules", "__version__",
-           "rummy_greedy", "shuffle", "trump_deal"]
+__all__ = ["BatchedCore", "ClimbingEngine", "ClimbingKnowledge", "ClimbingTable", "EnvCore",
+           "Race", "RummyCore", "RummyKnowledge", "TrumpEngine", "TrumpKnowledge", "TrumpRules",
+           "__version__", "rummy_greedy", "shuffle", "trump_deal"]
 
 __version__: str
 
@@ -343,3 +346,63 @@ class RummyKnowledge:
     def race(self, race: Race, candidates: list[int], priors: list[float], seed: int,
              ) -> tuple[int, int, list[tuple[list[float], int]]]:
         """The search over worlds sampled from this knowledge (:class:`Race`)."""
+
+@final
+class EnvCore:
+    """One game's observation encoding, action index and deals, compiled (the crate's ``env``
+    module and each family's ``encoding.rs``): exactly the encoding and index of
+    :mod:`parlour.envs.encoding`, read from a deal's engine object. ValueError for an engine
+    of another player count, a seat that is not one, an array of another size; TypeError for
+    another family's engine or another dtype."""
+
+    @staticmethod
+    def climbing(table: ClimbingTable, players: int) -> EnvCore: ...
+    @staticmethod
+    def trump(rules: TrumpRules, players: int, score_scale: float, scores: list[float],
+              pool: float) -> EnvCore: ...
+    @staticmethod
+    def rummy(players: int, forbid: bool, score_melds: bool, turn_limit: int,
+              turn_scale: float, hand_size: int) -> EnvCore: ...
+    @property
+    def size(self) -> int:
+        """The length of an observation encoding."""
+    @property
+    def action_count(self) -> int:
+        """The number of actions."""
+    def encode(self, engine: Any, seat: int, out: npt.NDArray[np.float32],
+               extra: Any = None) -> None:
+        """``seat``'s encoding of the deal ``engine`` keeps, into ``out``; ``extra``: a trump
+        deal's scores, each rummy seat's discards."""
+    def observation(self, engine: Any, seat: int, idle: npt.NDArray[np.int8],
+                    extra: Any = None) -> dict[str, npt.NDArray[Any]]:
+        """``{"observation": …, "action_mask": …}`` in new arrays (the mask ``idle`` for a
+        seat not to move)."""
+    def legal(self, engine: Any) -> list[int]:
+        """The legal actions' indexes, in the engine's order."""
+    def legal_mask(self, engine: Any, mask: npt.NDArray[np.int8]) -> int:
+        """1 at each legal action's index of ``mask``; how many."""
+
+@final
+class BatchedCore:
+    """``num_envs`` deals of one game stepped together (``parlour.envs.batched.BatchedEnv``
+    is its face)."""
+
+    def __new__(cls, core: EnvCore, num_envs: int, deals: tuple[int, ...],
+                scale: float) -> BatchedCore:
+        """``deals``: the state of the ``random.Random`` the deal seeds are drawn from, just
+        seeded (``getstate()[1]``)."""
+    def reset(self, deals: tuple[int, ...] | None, obs: npt.NDArray[np.float32],
+              player: npt.NDArray[np.int64], rewards: npt.NDArray[np.float32],
+              done: npt.NDArray[np.bool_], offsets: npt.NDArray[np.int64]) -> None:
+        """Fresh deals in every row; the first decisions into the arrays."""
+    def step(self, actions: npt.NDArray[np.int64], obs: npt.NDArray[np.float32],
+             player: npt.NDArray[np.int64], rewards: npt.NDArray[np.float32],
+             done: npt.NDArray[np.bool_], offsets: npt.NDArray[np.int64]) -> int:
+        """One action index per row; -1, or the first row whose action is not legal there
+        (nothing changed)."""
+    def legal(self) -> npt.NDArray[np.int64]:
+        """Every row's legal action indexes, flat (a new array)."""
+    def seeds(self) -> list[int]:
+        """Each row's deal seed."""
+    def played(self, row: int) -> list[int]:
+        """The action indexes played in ``row``'s deal so far."""

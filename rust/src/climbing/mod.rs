@@ -1,6 +1,7 @@
 //! The climbing games: `big-two-4card`, `big-two` and `pusoy-dos`.
 
 pub mod combos;
+pub mod encoding;
 pub mod knowledge;
 mod playout;
 pub mod policy;

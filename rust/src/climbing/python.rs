@@ -76,7 +76,7 @@ impl Actions {
 
 /// One climbing variant's rules, and its shared action objects once given.
 #[pyclass(frozen, module = "parlour._core")]
-struct ClimbingTable {
+pub(crate) struct ClimbingTable {
     table: Arc<Table>,
     /// The card index (rank * 4 + suit) of each key-order bit.
     card_order: [u8; 52],
@@ -339,14 +339,26 @@ impl ClimbingTable {
             .get()
             .ok_or_else(|| PyValueError::new_err("the action objects are not set"))
     }
+
+    /// The rules' table and the card index of each key-order bit (for the environments).
+    pub(crate) fn core(&self) -> (&Arc<Table>, &[u8; 52]) {
+        (&self.table, &self.card_order)
+    }
 }
 
 /// One climbing deal.
 #[pyclass(module = "parlour._core")]
-struct ClimbingEngine {
+pub(crate) struct ClimbingEngine {
     table: Py<ClimbingTable>,
     state: State,
     buffer: Vec<u64>,
+}
+
+impl ClimbingEngine {
+    /// The deal (for the environments' encoders, which list its legal plays).
+    pub(crate) fn core_state(&mut self) -> &mut State {
+        &mut self.state
+    }
 }
 
 /// What [`ClimbingEngine::apply`] returns for each refusal (a successful apply returns the seat

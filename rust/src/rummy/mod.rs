@@ -5,6 +5,7 @@
 //! and what each seat may see; the `greedy` policy ([`policy`]); and the deal in simulation
 //! with the worlds a seat's knowledge allows ([`world`]).
 
+pub mod encoding;
 pub mod melds;
 pub mod policy;
 pub mod state;

@@ -403,6 +403,11 @@ impl RummyCore {
 }
 
 impl RummyCore {
+    /// The deal (for the environments' encoders).
+    pub(crate) fn core_state(&self) -> &State {
+        &self.state
+    }
+
     fn seat(&self, seat: usize) -> PyResult<()> {
         if seat < self.state.players() {
             Ok(())

@@ -10,6 +10,7 @@
 //! robs discarding `c`, then [`KEEP`], [`SILENT`], [`JINK`], [`STOP`] and [`HIDDEN_ROB`] (the
 //! form other seats see of a rob).
 
+pub mod encoding;
 pub mod knowledge;
 pub mod policy;
 pub mod tables;

@@ -358,6 +358,13 @@ impl TrumpKnowledge {
     }
 }
 
+impl TrumpRules {
+    /// The rules inside a deal (for the environments).
+    pub(crate) fn core(&self) -> Rules {
+        self.rules
+    }
+}
+
 /// One deal.
 #[pyclass(module = "parlour._core")]
 pub struct TrumpEngine {
@@ -388,6 +395,11 @@ fn refusal_code(illegal: Illegal) -> i8 {
 }
 
 impl TrumpEngine {
+    /// The deal (for the environments' encoders).
+    pub(crate) fn core_state(&self) -> &State {
+        &self.state
+    }
+
     fn seat(&self, seat: usize) -> PyResult<usize> {
         if seat < self.state.players() {
             Ok(seat)

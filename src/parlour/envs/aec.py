@@ -15,6 +15,10 @@ One episode is one deal. It follows PettingZoo's classic card environments:
 - ``reset(seed=…)`` makes the deal sequence reproducible; ``render_mode="ansi"`` renders the
   table from the seat to act with the observation's own ``render()``.
 
+Observations are made from the state's compiled deal (:func:`~parlour.envs.encoding.compiled`:
+the same encoding, no observation object per step); a family without compiled parts encodes
+``state.observation(seat)`` in Python.
+
 >>> from parlour.envs import aec_env
 >>> env = aec_env("big-two-4card")
 >>> env.reset(seed=3)
@@ -37,9 +41,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
-from parlour.envs.encoding import action_index, encoder, make_game, reward_divisor
+from parlour.envs.encoding import action_index, compiled, encoder, make_game, reward_divisor
 from parlour.errors import IllegalAction, VariantError
-from parlour.game import Game, Observation, State, seed_or_random
+from parlour.game import Game, State, seed_or_random
 
 
 def observation_space(game: Game) -> spaces.Box:
@@ -78,8 +82,14 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
         self.action_spaces = {a: spaces.Discrete(self.action_index.size)
                               for a in self.possible_agents}
         self._deals = random.Random(seed_or_random(None))
+        # The compiled encoder and index, which read the state's own deal (no observation is
+        # made); None for a family without them, which encodes its observations in Python.
+        self._fast = compiled(game)
+        # The mask of a seat not to move: all zero, shared, and read-only so no agent can
+        # change what another is shown.
+        self._no_actions = np.zeros(self.action_index.size, dtype=np.int8)
+        self._no_actions.setflags(write=False)
         self._observed: dict[int, dict[str, np.ndarray]] = {}
-        self._views: dict[int, tuple[Observation, np.ndarray]] = {}
         self.final_returns: dict[str, float] = {}
         self.state: State | None = None
 
@@ -101,31 +111,29 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.final_returns = {}
         self._observed = {}
-        self._views = {}
         self.agent_selection = self.possible_agents[self.state.current_player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seats[agent]
         seen = self._observed.get(seat)
         if seen is None:  # once per seat and step: last() and observe() may both ask
-            view, mask = self._legal(seat)
-            seen = self._observed[seat] = {"observation": self.encoder.encode(view),
-                                           "action_mask": mask}
+            seen = self._observed[seat] = self._observe(seat)
         return seen
 
-    def _legal(self, seat: int) -> tuple[Observation, np.ndarray]:
-        """The seat's observation and action mask, made once per step (the encoding is made
-        only if the agent observes: a step checks its action against the mask alone)."""
-        found = self._views.get(seat)
-        if found is None:
-            state = self._state()
-            view = state.observation(seat)
-            if seat == state.current_player:
-                mask = self.action_index.mask(state.legal_actions(), view)
-            else:
-                mask = np.zeros(self.action_index.size, dtype=np.int8)
-            found = self._views[seat] = (view, mask)
-        return found
+    def _observe(self, seat: int) -> dict[str, np.ndarray]:
+        """The seat's encoding and action mask, new arrays (an agent may keep them)."""
+        state = self._state()
+        fast = self._fast
+        if fast is not None:
+            extra = fast.extra
+            return fast.core.observation(fast.engine(state), seat, self._no_actions,
+                                         None if extra is None else extra(state))
+        view = state.observation(seat)
+        obs = self.encoder.encode(view)
+        if seat != state.current_player:
+            return {"observation": obs, "action_mask": self._no_actions}
+        return {"observation": obs,
+                "action_mask": self.action_index.mask(state.legal_actions(), view)}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -136,7 +144,6 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
         move = self._move(action)
         state.apply(move)
         self._observed = {}
-        self._views = {}
         self._cumulative_rewards[agent] = 0.0
         if state.is_over:
             returns = state.returns()
@@ -156,13 +163,13 @@ class ParlourAECEnv(AECEnv):  # type: ignore[misc]
         """The legal action at index ``action``, or :class:`IllegalAction`."""
         state = self._state()
         seat = state.current_player
-        view, mask = self._legal(seat)
+        mask = self.observe(self.possible_agents[seat])["action_mask"]
         i = action if action.__class__ is int else (  # numpy ints too; not bools or others
             int(action) if isinstance(action, np.integer) else -1)  # type: ignore[call-overload]
         if not (0 <= i < mask.shape[0] and mask[i]):  # type: ignore[operator]
             raise IllegalAction(f"{action!r} is not the index of a legal action of "
                                 f"player_{seat}: see the action_mask of its observation")
-        return self.action_index.action(i, view)  # type: ignore[arg-type]
+        return self.action_index.action(i, state)  # type: ignore[arg-type]
 
     def _state(self) -> State:
         if self.state is None:

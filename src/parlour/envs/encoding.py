@@ -17,7 +17,13 @@ game of the family is first encoded or indexed).
   pass for the whole batch;
 - ``.raw(observation)`` and ``.encode_raw(raws, out=None)``: the two halves of ``encode_batch``
   (the family's Python pass over one observation; the numpy pass over many), for callers that
-  gather a batch as they go, as the batched environment does.
+  gather a batch as they go.
+
+``compiled(game)`` → :class:`Compiled` (``None`` for a family without compiled parts): the same
+encoding and index computed in the compiled core from a Python state's own deal, with no
+observation made (``encode_state(state, seat)``, ``legal(state)``); the environments run on
+it. The tests replay every position of the differential traces through both and require the
+same bytes.
 
 An encoding is built from ``state.observation(seat)`` alone, so no card hidden from the seat
 can influence it. It is a run of *card blocks* (52 entries each: entry ``k`` is 1 when the
@@ -60,6 +66,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from parlour._core import EnvCore
 from parlour.cards import CARDS
 from parlour.errors import IllegalAction, VariantError
 from parlour.game import Action, Game, Observation, State
@@ -296,23 +303,71 @@ class ActionIndex:
         return m
 
 
+class Compiled:
+    """A game's compiled encoder, action index and deals (:class:`parlour._core.EnvCore`, the
+    crate's ``env`` module and each family's ``encoding.rs``), and how to reach the deal a
+    Python state keeps.
+
+    The compiled encoder gives exactly the encoding of :class:`Encoder` (the tests replay the
+    fixtures recorded from it) without making an observation: it reads the state's compiled
+    deal, and only what ``seat`` may see there. The environments use it; :class:`Encoder`
+    stays the reference, for observations made anywhere.
+
+    ``engine(state)`` is the compiled deal of a Python state of the game (its engine object);
+    ``extra(state)`` what the encoding needs that the Python state keeps beside it (``None``
+    when nothing).
+    """
+
+    def __init__(self, core: EnvCore, engine: Callable[[Any], object],
+                 extra: Callable[[Any], object] | None = None) -> None:
+        self.core = core
+        self.size: int = core.size
+        self.engine = engine
+        self.extra = extra
+
+    def encode_state(self, state: State, seat: int, out: FloatArray | None = None) -> FloatArray:
+        """``encoder(game).encode(state.observation(seat))``, from the compiled deal."""
+        if out is None:
+            out = np.empty(self.size, dtype=np.float32)
+        extra = self.extra
+        self.core.encode(self.engine(state), seat, out, None if extra is None else extra(state))
+        return out
+
+    def legal(self, state: State) -> list[int]:
+        """``action_index(game).indices(state.legal_actions(), state)``, from the compiled
+        deal."""
+        return self.core.legal(self.engine(state))
+
+    def legal_mask(self, state: State, mask: MaskArray) -> int:
+        """Sets ``mask`` to 1 at the index of each legal action of ``state`` (a zeroed ``int8``
+        array of the action space's size); the number of legal actions."""
+        return self.core.legal_mask(self.engine(state), mask)
+
+
 # -- the families' tables, registered by family name -------------------------------------------
 
 _ENCODINGS: dict[str, Callable[[Any], FamilyEncoding]] = {}
 _INDEXES: dict[str, Callable[[Any], ActionIndex]] = {}
 _SCALES: dict[str, Callable[[Any], float]] = {}
+_COMPILED: dict[str, Callable[[Any], Compiled]] = {}
 _ENCODER_CACHE: dict[Game, Encoder] = {}
 _INDEX_CACHE: dict[Game, ActionIndex] = {}
+_COMPILED_CACHE: dict[Game, Compiled] = {}
 
 
 def register_family(family: str, encoding: Callable[[Any], FamilyEncoding],
                     index: Callable[[Any], ActionIndex],
-                    reward_scale: Callable[[Any], float]) -> None:
+                    reward_scale: Callable[[Any], float],
+                    compiled: Callable[[Any], Compiled] | None = None) -> None:
     """Make ``family`` (a ``Variant.family``) encodable and indexable; ``reward_scale(game)``
-    is the largest absolute return of one deal (what normalised rewards divide by)."""
+    is the largest absolute return of one deal (what normalised rewards divide by);
+    ``compiled(game)``, the game's compiled parts (:class:`Compiled`), if the family has
+    them."""
     _ENCODINGS[family] = encoding
     _INDEXES[family] = index
     _SCALES[family] = reward_scale
+    if compiled is not None:
+        _COMPILED[family] = compiled
 
 
 def _load_encoding(variant: Variant) -> None:
@@ -347,6 +402,18 @@ def action_index(game: Game) -> ActionIndex:
     if idx is None:
         idx = _INDEX_CACHE[game] = _INDEXES[_family(game)](game)
     return idx
+
+
+def compiled(game: Game) -> Compiled | None:
+    """The compiled encoder, index and deals of ``game`` (shared: one per ruleset), or
+    ``None`` for a family without them."""
+    found = _COMPILED_CACHE.get(game)
+    if found is None:
+        make = _COMPILED.get(_family(game))
+        if make is None:
+            return None
+        found = _COMPILED_CACHE[game] = make(game)
+    return found
 
 
 def reward_scale(game: Game) -> float:

@@ -37,8 +37,17 @@ entries                    meaning
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter
 
-from parlour.envs.encoding import ActionIndex, History, HistoryFold, register_family, relative_names
+from parlour._core import EnvCore
+from parlour.envs.encoding import (
+    ActionIndex,
+    Compiled,
+    History,
+    HistoryFold,
+    register_family,
+    relative_names,
+)
 from parlour.games.climbing.combos import MASK, SIZE_SHIFT
 from parlour.games.climbing.game import ClimbingGame
 from parlour.games.climbing.observation import ClimbingObservation
@@ -126,4 +135,10 @@ def climbing_scale(game: ClimbingGame) -> float:
     return SCORE_SCALE[game.rules.scoring]
 
 
-register_family("climbing", ClimbingEncoding, climbing_index, climbing_scale)
+def climbing_compiled(game: ClimbingGame) -> Compiled:
+    """The compiled encoding, index and deals (``rust/src/climbing/encoding.rs``), reading a
+    state's engine."""
+    return Compiled(EnvCore.climbing(game.table.core, game.players), attrgetter("_e"))
+
+
+register_family("climbing", ClimbingEncoding, climbing_index, climbing_scale, climbing_compiled)

@@ -54,8 +54,18 @@ entries                    meaning
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter
+from typing import Any
 
-from parlour.envs.encoding import ActionIndex, History, HistoryFold, register_family, relative_names
+from parlour._core import EnvCore
+from parlour.envs.encoding import (
+    ActionIndex,
+    Compiled,
+    History,
+    HistoryFold,
+    register_family,
+    relative_names,
+)
 from parlour.errors import IllegalAction
 from parlour.game import Action, Observation, State
 from parlour.games.rummy.actions import (
@@ -70,6 +80,7 @@ from parlour.games.rummy.actions import (
     RummyAction,
     action,
 )
+from parlour.games.rummy.engine import core_turn_limit
 from parlour.games.rummy.game import RummyGame
 from parlour.games.rummy.melds import (
     COLUMN,
@@ -285,4 +296,19 @@ def rummy_scale(game: RummyGame) -> float:
     return TOTAL_POINTS
 
 
-register_family("rummy", RummyEncoding, RummyIndex, rummy_scale)
+def rummy_compiled(game: RummyGame) -> Compiled:
+    """The compiled encoding, index and deals (``rust/src/rummy/encoding.rs``), reading a
+    state's engine and each seat's discards (the engine keeps no history: they are folded from
+    the public record, carried on from step to step)."""
+    o = game.options
+    core = EnvCore.rummy(game.players, o.forbid_discard_of_drawn_discard, o.score_melds,
+                         core_turn_limit(o.turn_limit), float(o.turn_limit), game.hand_size)
+    fold = HistoryFold(_discards_by_seat, game.players)
+
+    def discards(state: Any) -> list[int]:
+        return [d >> KIND_BITS & FULL for d in fold(state.shared_view()["history"])]
+
+    return Compiled(core, attrgetter("_core"), discards)
+
+
+register_family("rummy", RummyEncoding, RummyIndex, rummy_scale, rummy_compiled)

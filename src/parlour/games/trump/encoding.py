@@ -51,9 +51,18 @@ entries                    meaning
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter
 
+from parlour._core import EnvCore
 from parlour.cards import CARDS, SUIT_NAMES
-from parlour.envs.encoding import ActionIndex, History, HistoryFold, register_family, relative_names
+from parlour.envs.encoding import (
+    ActionIndex,
+    Compiled,
+    History,
+    HistoryFold,
+    register_family,
+    relative_names,
+)
 from parlour.games.trump.actions import JINK, KEEP, PLAY, ROB, ROB_BASE, SILENT, STOP, TrumpAction
 from parlour.games.trump.observation import TrumpObservation
 from parlour.games.trump.variants import TrumpGame
@@ -69,6 +78,14 @@ def trump_scale(game: TrumpGame) -> float:
     if game.name == "forty-five":
         return FORTY_FIVE_SCALE[str(game.options.scoring)]
     return 2.0 * game.players * int(game.options.ante)
+
+
+def score_scale(game: TrumpGame) -> float:
+    """What scores (and Spoil Five's pool) are divided by: Forty-Five's target + 25, Spoil
+    Five's chips in play."""
+    if game.name == "forty-five":
+        return float(game.options.target + 25.0)
+    return float(game.players * game.options.starting_chips)
 
 
 class TrumpEncoding:
@@ -98,10 +115,7 @@ class TrumpEncoding:
         self.base["return"] = len(scalars)
         scalars += [f"return:{r}" for r in rel]
         self.scalars: Sequence[str] = scalars
-        if self.sides:
-            self.score_scale = game.options.target + 25.0
-        else:
-            self.score_scale = float(n * game.options.starting_chips)
+        self.score_scale = score_scale(game)
         self.return_scale = trump_scale(game)
         self._orders = [[(me + i) % n for i in range(n)] for me in range(n)]
         self._zeros = [0.0] * len(scalars)
@@ -178,4 +192,14 @@ def trump_index(game: TrumpGame) -> ActionIndex:
     return ActionIndex(game, actions, names, TrumpAction)
 
 
-register_family("trump", TrumpEncoding, trump_index, trump_scale)
+def trump_compiled(game: TrumpGame) -> Compiled:
+    """The compiled encoding, index and deals (``rust/src/trump/encoding.rs``), reading a
+    state's engine and its scores; the batched environment deals as ``game.new_deal(seed=…)``
+    does (the last seat deals, the scores and pool a match starts with)."""
+    scores, pool = game._deal_args({})
+    core = EnvCore.trump(game.rules.core, game.players, score_scale(game),
+                         [float(v) for v in scores], float(pool))
+    return Compiled(core, attrgetter("_e"), attrgetter("scores"))
+
+
+register_family("trump", TrumpEncoding, trump_index, trump_scale, trump_compiled)
