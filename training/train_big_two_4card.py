@@ -5,7 +5,7 @@ Expert iteration, one round, with Monte Carlo labels:
 1. Positions: deals played by the rule-based policy (``greedy``), a random legal move instead
    with probability ``--explore``, so the positions also cover play that greedy would not make.
 2. Labels: at a position (with probability ``--label``), the seat to move deals the cards it
-   cannot see at random (``observation.sample_state``), plays each of up to ``--candidates`` of
+   cannot see at random (its compiled knowledge, as ``observation.sample_state``), plays each of up to ``--candidates`` of
    its legal actions (always greedy's choice among them) in that same world and plays the deal
    out with greedy, all with the same random seed. A candidate's return minus the mean over the
    candidates is its sampled *advantage*; the world's luck, common to all, cancels.
@@ -41,9 +41,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 import parlour
+from parlour._core import Race
 from parlour.bots.learned.features import OBS_WIDTH, WIDTH, action_rows, observation_row
 from parlour.bots.learned.model import FORMAT, SCALE, PolicyValue
-from parlour.bots.search import playout
 
 Array = NDArray[Any]  # float32 arrays; float64 where numpy promotes
 ACT_WIDTH = WIDTH - OBS_WIDTH
@@ -78,14 +78,14 @@ def label_deal(game: parlour.Game, rng: random.Random, data: Data, *, explore: f
             others = [a for a in legal if a != choice]
             rng.shuffle(others)
             cands = [choice, *others[: candidates - 1]]
-            world = obs.sample_state(random.Random(rng.getrandbits(64)))
-            seed = rng.getrandbits(64)
-            returns = []
-            for a in cands:
-                w = world.clone()
-                w.apply(a)
-                playout(w, random.Random(seed))
-                returns.append(w.returns()[seat])
+            # One sampled world, every candidate played out in it by greedy (compiled: a race
+            # whose budget is that one world).
+            knowledge = obs._knowledge()
+            assert knowledge is not None
+            race = Race(len(cands), None, 1, 1.0, 0.0, 1)
+            _, _, tallies = knowledge.race(race, [int(a) for a in cands], [0.0] * len(cands),
+                                           rng.getrandbits(64))
+            returns = [values[0] for values, _ in tallies]
             data.obs.append(observation_row(obs))
             data.acts.append(action_rows(obs, cands, choice))
             data.returns.append(np.array(returns))
