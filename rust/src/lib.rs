@@ -6,6 +6,9 @@
 #![forbid(unsafe_code)]
 
 pub mod climbing;
+// The bindings' shared action objects by value (tested as plain Rust).
+#[cfg(any(test, feature = "python"))]
+mod interned;
 pub mod pyrandom;
 pub mod rummy;
 pub mod sim;
