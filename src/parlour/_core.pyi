@@ -49,8 +49,17 @@ class TrumpEngine:
     def __new__(
         cls, rules: TrumpRules, hands: list[int], turn_up: int, dealer: int, pool: float
     ) -> TrumpEngine: ...
+    @staticmethod
+    def deal(
+        rules: TrumpRules, seed: int, players: int, dealer: int, pool: float
+    ) -> tuple[TrumpEngine, tuple[int, ...], int]:
+        """The deal ``trump_deal(seed, players, dealer)`` with its engine:
+        ``(engine, hands as masks, turn_up)``."""
     @property
     def current_player(self) -> int: ...
+    @property
+    def record(self) -> list[tuple[int, TrumpAction]]:
+        """The ``(seat, move)`` pairs played: the list itself, which ``apply`` extends."""
     @property
     def phase(self) -> int: ...
     @property
@@ -71,7 +80,9 @@ class TrumpEngine:
     def demoted(self) -> bool: ...
     def legal_actions(self) -> list[TrumpAction]: ...
     def play_mask(self) -> int: ...
-    def apply(self, action: int) -> int: ...
+    def apply(self, action: int) -> int:
+        """Play ``action`` and add ``(seat, its shared move)`` to ``record``: the seat to move
+        next (-1 once over), or a refusal code below -1 (nothing changed)."""
     def observe(
         self, seat: int
     ) -> tuple[
