@@ -10,10 +10,11 @@ and actions as packed ints: climbing key-order masks (:mod:`parlour.games.climbi
 
 from typing import Any, final
 
+from parlour.games.rummy.actions import RummyAction
 from parlour.games.trump.actions import TrumpAction
 
-__all__ = ["ClimbingEngine", "ClimbingTable", "RummyCore", "TrumpEngine", "TrumpRules",
-           "__version__", "shuffle", "trump_deal"]
+__all__ = ["ClimbingEngine", "ClimbingTable", "RummyActions", "RummyCore", "TrumpEngine",
+           "TrumpRules", "__version__", "shuffle", "trump_deal"]
 
 __version__: str
 
@@ -175,6 +176,15 @@ class ClimbingEngine:
     def clone(self) -> ClimbingEngine: ...
 
 @final
+class RummyActions:
+    """Every rummy move's one object, by packed value: made through ``kind`` (an int subclass)
+    the first time the move is met, then shared."""
+
+    def __new__(cls, kind: type[RummyAction]) -> RummyActions: ...
+    def get(self, value: int) -> RummyAction:
+        """The object of the move packed as ``value``; ValueError for a value no move has."""
+
+@final
 class RummyCore:
     """One rummy deal: cards as rummy-layout bits and masks (see
     :mod:`parlour.games.rummy.melds`), actions as packed ints (see
@@ -182,6 +192,7 @@ class RummyCore:
 
     @staticmethod
     def deal(
+        actions: RummyActions,
         players: int,
         forbid: bool,
         score_melds: bool,
@@ -192,6 +203,7 @@ class RummyCore:
         """A deal from ``deck`` (rummy-layout bits, top first)."""
     @staticmethod
     def position(
+        actions: RummyActions,
         players: int,
         forbid: bool,
         score_melds: bool,
@@ -218,10 +230,17 @@ class RummyCore:
     def went_out(self) -> int: ...
     @property
     def drawing(self) -> bool: ...
-    def legal_actions(self) -> list[int]: ...
-    def apply(self, a: int) -> int:
-        """Done: the seat to move next + 1 (0: over), + 8 when the stock must be rebuilt,
-        + 256 * (1 + the card a discard draw took). Refused: code * 2**56 + its cards."""
+    @property
+    def record(self) -> list[tuple[int, RummyAction]]:
+        """The ``(seat, move)`` pairs applied: the list itself, which ``apply`` extends."""
+    @property
+    def discard_draws(self) -> list[int]:
+        """The card each discard draw took: the list itself, which ``apply`` extends."""
+    def legal_actions(self) -> list[RummyAction]: ...
+    def apply(self, action: int) -> int:
+        """Play ``action`` (any int) and record it. Done: the seat to move next, -1 once over,
+        -2 when the stock must now be rebuilt. Refused (nothing changed): -(code * 2**56 + its
+        cards)."""
     def pile(self) -> bytes:
         """The discard pile, bottom first."""
     def rebuild(self, order: list[int]) -> None:

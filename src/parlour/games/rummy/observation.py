@@ -18,7 +18,14 @@ from typing import TYPE_CHECKING
 
 from parlour.cards import Card, CardSet
 from parlour.game import TERMINAL, Observation
-from parlour.games.rummy.actions import DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD, RummyAction
+from parlour.games.rummy.actions import (
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    INTERNED,
+    LAYOFF,
+    MELD,
+    RummyAction,
+)
 from parlour.games.rummy.melds import TO_CARD, TO_RUMMY, card_set, mask_value, rummy_mask
 
 if TYPE_CHECKING:
@@ -122,14 +129,14 @@ class RummyObservation(Observation):
             from_discard = bool(taken[self.current_player] >> drawn & 1)
         o = self.game.options
         core = RummyCore.position(
-            self.game.players, o.forbid_discard_of_drawn_discard, o.score_melds,
+            INTERNED, self.game.players, o.forbid_discard_of_drawn_discard, o.score_melds,
             core_turn_limit(o.turn_limit), hands, unseen, [TO_RUMMY[c] for c in self.discard],
             [rummy_mask(m) for m in self.melds], [rummy_mask(m) for m in self.placed],
             list(self.scores), taken, self.current_player, self.phase == "draw", drawn,
             from_discard, self.turn, self.went_out if over else None)
         state = RummyState(self.game, core, rng.randrange(2**63))
         state._past = self.history
-        state._discard_draws = [TO_RUMMY[c] for c in self.discard_draws]
+        state._discard_draws[:] = [TO_RUMMY[c] for c in self.discard_draws]  # the core's list
         state._rebuilds = list(self.rebuilds)
         state._start = state.clone()
         return state
