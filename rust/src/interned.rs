@@ -62,9 +62,18 @@ impl<T> Interned<T> {
 
     /// The object of `value`, if it has one.
     pub(crate) fn get(&self, value: u64) -> Option<&T> {
-        let (_, index) = self.slots[self.find(value)];
-        let i = usize::try_from(index).ok()?.checked_sub(1)?;
-        self.objects.get(i)
+        let mask = self.slots.len() - 1;
+        let mut slot = self.home(value);
+        loop {
+            let (key, index) = self.slots[slot];
+            if index == 0 {
+                return None;
+            }
+            if key == value {
+                return self.objects.get(index as usize - 1);
+            }
+            slot = (slot + 1) & mask;
+        }
     }
 
     /// Give `value` its object, or a new one in place of the old.
