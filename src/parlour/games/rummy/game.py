@@ -278,9 +278,10 @@ class RummyGame(Game):
             raise DealError("the stock and the discard pile are both empty: nothing to draw")
         o = self._options
         core = RummyCore.position(
-            INTERNED, n, o.forbid_discard_of_drawn_discard, o.score_melds, core_turn_limit(o.turn_limit),
-            hand_masks, [TO_RUMMY[c] for c in reversed(stock)], [TO_RUMMY[c] for c in discard],
-            meld_masks, placed, scores, taken, player, drawing, drawn, from_discard, turn)
+            INTERNED, n, o.forbid_discard_of_drawn_discard, o.score_melds,
+            core_turn_limit(o.turn_limit), hand_masks, [TO_RUMMY[c] for c in reversed(stock)],
+            [TO_RUMMY[c] for c in discard], meld_masks, placed, scores, taken, player, drawing,
+            drawn, from_discard, turn)
         state = RummyState(self, core, seed)
         if "past" in setup:
             self._past(state, setup["past"])
