@@ -128,6 +128,20 @@ def test_the_action_type_returns_the_shared_move() -> None:
     assert kinds == {MELD, LAYOFF, DISCARD}
 
 
+@pytest.mark.parametrize("number", [18, 2**9 + 1, 2**64, 2**70])
+def test_a_lay_off_on_a_meld_number_past_any_table_is_one_object_and_refused(number: int) -> None:
+    """Past 64 bits too, where the engine is given a stand-in with the same kind and cards."""
+    state = PHASES["play"]()
+    card = next(iter(state.observation(state.current_player).hand))
+    text = f"layoff {card} on {number}"
+    action = state.parse_action(text)
+    assert state.parse_action(text) is action and RummyAction(int(action)) is action
+    before = snapshot(state)
+    with pytest.raises(IllegalAction, match=f"there is no meld {number} on the table"):
+        state.apply(action)
+    assert snapshot(state) == before
+
+
 @pytest.mark.parametrize("thing", [None, 5, b"draw stock", ["draw", "stock"]], ids=label)
 def test_parse_action_wants_text(thing: object) -> None:
     with pytest.raises(IllegalAction, match="expected the text of an action"):

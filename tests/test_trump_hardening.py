@@ -3,6 +3,7 @@ methods refuse, what the state lets a caller change, and how a deal reads as tex
 
 from __future__ import annotations
 
+import copy
 import itertools
 import random
 import re
@@ -132,6 +133,19 @@ def test_text_and_the_games_own_actions_still_apply() -> None:
     state.apply(" Rob 4c ")
     state.apply(next(a for a in state.legal_actions() if str(a) == "8C"))
     assert [str(a) for _, a in state.history] == ["rob 4C", "8C"]
+
+
+def test_the_history_holds_the_shared_moves_and_each_copy_its_own() -> None:
+    state = rob_deal()
+    rob = state.parse_action("rob 4C")
+    state.apply(int.__new__(TrumpAction, int(rob)))  # a copy of the move made by hand
+    assert state.history == [(3, rob)] and state.history[0][1] is rob
+    for other in (state.clone(), copy.deepcopy(state)):
+        other.apply("8C")
+        assert [str(a) for _, a in other.history] == ["rob 4C", "8C"]
+        assert state.history == [(3, rob)] and state.observation(0).history == ((3, HIDDEN_ROB),)
+    state.apply("5S")
+    assert [str(a) for _, a in state.history] == ["rob 4C", "5S"]
 
 
 # -- nothing handed out lets a caller change the state -------------------------------------------

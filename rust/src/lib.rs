@@ -7,6 +7,9 @@
 
 pub mod climbing;
 pub mod env;
+// The bindings' shared action objects by value (tested as plain Rust).
+#[cfg(any(test, feature = "python"))]
+mod interned;
 pub mod pyrandom;
 pub mod rummy;
 pub mod sim;

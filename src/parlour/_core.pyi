@@ -15,11 +15,12 @@ import numpy as np
 import numpy.typing as npt
 
 from parlour.game import Observation
+from parlour.games.rummy.actions import RummyAction
 from parlour.games.trump.actions import TrumpAction
 
 __all__ = ["BatchedCore", "ClimbingEngine", "ClimbingKnowledge", "ClimbingTable", "EnvCore",
-           "Race", "RummyCore", "RummyKnowledge", "TrumpEngine", "TrumpKnowledge", "TrumpRules",
-           "__version__", "rummy_greedy", "shuffle", "trump_deal"]
+           "Race", "RummyActions", "RummyCore", "RummyKnowledge", "TrumpEngine", "TrumpKnowledge",
+           "TrumpRules", "__version__", "rummy_greedy", "shuffle", "trump_deal"]
 
 __version__: str
 
@@ -60,8 +61,17 @@ class TrumpEngine:
     def __new__(
         cls, rules: TrumpRules, hands: list[int], turn_up: int, dealer: int, pool: float
     ) -> TrumpEngine: ...
+    @staticmethod
+    def deal(
+        rules: TrumpRules, seed: int, players: int, dealer: int, pool: float
+    ) -> tuple[TrumpEngine, tuple[int, ...], int]:
+        """The deal ``trump_deal(seed, players, dealer)`` with its engine:
+        ``(engine, hands as masks, turn_up)``."""
     @property
     def current_player(self) -> int: ...
+    @property
+    def record(self) -> list[tuple[int, TrumpAction]]:
+        """The ``(seat, move)`` pairs played: the list itself, which ``apply`` extends."""
     @property
     def phase(self) -> int: ...
     @property
@@ -82,7 +92,9 @@ class TrumpEngine:
     def demoted(self) -> bool: ...
     def legal_actions(self) -> list[TrumpAction]: ...
     def play_mask(self) -> int: ...
-    def apply(self, action: int) -> int: ...
+    def apply(self, action: int) -> int:
+        """Play ``action`` and add ``(seat, its shared move)`` to ``record``: the seat to move
+        next (-1 once over), or a refusal code below -1 (nothing changed)."""
     def observe(
         self, seat: int
     ) -> tuple[
@@ -218,6 +230,15 @@ class ClimbingEngine:
     def clone(self) -> ClimbingEngine: ...
 
 @final
+class RummyActions:
+    """Every rummy move's one object, by packed value: made through ``kind`` (an int subclass)
+    the first time the move is met, then shared."""
+
+    def __new__(cls, kind: type[RummyAction]) -> RummyActions: ...
+    def get(self, value: int) -> RummyAction:
+        """The object of the move packed as ``value``; ValueError for a value no move has."""
+
+@final
 class RummyCore:
     """One rummy deal: cards as rummy-layout bits and masks (see
     :mod:`parlour.games.rummy.melds`), actions as packed ints (see
@@ -225,6 +246,7 @@ class RummyCore:
 
     @staticmethod
     def deal(
+        actions: RummyActions,
         players: int,
         forbid: bool,
         score_melds: bool,
@@ -235,6 +257,7 @@ class RummyCore:
         """A deal from ``deck`` (rummy-layout bits, top first)."""
     @staticmethod
     def position(
+        actions: RummyActions,
         players: int,
         forbid: bool,
         score_melds: bool,
@@ -261,10 +284,17 @@ class RummyCore:
     def went_out(self) -> int: ...
     @property
     def drawing(self) -> bool: ...
-    def legal_actions(self) -> list[int]: ...
-    def apply(self, a: int) -> int:
-        """Done: the seat to move next + 1 (0: over), + 8 when the stock must be rebuilt,
-        + 256 * (1 + the card a discard draw took). Refused: code * 2**56 + its cards."""
+    @property
+    def record(self) -> list[tuple[int, RummyAction]]:
+        """The ``(seat, move)`` pairs applied: the list itself, which ``apply`` extends."""
+    @property
+    def discard_draws(self) -> list[int]:
+        """The card each discard draw took: the list itself, which ``apply`` extends."""
+    def legal_actions(self) -> list[RummyAction]: ...
+    def apply(self, action: int) -> int:
+        """Play ``action`` (any int) and record it. Done: the seat to move next, -1 once over,
+        -2 when the stock must now be rebuilt. Refused (nothing changed): -(code * 2**56 + its
+        cards)."""
     def pile(self) -> bytes:
         """The discard pile, bottom first."""
     def rebuild(self, order: list[int]) -> None:
@@ -340,9 +370,9 @@ class RummyKnowledge:
     ) -> RummyKnowledge: ...
     @property
     def seat(self) -> int: ...
-    def sample(self, seed: int) -> RummyCore:
+    def sample(self, actions: RummyActions, seed: int) -> RummyCore:
         """A deal consistent with this knowledge, the unseen cards dealt at random from
-        ``seed`` (0 to 2**64 - 1)."""
+        ``seed`` (0 to 2**64 - 1), its moves' objects from ``actions``."""
     def race(self, race: Race, candidates: list[int], priors: list[float], seed: int,
              ) -> tuple[int, int, list[tuple[list[float], int]]]:
         """The search over worlds sampled from this knowledge (:class:`Race`)."""

@@ -15,61 +15,28 @@ use crate::climbing::policy::{self, SeatView};
 use crate::climbing::{
     self, Five, Illegal, Knowledge, MAX_SEATS, Rules, Scoring, Seen, Start, State, Table, Window,
 };
+use crate::interned::Interned;
 use crate::sim::Rng;
 use crate::sim::python::{Race, TallyTuple};
 
 pyo3::import_exception!(parlour.errors, DealError);
 pyo3::import_exception!(parlour.errors, IllegalAction);
 
-/// The action objects of one variant, found by packed value in an open-addressing table.
-struct Actions {
-    pass: Py<PyAny>,
-    /// `(play, index in objects + 1)`; an index of 0 marks an empty slot.
-    slots: Vec<(u64, u32)>,
-    shift: u32,
-    objects: Vec<Py<PyAny>>,
-}
+/// The action objects of one variant (the pass and every play), by packed value.
+struct Actions(Interned<Py<PyAny>>);
 
 impl Actions {
     fn new(pass: Py<PyAny>, plays: &[u64], objects: Vec<Py<PyAny>>) -> Actions {
-        let bits = (2 * plays.len())
-            .next_power_of_two()
-            .trailing_zeros()
-            .max(4);
-        let mut actions = Actions {
-            pass,
-            slots: vec![(0, 0); 1 << bits],
-            shift: 64 - bits,
-            objects,
-        };
-        for (i, &play) in plays.iter().enumerate() {
-            let mut slot = actions.home(play);
-            while actions.slots[slot].1 != 0 {
-                slot = (slot + 1) & (actions.slots.len() - 1);
-            }
-            actions.slots[slot] = (play, i as u32 + 1);
-        }
-        actions
+        let mut table = Interned::from_pairs(plays, objects);
+        table.insert(climbing::PASS, pass);
+        Actions(table)
     }
 
-    fn home(&self, play: u64) -> usize {
-        (play.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
-    }
-
+    /// The object of `play`, or None for a value that is no play of the variant.
     fn get<'py>(&self, py: Python<'py>, play: u64) -> Bound<'py, PyAny> {
-        if play == climbing::PASS {
-            return self.pass.bind(py).clone();
-        }
-        let mut slot = self.home(play);
-        loop {
-            let (key, index) = self.slots[slot];
-            if index == 0 {
-                return py.None().into_bound(py);
-            }
-            if key == play {
-                return self.objects[index as usize - 1].bind(py).clone();
-            }
-            slot = (slot + 1) & (self.slots.len() - 1);
+        match self.0.get(play) {
+            Some(object) => object.bind(py).clone(),
+            None => py.None().into_bound(py),
         }
     }
 }

@@ -1,17 +1,30 @@
 //! `parlour._core.RummyCore`: the rummy deal for the Python package, which keeps the notation,
-//! the action objects, the public record (history, discard draws, rebuilds) and the messages.
+//! the messages and the stock rebuilds' shuffles; and `RummyActions`, every move's one object.
+//!
+//! The core hands out and records the package's own move objects (`RummyAction`, an int
+//! subclass), each made once through that class and found again by its packed value, and it
+//! keeps the public record (the `(seat, move)` pairs and the cards discard draws took) in the
+//! Python lists the package's state shows: a step costs Python one call each way.
 
-use pyo3::exceptions::PyValueError;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
+use pyo3::types::{PyInt, PyList, PyTuple, PyType};
 
 use super::melds::FULL;
-use super::{DRAW_DISCARD, Knowledge, Parts, PublicView, Rules, Sight, State, choose};
+use super::state::TARGET_SHIFT;
+use super::{
+    DRAW_DISCARD, Knowledge, LAYOFF, Parts, PublicView, Rules, Sight, State, choose, is_move,
+};
+use crate::interned::Interned;
 use crate::sim::python::{Race, TallyTuple};
 use crate::sim::{Knowledge as _, Rng};
 
 /// Register the rummy classes and functions in the extension module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<RummyActions>()?;
     m.add_class::<RummyCore>()?;
     m.add_class::<RummyKnowledge>()?;
     m.add_function(wrap_pyfunction!(rummy_greedy, m)?)
@@ -131,12 +144,10 @@ impl RummyKnowledge {
         self.inner.seat()
     }
 
-    /// A deal consistent with this knowledge, its unseen cards dealt at random from `seed`.
-    fn sample(&self, seed: u64) -> RummyCore {
-        RummyCore {
-            state: self.inner.sample(&mut Rng::new(seed)),
-            buffer: Vec::new(),
-        }
+    /// A deal consistent with this knowledge, its unseen cards dealt at random from `seed`,
+    /// its moves' objects from `actions`.
+    fn sample(&self, actions: Bound<'_, RummyActions>, seed: u64) -> RummyCore {
+        RummyCore::new(actions, self.inner.sample(&mut Rng::new(seed)))
     }
 
     /// Searches `candidates` (this seat's legal actions) over worlds sampled from this
@@ -154,11 +165,123 @@ impl RummyKnowledge {
     }
 }
 
-/// One rummy deal, cards as rummy-layout bits and masks, actions as packed ints.
+/// What [`RummyCore::apply`] returns for a move applied after which the stock must be rebuilt
+/// (before the next draw); the seat to move is then `current_player`.
+const REBUILD: i64 = -2;
+/// The stand-in for an int the state cannot take (below 0 or past 64 bits) that is not a
+/// lay-off: a value no move has.
+const NO_MOVE: u64 = 7;
+/// A lay-off past 64 bits keeps its kind and cards with this meld number, past any table.
+const FAR_TARGET: u64 = 511 << TARGET_SHIFT;
+
+/// Every rummy move's one object, made through the package's move class the first time the
+/// move is met (by the core or by the package) and shared from then on.
+#[pyclass(frozen, module = "parlour._core")]
+pub struct RummyActions {
+    /// The move class, an int subclass: `int.__new__(kind, value)` makes a move object.
+    kind: Py<PyType>,
+    table: Mutex<Interned<Py<PyAny>>>,
+}
+
+#[pymethods]
+impl RummyActions {
+    #[new]
+    fn new(kind: &Bound<'_, PyType>) -> PyResult<Self> {
+        if !kind.is_subclass_of::<PyInt>()? {
+            return Err(PyTypeError::new_err(
+                "the move class must be a subclass of int",
+            ));
+        }
+        Ok(RummyActions {
+            kind: kind.clone().unbind(),
+            // A deal's draws, discards and melds (hundreds): the table grows past them rarely.
+            table: Mutex::new(Interned::with_capacity(1024)),
+        })
+    }
+
+    /// The object of the move packed as `value`; ValueError for a value no move has.
+    fn get(&self, py: Python<'_>, value: u64) -> PyResult<Py<PyAny>> {
+        if !is_move(value) {
+            return Err(PyValueError::new_err(format!(
+                "{value} is not a rummy move"
+            )));
+        }
+        self.object(py, value)
+    }
+}
+
+impl RummyActions {
+    fn table(&self) -> MutexGuard<'_, Interned<Py<PyAny>>> {
+        // Nothing that can panic runs under the lock, so it is never poisoned.
+        self.table.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The object of `value` (a move), made the first time. Python runs (making the object)
+    /// only while the table is not locked, so nothing it does can wait on the lock.
+    fn object(&self, py: Python<'_>, value: u64) -> PyResult<Py<PyAny>> {
+        if let Some(object) = self.table().get(value) {
+            return Ok(object.clone_ref(py));
+        }
+        let made = py
+            .get_type::<PyInt>()
+            .call_method1(intern!(py, "__new__"), (self.kind.bind(py), value))?
+            .unbind();
+        let mut table = self.table();
+        match table.get(value) {
+            // Made meanwhile, by Python code that ran while this one was made.
+            Some(object) => Ok(object.clone_ref(py)),
+            None => {
+                table.insert(value, made.clone_ref(py));
+                Ok(made)
+            }
+        }
+    }
+
+    /// The objects of `values` (moves) into `out`, cleared first.
+    fn objects(&self, py: Python<'_>, values: &[u64], out: &mut Vec<Py<PyAny>>) -> PyResult<()> {
+        out.clear();
+        {
+            let table = self.table();
+            out.extend(
+                values
+                    .iter()
+                    .map_while(|&v| table.get(v).map(|object| object.clone_ref(py))),
+            );
+        }
+        for &value in &values[out.len()..] {
+            out.push(self.object(py, value)?);
+        }
+        Ok(())
+    }
+}
+
+/// One rummy deal, cards as rummy-layout bits and masks, actions as packed ints going in and
+/// move objects coming out.
 #[pyclass(module = "parlour._core")]
 pub struct RummyCore {
     state: State,
     buffer: Vec<u64>,
+    actions: Py<RummyActions>,
+    /// The legal actions' objects, before they go into a list (kept for its room).
+    objects: Vec<Py<PyAny>>,
+    /// The `(seat, move)` pairs applied, which [`RummyCore::apply`] extends.
+    record: Py<PyList>,
+    /// The card each discard draw took (a rummy-layout bit), which `apply` extends.
+    draws: Py<PyList>,
+}
+
+impl RummyCore {
+    fn new(actions: Bound<'_, RummyActions>, state: State) -> Self {
+        let py = actions.py();
+        RummyCore {
+            state,
+            buffer: Vec::new(),
+            actions: actions.unbind(),
+            objects: Vec::new(),
+            record: PyList::empty(py).unbind(),
+            draws: PyList::empty(py).unbind(),
+        }
+    }
 }
 
 fn value_error(e: &'static str) -> PyErr {
@@ -204,9 +327,10 @@ fn rules(players: u8, forbid: bool, score_melds: bool, turn_limit: u64) -> Rules
 
 #[pymethods]
 impl RummyCore {
-    /// A deal from `deck` (rummy-layout bits, top first).
+    /// A deal from `deck` (rummy-layout bits, top first), its moves' objects from `actions`.
     #[staticmethod]
     fn deal(
+        actions: Bound<'_, RummyActions>,
         players: u8,
         forbid: bool,
         score_melds: bool,
@@ -216,19 +340,18 @@ impl RummyCore {
     ) -> PyResult<Self> {
         let rules = rules(players, forbid, score_melds, turn_limit);
         let state = State::deal(rules, &deck, hand_size).map_err(value_error)?;
-        Ok(RummyCore {
-            state,
-            buffer: Vec::new(),
-        })
+        Ok(RummyCore::new(actions, state))
     }
 
     /// A position from its parts (checked by the Python package first); `ended` is the seat
     /// that went out (-1: blocked) of a deal that is over.
     #[staticmethod]
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (players, forbid, score_melds, turn_limit, hands, stock, pile, melds,
-        placed, scores, taken, current, drawing, drawn, drawn_from_discard, turn, ended=None))]
+    #[pyo3(signature = (actions, players, forbid, score_melds, turn_limit, hands, stock, pile,
+        melds, placed, scores, taken, current, drawing, drawn, drawn_from_discard, turn,
+        ended=None))]
     fn position(
+        actions: Bound<'_, RummyActions>,
         players: u8,
         forbid: bool,
         score_melds: bool,
@@ -264,17 +387,35 @@ impl RummyCore {
         };
         let rules = rules(players, forbid, score_melds, turn_limit);
         let state = State::from_parts(rules, &parts).map_err(value_error)?;
-        Ok(RummyCore {
-            state,
-            buffer: Vec::new(),
-        })
+        Ok(RummyCore::new(actions, state))
     }
 
-    fn copy(&self) -> Self {
+    /// A copy with its own record and draws (new lists of the same items).
+    fn copy(&self, py: Python<'_>) -> Self {
+        let copied = |list: &Py<PyList>| {
+            let list = list.bind(py);
+            list.get_slice(0, list.len()).unbind()
+        };
         RummyCore {
             state: self.state.clone(),
             buffer: Vec::new(),
+            actions: self.actions.clone_ref(py),
+            objects: Vec::new(),
+            record: copied(&self.record),
+            draws: copied(&self.draws),
         }
+    }
+
+    /// The `(seat, move)` pairs applied: the list itself, which `apply` extends.
+    #[getter]
+    fn record<'py>(&self, py: Python<'py>) -> Bound<'py, PyList> {
+        self.record.bind(py).clone()
+    }
+
+    /// The card each discard draw took: the list itself, which `apply` extends.
+    #[getter]
+    fn discard_draws<'py>(&self, py: Python<'py>) -> Bound<'py, PyList> {
+        self.draws.bind(py).clone()
     }
 
     #[getter]
@@ -292,33 +433,41 @@ impl RummyCore {
         self.state.drawing()
     }
 
-    /// The legal actions as packed ints.
-    fn legal_actions(&mut self) -> Vec<u64> {
+    /// The legal actions, as move objects.
+    fn legal_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         self.state.legal_actions(&mut self.buffer);
-        self.buffer.clone()
+        self.actions
+            .get()
+            .objects(py, &self.buffer, &mut self.objects)?;
+        PyList::new(py, self.objects.drain(..))
     }
 
-    /// Play the packed action `a`. Done: the seat to move next plus 1 (0 when the deal is
-    /// over), plus 8 when the stock must now be rebuilt, plus 256 times 1 + the card a draw
-    /// from the discard pile took. Refused (state unchanged): the refusal's code times 2**56
-    /// plus its card mask or card.
-    fn apply(&mut self, a: u64) -> u64 {
-        match self.state.apply(a) {
-            Ok(()) => {
-                let mut done = (self.state.current_player() + 1) as u64;
-                if self.state.needs_rebuild() {
-                    done |= 8;
-                }
-                if a == DRAW_DISCARD {
-                    done |= (self.state.drawn().0 as u64 + 1) << 8;
-                }
-                done
-            }
-            Err(illegal) => {
-                let (code, data) = illegal.code();
-                code << 56 | data
-            }
+    /// Play `action` (any int: one the state cannot take stands in as described at
+    /// [`stand_in`]) and record it. Done: the seat to move next, -1 when the deal is over, or
+    /// -2 when the stock must now be rebuilt. Refused (the state and the record unchanged):
+    /// minus the refusal's code times 2**56 plus its card mask or card.
+    fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<i64> {
+        let value = action.extract::<u64>().unwrap_or_else(|_| stand_in(action));
+        let seat = self.state.current_player();
+        if let Err(illegal) = self.state.apply(value) {
+            let (code, data) = illegal.code();
+            return Ok(-((code << 56 | data) as i64));
         }
+        let py = action.py();
+        let object = self.actions.get().object(py, value)?;
+        let pair = PyTuple::new(
+            py,
+            [seat.into_pyobject(py)?.into_any(), object.into_bound(py)],
+        )?;
+        self.record.bind(py).append(pair)?;
+        if value == DRAW_DISCARD {
+            self.draws.bind(py).append(self.state.drawn().0)?;
+        }
+        Ok(if self.state.needs_rebuild() {
+            REBUILD
+        } else {
+            i64::from(self.state.current_player())
+        })
     }
 
     /// The discard pile, bottom first.
@@ -399,6 +548,27 @@ impl RummyCore {
                 s.turn(),
             ),
         )
+    }
+}
+
+/// The value the state is given for an int it cannot take (below 0 or past 64 bits), or for
+/// anything else: a lay-off past 64 bits keeps its kind and cards with a meld number past any
+/// table, so that it is refused for that; anything else is a value no move has.
+fn stand_in(action: &Bound<'_, PyAny>) -> u64 {
+    let Ok(int) = action.cast::<PyInt>() else {
+        return NO_MOVE;
+    };
+    if !int.gt(0).unwrap_or(false) {
+        return NO_MOVE;
+    }
+    let low = int
+        .bitand(u64::MAX)
+        .and_then(|low| low.extract::<u64>())
+        .unwrap_or(NO_MOVE);
+    if low & 7 == LAYOFF {
+        low & ((1 << TARGET_SHIFT) - 1) | FAR_TARGET
+    } else {
+        NO_MOVE
     }
 }
 

@@ -371,6 +371,9 @@ pub struct TrumpEngine {
     rules: Py<TrumpRules>,
     state: State,
     buffer: Vec<u16>,
+    /// The deal's `(seat, move object)` pairs so far, which [`TrumpEngine::apply`] extends:
+    /// the Python state's history list itself, so that a step costs Python no bookkeeping.
+    record: Py<PyList>,
 }
 
 /// What [`TrumpEngine::apply`] returns for each refusal (a successful apply returns the seat to
@@ -413,6 +416,7 @@ impl TrumpEngine {
 impl TrumpEngine {
     #[new]
     fn new(
+        py: Python<'_>,
         rules: Py<TrumpRules>,
         hands: Vec<u64>,
         turn_up: u8,
@@ -422,10 +426,36 @@ impl TrumpEngine {
         let state = State::new(rules.get().rules, &hands, turn_up, dealer, pool)
             .map_err(DealError::new_err)?;
         Ok(TrumpEngine {
+            record: PyList::empty(py).unbind(),
             rules,
             state,
             buffer: Vec::with_capacity(64),
         })
+    }
+
+    /// A deal from `seed`, as [`trump_deal`] deals it, with its engine: `(engine, hands as
+    /// masks, turn_up)` (one crossing for the common deal).
+    #[staticmethod]
+    fn deal<'py>(
+        rules: Py<TrumpRules>,
+        seed: &Bound<'py, PyAny>,
+        players: usize,
+        dealer: usize,
+        pool: f64,
+    ) -> PyResult<(Self, Bound<'py, PyTuple>, u8)> {
+        let py = seed.py();
+        let (hands, turn_up) = dealt(seed, players, dealer)?;
+        let hands = &hands[..players];
+        // `dealt` checked the dealer to be one of the (at most MAX_SEATS) players.
+        let state = State::new(rules.get().rules, hands, turn_up, dealer as u8, pool)
+            .map_err(DealError::new_err)?;
+        let engine = TrumpEngine {
+            record: PyList::empty(py).unbind(),
+            rules,
+            state,
+            buffer: Vec::with_capacity(64),
+        };
+        Ok((engine, PyTuple::new(py, hands)?, turn_up))
     }
 
     #[getter]
@@ -448,16 +478,34 @@ impl TrumpEngine {
         self.state.play_mask()
     }
 
-    /// Play `action` (its int value): the seat to move next (-1 once over), or a refusal code
-    /// below -1 (the state is then unchanged).
-    fn apply(&mut self, action: &Bound<'_, PyAny>) -> i8 {
+    /// Play `action` (its int value) and add `(seat, its move object)` to [`Self::record`]: the
+    /// seat to move next (-1 once over), or a refusal code below -1 (the state and the record
+    /// are then unchanged).
+    fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<i8> {
         let Ok(v) = action.extract::<i64>() else {
-            return refusal_code(Illegal::NotAMove);
+            return Ok(refusal_code(Illegal::NotAMove));
         };
-        match self.state.apply(v) {
-            Ok(()) => self.state.current_player(),
-            Err(illegal) => refusal_code(illegal),
+        let seat = self.state.current_player();
+        if let Err(illegal) = self.state.apply(v) {
+            return Ok(refusal_code(illegal));
         }
+        // An applied value is a move (0..=HIDDEN_ROB), so it has its object: the shared one,
+        // also for a move object made by hand.
+        let py = action.py();
+        let moves = &self.rules.get().moves;
+        let moved = usize::try_from(v)
+            .ok()
+            .and_then(|v| moves.get(v))
+            .map_or_else(|| action.clone(), |m| m.bind(py).clone());
+        let pair = PyTuple::new(py, [seat.into_pyobject(py)?.into_any(), moved])?;
+        self.record.bind(py).append(pair)?;
+        Ok(self.state.current_player())
+    }
+
+    /// The `(seat, move object)` pairs played so far: the list itself, which `apply` extends.
+    #[getter]
+    fn record<'py>(&self, py: Python<'py>) -> Bound<'py, PyList> {
+        self.record.bind(py).clone()
     }
 
     /// What `seat` sees that changes as the deal goes: `(current_player, hand, hand_sizes,
@@ -565,12 +613,15 @@ impl TrumpEngine {
             .collect()
     }
 
-    fn clone(&self, py: Python<'_>) -> Self {
-        TrumpEngine {
+    /// A copy with its own record (a new list of the same pairs).
+    fn clone(&self, py: Python<'_>) -> PyResult<Self> {
+        let record = self.record.bind(py);
+        Ok(TrumpEngine {
             rules: self.rules.clone_ref(py),
             state: self.state.clone(),
             buffer: Vec::with_capacity(64),
-        }
+            record: record.get_slice(0, record.len()).unbind(),
+        })
     }
 }
 
@@ -582,14 +633,23 @@ fn trump_deal<'py>(
     players: usize,
     dealer: usize,
 ) -> PyResult<(Bound<'py, PyTuple>, u8)> {
+    let (hands, turn_up) = dealt(seed, players, dealer)?;
+    Ok((PyTuple::new(seed.py(), &hands[..players])?, turn_up))
+}
+
+/// The hands (the first `players` of them) and the turn-up of the deal from `seed`.
+fn dealt(
+    seed: &Bound<'_, PyAny>,
+    players: usize,
+    dealer: usize,
+) -> PyResult<([u64; MAX_SEATS], u8)> {
     let mut deck: [u8; 52] = std::array::from_fn(|i| i as u8);
     crate::python::generator(seed)?.shuffle(&mut deck);
-    let (hands, turn_up) = super::deal(&deck, players, dealer).ok_or_else(|| {
+    super::deal(&deck, players, dealer).ok_or_else(|| {
         PyValueError::new_err(format!(
             "no deal for {players} players with dealer {dealer}"
         ))
-    })?;
-    Ok((PyTuple::new(seed.py(), &hands[..players])?, turn_up))
+    })
 }
 
 /// Add the trump classes to the module.

@@ -2,7 +2,8 @@
 
 Encoding: bits 0-2 the kind (draw stock, draw discard, meld, lay-off, discard), bits 3-54 the
 cards as a rummy-layout mask, bits 55 and up the 0-based table meld of a lay-off. Every distinct
-action is made once and kept in a dict keyed by that int, so the engine allocates nothing per move.
+action is made once and kept by that int in the compiled table :data:`INTERNED`, which the
+engine hands its legal actions from, so a step allocates no move object.
 
 >>> str(parse_action(" MELD 6c 4♣ 5C")), str(parse_action("lay off qd kd on 1"))
 ('meld 4C 5C 6C', 'layoff QD KD on 1')
@@ -12,6 +13,7 @@ True
 
 from __future__ import annotations
 
+from parlour._core import RummyActions
 from parlour.cards import parse_card
 from parlour.errors import IllegalAction
 from parlour.game import Action, action_text
@@ -75,32 +77,28 @@ class RummyAction(Action):
         return f"discard {cards}"
 
 
-_INTERNED: dict[int, RummyAction] = {}
+#: Every move's one object, by packed value: made through :class:`RummyAction` the first time a
+#: move is met, here or by the engine (``RummyCore``), and shared from then on.
+INTERNED = RummyActions(RummyAction)
+_U64 = 1 << 64
+# The moves past 64 bits (lay-offs on a meld number no table reaches), which the compiled table
+# does not take.
+_FAR: dict[int, RummyAction] = {}
 
 
 def action(kind: int, cards: int = 0, target: int = 0) -> RummyAction:
     """The one action of this kind, cards (rummy-layout mask) and 0-based lay-off target."""
-    key = kind | cards << KIND_BITS | target << TARGET_SHIFT
-    a = _INTERNED.get(key)
-    if a is None:
-        a = _INTERNED[key] = int.__new__(RummyAction, key)
-    return a
+    return action_by_key(kind | cards << KIND_BITS | target << TARGET_SHIFT)
 
 
 def action_by_key(key: int) -> RummyAction:
     """The one action of a packed value (which the caller knows to be a move)."""
-    a = _INTERNED.get(key)
+    if key < _U64:
+        return INTERNED.get(key)  # type: ignore[no-any-return]
+    a = _FAR.get(key)
     if a is None:
-        a = _INTERNED[key] = int.__new__(RummyAction, key)
+        a = _FAR[key] = int.__new__(RummyAction, key)
     return a
-
-
-def actions_by_keys(keys: list[int]) -> list[Action]:
-    """The actions of some packed values (moves all): the engine's legal actions."""
-    try:  # each made before: one lookup in C each
-        return list(map(_INTERNED.__getitem__, keys))
-    except KeyError:
-        return list(map(action_by_key, keys))
 
 
 def is_move(value: int) -> bool:

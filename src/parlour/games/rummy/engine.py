@@ -22,10 +22,8 @@ from parlour.errors import IllegalAction
 from parlour.game import TERMINAL, Action, State
 from parlour.games.rummy.actions import (
     DISCARD,
-    LAYOFF,
     TARGET_SHIFT,
     RummyAction,
-    actions_by_keys,
     parse_action,
 )
 from parlour.games.rummy.melds import TO_CARD, card_set, text_of, why_not_meld
@@ -36,24 +34,10 @@ if TYPE_CHECKING:
 
 _SEED_STEP = 0x9E3779B97F4A7C15
 _PHASES = ("draw", "play", "over")
-# What RummyCore.apply returns: below _REFUSED, done; from it, the refusal's code times 2**56.
-_REFUSED = 1 << 56
-_LOW = (1 << 52) - 1
-# An action value too large for the core keeps its meaning with a smaller stand-in: a lay-off
-# on a meld number past any table, or a value no move has.
-_NEAR_LAYOFF = (1 << TARGET_SHIFT) - 1
-_FAR_TARGET = 511 << TARGET_SHIFT
-_NO_MOVE = 7
-_U64 = 1 << 64
-
-
-def _core_value(a: int) -> int:
-    """The value the core is given for the action value ``a`` (any int)."""
-    if 0 <= a < 1 << 64:
-        return a
-    if a > 0 and a & 7 == LAYOFF:
-        return a & _NEAR_LAYOFF | _FAR_TARGET
-    return _NO_MOVE
+# What RummyCore.apply returns for a move after which the stock must be rebuilt; a refusal is
+# minus its code times 2**56 plus its cards.
+_REBUILD = -2
+_LOW = (1 << 56) - 1
 
 
 def core_turn_limit(limit: int) -> int:
@@ -77,20 +61,25 @@ class RummyState(State):
 
     game: RummyGame
     _core: RummyCore
+    #: A plain attribute here (the protocol's property of current_player), set by apply.
+    is_over: bool = False
 
     def __init__(self, game: RummyGame, core: RummyCore, seed: int) -> None:
         self.game = game
         self._core = core
         self.current_player = core.current_player
+        # Read at every step of a simulation, as current_player is: kept with it.
+        self.is_over = self.current_player == TERMINAL
         self._seed = seed
         # The public record before this position (a position given with its past, such as a
         # sampled state): shown in observations, never replayed.
         self._past: tuple[tuple[int, Action], ...] = ()
-        # The card each discard draw took, and the number of actions played (the past included)
-        # at each stock rebuild; the rebuild count also seeds the next shuffle.
-        self._discard_draws: list[int] = []
+        # The card each discard draw took (the core adds them, as it adds the (seat, action)
+        # pairs to the history), and the number of actions played (the past included) at each
+        # stock rebuild; the rebuild count also seeds the next shuffle.
+        self._discard_draws: list[int] = core.discard_draws
         self._rebuilds: list[int] = []
-        self._history: list[tuple[int, Action]] = []
+        self._history: list[tuple[int, RummyAction]] = core.record
         # What every seat sees alike, as observation fields, made again only when an action was
         # played since (the history only grows, so its length tells).
         self._shared: tuple[int, Mapping[str, Any]] = (-1, MappingProxyType({}))
@@ -148,9 +137,9 @@ class RummyState(State):
         c = RummyState.__new__(RummyState)
         c.__dict__.update(self.__dict__)
         c._core = self._core.copy()
-        c._discard_draws = self._discard_draws[:]
+        c._discard_draws = c._core.discard_draws
         c._rebuilds = self._rebuilds[:]
-        c._history = self._history[:]
+        c._history = c._core.record
         return c
 
     def returns(self) -> list[float]:
@@ -209,20 +198,27 @@ class RummyState(State):
 
     # -- legal actions and applying ------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
-        return actions_by_keys(self._core.legal_actions())
+        return self._core.legal_actions()  # type: ignore[return-value]
 
     def apply(self, action: Action | str) -> None:
         if action.__class__ is not RummyAction:
             action = self.coerce_action(action)
-        done = self._core.apply(action if 0 <= action < _U64 else _core_value(int(action)))
-        if done >= _REFUSED:
-            raise IllegalAction(self._refusal(action, done >> 56, done & _LOW))
-        self._history.append((self.current_player, action))
-        self.current_player = (done & 7) - 1
-        if done >> 8:
-            self._discard_draws.append((done >> 8) - 1)
-        if done & 8:
+        # The core records the (seat, action) pair and a discard draw's card itself.
+        done = self._core.apply(action)
+        if done < 0:
+            done = self._settle(action, done)
+        self.current_player = done
+
+    def _settle(self, action: Action, done: int) -> int:
+        """The seat to move after the core's ``apply`` of ``action`` returned ``done`` below
+        0: the end of the deal, a stock to rebuild, or a refusal (raised)."""
+        if done == TERMINAL:
+            self.is_over = True
+            return TERMINAL
+        if done == _REBUILD:
             self.rebuild_stock(len(self._past) + len(self._history))
+            return self._core.current_player
+        raise IllegalAction(self._refusal(action, -done >> 56, -done & _LOW))
 
     def _refusal(self, act: Action, code: int, data: int) -> str:
         """The message of the core's refusal ``code`` (with its cards ``data``) of ``act``."""

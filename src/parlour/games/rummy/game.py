@@ -29,7 +29,7 @@ from parlour.game import (
     parse_deck,
     seed_or_random,
 )
-from parlour.games.rummy.actions import DRAW_DISCARD_ACTION, parse_action
+from parlour.games.rummy.actions import DRAW_DISCARD_ACTION, INTERNED, parse_action
 from parlour.games.rummy.engine import RummyState, core_turn_limit
 from parlour.games.rummy.melds import CARD_ORDER, TO_CARD, TO_RUMMY, is_meld, rummy_mask, text_of
 from parlour.registry import Variant, option
@@ -193,8 +193,8 @@ class RummyGame(Game):
             order = list(_RUMMY_DECK)
             shuffle(seed, order)
         o = self._options
-        core = RummyCore.deal(self.players, o.forbid_discard_of_drawn_discard, o.score_melds,
-                              core_turn_limit(o.turn_limit), order, self.hand_size)
+        core = RummyCore.deal(INTERNED, self.players, o.forbid_discard_of_drawn_discard,
+                              o.score_melds, core_turn_limit(o.turn_limit), order, self.hand_size)
         state = RummyState(self, core, seed)
         state._setup = {"seed": seed}
         if deck is not None:
@@ -278,9 +278,10 @@ class RummyGame(Game):
             raise DealError("the stock and the discard pile are both empty: nothing to draw")
         o = self._options
         core = RummyCore.position(
-            n, o.forbid_discard_of_drawn_discard, o.score_melds, core_turn_limit(o.turn_limit),
-            hand_masks, [TO_RUMMY[c] for c in reversed(stock)], [TO_RUMMY[c] for c in discard],
-            meld_masks, placed, scores, taken, player, drawing, drawn, from_discard, turn)
+            INTERNED, n, o.forbid_discard_of_drawn_discard, o.score_melds,
+            core_turn_limit(o.turn_limit), hand_masks, [TO_RUMMY[c] for c in reversed(stock)],
+            [TO_RUMMY[c] for c in discard], meld_masks, placed, scores, taken, player, drawing,
+            drawn, from_discard, turn)
         state = RummyState(self, core, seed)
         if "past" in setup:
             self._past(state, setup["past"])
@@ -326,7 +327,7 @@ class RummyGame(Game):
         if rebuilds != sorted(rebuilds):
             raise DealError("past rebuilds: expected numbers in the order they happened")
         state._past = tuple(actions)
-        state._discard_draws = [TO_RUMMY[c] for c in draws]
+        state._discard_draws[:] = [TO_RUMMY[c] for c in draws]  # the core's list
         state._rebuilds = rebuilds
 
     # -- matches -------------------------------------------------------------------------------

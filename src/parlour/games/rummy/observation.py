@@ -19,7 +19,14 @@ from typing import TYPE_CHECKING, Any
 from parlour.cards import Card, CardSet
 from parlour.errors import DealError
 from parlour.game import Observation
-from parlour.games.rummy.actions import DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD, RummyAction
+from parlour.games.rummy.actions import (
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    INTERNED,
+    LAYOFF,
+    MELD,
+    RummyAction,
+)
 from parlour.games.rummy.melds import TO_CARD, TO_RUMMY, card_set, mask_value, rummy_mask
 
 if TYPE_CHECKING:
@@ -105,10 +112,10 @@ class RummyObservation(Observation):
         """
         from parlour.games.rummy.engine import RummyState
 
-        core = self._knowledge().sample(rng.getrandbits(64))
+        core = self._knowledge().sample(INTERNED, rng.getrandbits(64))
         state = RummyState(self.game, core, rng.randrange(2**63))
         state._past = self.history
-        state._discard_draws = [TO_RUMMY[c] for c in self.discard_draws]
+        state._discard_draws[:] = [TO_RUMMY[c] for c in self.discard_draws]  # the core's list
         state._rebuilds = list(self.rebuilds)
         state._start = state.clone()
         return state

@@ -34,7 +34,6 @@ from parlour.games.trump.actions import (
     HIDDEN_ROB,
     HIDDEN_ROB_CODE,
     MOVES,
-    SILENT_CODE,
     TrumpAction,
     parse_action,
 )
@@ -98,6 +97,12 @@ class DealRules:
  _JINK_OR_STOP, _ROBBING_OVER) = range(-2, -16, -1)
 
 
+def stake(pool: int) -> float:
+    """The pool as the engine scores it: a float, as the returns are; a pool past the floats
+    (no real one) counts as infinite there rather than refusing the deal."""
+    return float(pool) if pool < _FLOAT_LIMIT else math.inf
+
+
 class TrumpState(State):
     """A deal in progress; see the module docstring for an example.
 
@@ -106,6 +111,8 @@ class TrumpState(State):
     """
 
     game: Game
+    #: A plain attribute here (the protocol's property of current_player), set by apply.
+    is_over: bool = False
 
     def __init__(
         self,
@@ -116,7 +123,10 @@ class TrumpState(State):
         dealer: int,
         scores: tuple[int, ...],
         pool: int,
+        engine: TrumpEngine | None = None,
     ) -> None:
+        """``engine``: this very deal's, already made (``TrumpEngine.deal``), or None to make
+        it from the hands."""
         self.game = game
         self.rules = rules
         self.n = len(hands)
@@ -126,16 +136,16 @@ class TrumpState(State):
         self.dealer = dealer
         self.scores = scores
         self.pool = pool
-        # The engine scores the pool as a float, as the returns are; a pool past the floats
-        # (no real one) counts as infinite there rather than refusing the deal.
-        stake = float(pool) if pool < _FLOAT_LIMIT else math.inf
-        self._e = TrumpEngine(rules.core, list(hands), turn_up, dealer, stake)
-        # (seat, action) pairs: observations of one deal share them, which lets an encoder
-        # carry its history fold on from step to step.
-        self._history: list[tuple[int, TrumpAction]] = []
-        # The card-set type that lists cards in this deal's order (changes if the ace is demoted).
-        self._set_type = HAND_SET[0][self.trump]
-        self.current_player = self._e.current_player
+        if engine is None:
+            engine = TrumpEngine(rules.core, list(hands), turn_up, dealer, stake(pool))
+        self._e = engine
+        # (seat, action) pairs, kept by the engine (its apply adds each): observations of one
+        # deal share them, which lets an encoder carry its history fold on from step to step.
+        self._history: list[tuple[int, TrumpAction]] = engine.record
+        self.current_player = engine.current_player
+        # A plain attribute, as current_player is (both are read at every step of a simulation):
+        # a deal starts with a player to move, and apply sets it when the deal ends.
+        self.is_over = False
 
     # -- what the engine keeps --------------------------------------------------------------
     @property
@@ -197,7 +207,7 @@ class TrumpState(State):
         """``mask`` as a card set listed as a player holds it in this deal: trumps first,
         highest first, then the plain suits (once the ace of trumps is demoted, it comes last
         of the trumps)."""
-        return self._set_type(mask)
+        return HAND_SET[self._e.demoted][self.trump](mask)
 
     def hand(self, seat: int) -> CardSet:
         """The cards ``seat`` holds now (a robbed turned ace waiting for trick 1 is not yet
@@ -216,18 +226,16 @@ class TrumpState(State):
 
     def apply(self, action: TrumpAction | str) -> None:  # type: ignore[override]
         # Anything but this game's own action type (text, a float, another game's action) is
-        # parsed or refused off the fast path.
-        move: int = (action if action.__class__ is TrumpAction  # type: ignore[assignment]
-                     else self.coerce_action(action))
-        seat = self.current_player
-        moved = self._e.apply(move)
-        if moved < TERMINAL:
-            raise IllegalAction(self._refusal(moved, int(move)))
-        # The shared move object, also for a TrumpAction made by hand.
-        self._history.append((seat, MOVES[move]))
+        # parsed or refused off the fast path. The engine adds the (seat, shared move object)
+        # pair to the history itself.
+        if action.__class__ is not TrumpAction:
+            action = self.coerce_action(action)  # type: ignore[assignment]
+        moved = self._e.apply(action)  # type: ignore[arg-type]
+        if moved < 0:
+            if moved < TERMINAL:
+                raise IllegalAction(self._refusal(moved, int(action)))
+            self.is_over = True
         self.current_player = moved
-        if move == SILENT_CODE and self._e.demoted:
-            self._set_type = HAND_SET[1][self.trump]
 
     def returns(self) -> list[float]:
         return self._e.returns()
@@ -244,14 +252,17 @@ class TrumpState(State):
         other = object.__new__(TrumpState)
         other.__dict__.update(self.__dict__)
         other._e = self._e.clone()
-        other._history = self._history[:]
+        other._history = other._e.record
         return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> TrumpState:
         other = object.__new__(TrumpState)
         memo[id(self)] = other
         for key, value in self.__dict__.items():
-            other.__dict__[key] = value.clone() if key == "_e" else copy.deepcopy(value, memo)
+            if key not in ("_e", "_history"):
+                other.__dict__[key] = copy.deepcopy(value, memo)
+        other._e = self._e.clone()
+        other._history = other._e.record  # the copied engine's own
         return other
 
     def setup(self) -> dict[str, Any]:

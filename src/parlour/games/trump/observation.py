@@ -27,7 +27,13 @@ from parlour.games.trump.actions import (
     TrumpAction,
 )
 from parlour.games.trump.engine import JINK_PHASE, OVER, PLAY_PHASE, ROB_PHASE, TrumpState
-from parlour.games.trump.ranking import ACE_OF_TRUMPS, DEMOTED_POWER, POWER, trick_winner
+from parlour.games.trump.ranking import (
+    ACE_OF_TRUMPS,
+    DEMOTED_POWER,
+    HAND_SET,
+    POWER,
+    trick_winner,
+)
 
 if TYPE_CHECKING:
     from parlour.games.trump.variants import TrumpGame
@@ -420,7 +426,7 @@ def observe(state: TrumpState, seat: int) -> TrumpObservation:
         game=state.game,
         seat=seat,
         current_player=current,
-        hand=state._set_type(hand),
+        hand=HAND_SET[ace_demoted][state.trump](hand),
         hand_sizes=hand_sizes,
         phase=_PHASES[phase],
         dealer=state.dealer,

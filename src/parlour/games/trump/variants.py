@@ -17,9 +17,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, ClassVar
 
-from parlour._core import trump_deal
+from parlour._core import TrumpEngine, trump_deal
 from parlour.cards import Card, mask_of, parse_card, parse_cards
 from parlour.errors import DealError, VariantError
 from parlour.game import (
@@ -30,7 +31,7 @@ from parlour.game import (
     parse_deck,
     seed_or_random,
 )
-from parlour.games.trump.engine import HAND_SIZE, DealRules, TrumpState
+from parlour.games.trump.engine import HAND_SIZE, DealRules, TrumpState, stake
 from parlour.games.trump.observation import chips_text
 from parlour.registry import Variant, option
 
@@ -100,6 +101,11 @@ class TrumpGame(Game):
         """Checked ``(scores, pool)`` from the setup arguments."""
         raise NotImplementedError
 
+    @cached_property
+    def _default_deal_args(self) -> tuple[tuple[int, ...], int]:
+        """``(scores, pool)`` of a deal given neither."""
+        return self._deal_args({})
+
     def new_deal(
         self,
         *,
@@ -109,6 +115,12 @@ class TrumpGame(Game):
         **setup: Any,
     ) -> TrumpState:
         n = self.players
+        if seed.__class__ is int and not setup and deck is None and hands is None:
+            # The common call, a seeded deal with the default settings: nothing to check, and
+            # the engine comes with the deal.
+            scores, pool = self._default_deal_args
+            engine, masks, turn_up = TrumpEngine.deal(self.rules.core, seed, n, n - 1, stake(pool))
+            return TrumpState(self, self.rules, masks, turn_up, n - 1, scores, pool, engine)
         dealer = setup.pop("dealer", n - 1)
         if not _is_int(dealer) or not 0 <= dealer < n:
             raise DealError(f"dealer must be a seat 0..{n - 1}, not {dealer!r}")
