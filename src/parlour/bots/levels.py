@@ -14,12 +14,12 @@ plain one (README, "Bots").
 
 ``make_bot("hard")`` searches a fixed number of rollouts, so the arena and tests are
 reproducible: the same seed gives the same moves on any machine and at any load. The budgets
-are sized for the slowest variants (Big Two with four-card hands and Rummy, about 1,000 to 1,500
-rollouts a second on one core), so that ``medium`` answers within 0.2 s and ``expert`` within
-1 s at the 99th percentile; in Big Two and Pusoy Dos, whose rollouts are about twice as cheap,
-and in Forty-Five and Spoil Five, four to six times cheaper, they answer sooner. The exception
-is the rare Rummy position whose rollouts run on to the turn limit (nobody can go out): a fixed
-budget then takes several times longer.
+were sized when the search ran in Python (about 1,000 to 1,500 rollouts a second in the slowest
+variants, Big Two with four-card hands and Rummy), so that ``medium`` answered within 0.2 s and
+``expert`` within 1 s at the 99th percentile. The search is compiled now (some 200,000 to
+900,000 rollouts a second), so these budgets answer in a few milliseconds; more rollouts of
+this search were not measurably stronger (README, "Strength"), and the levels keep their
+budgets until a stronger search spends the time.
 ``make_bot("hard", interactive=True)``, for play against a person, searches until its time is
 up instead, which bounds every move and buys the cheap variants many more rollouts.
 
