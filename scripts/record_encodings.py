@@ -145,8 +145,7 @@ def record_deal(variant: str, index: int, deal: dict[str, Any]) -> dict[str, Any
         if index < FULL_DEALS:
             full.append(full_position(state, legal))
         if i < len(actions):
-            moves = state.legal_actions()
-            state.apply(moves[[int(a) for a in moves].index(actions[i])])
+            tf.apply_recorded(state, actions[i])
     out: dict[str, Any] = {"positions": positions.hex(),
                            "digests": {k: h.hexdigest() for k, h in parts.items()}}
     if index < FULL_DEALS:

@@ -55,7 +55,7 @@ def greedy_choices(variant: str, index: int, deal: dict[str, Any]) -> dict[str, 
         choice = game.greedy_action(state.observation(state.current_player), legal, rng)
         choices.append(int(choice))
         after.append(rng.getrandbits(16))
-        state.apply(legal[[int(a) for a in legal].index(played)])
+        tf.apply_recorded(state, played, legal)
     return {"choices": choices, "after": after}
 
 

@@ -71,8 +71,7 @@ def test_sampled_states_keep_the_observation_and_its_constraints(variant: str) -
                 positions += 1
             if played is None:
                 break
-            legal = state.legal_actions()
-            state.apply(legal[[int(a) for a in legal].index(played)])
+            tf.apply_recorded(state, played)
     assert positions > 3_000
 
 

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
-import lzma
 import sys
 from pathlib import Path
 from typing import Any
@@ -50,8 +48,7 @@ VARIANTS = [v.name for v in parlour.variants()]
 
 @functools.cache
 def recorded(variant: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(lzma.decompress((FIXTURES / f"{variant}.json.xz")
-                                                      .read_bytes()))
+    data: dict[str, Any] = tf.read_xz(FIXTURES / f"{variant}.json.xz")
     assert data["format"] == FORMAT and data["variant"] == variant
     assert (data["position_bytes"], data["deal_bytes"]) == (POSITION_BYTES, DEAL_BYTES)
     return data
@@ -87,8 +84,7 @@ def test_python_encoders_reproduce_the_recorded_encodings(variant: str) -> None:
             obs_parts.update(ob)
             legal_parts.update(lb + b"\n")
             if i < len(deal["actions"]):
-                moves = state.legal_actions()
-                state.apply(moves[[int(a) for a in moves].index(deal["actions"][i])])
+                tf.apply_recorded(state, deal["actions"][i])
         assert {"obs": obs_parts.hexdigest(), "legal": legal_parts.hexdigest()} == want["digests"]
         checked += 1
     assert checked >= 200
@@ -126,8 +122,7 @@ def test_compiled_encoders_reproduce_every_recorded_encoding(variant: str) -> No
             obs_parts.update(ob)
             legal_parts.update(lb + b"\n")
             if i < len(deal["actions"]):
-                moves = state.legal_actions()
-                state.apply(moves[[int(a) for a in moves].index(deal["actions"][i])])
+                tf.apply_recorded(state, deal["actions"][i])
         assert {"obs": obs_parts.hexdigest(), "legal": legal_parts.hexdigest()} == want["digests"]
         positions_checked += len(deal["actions"]) + 1
     assert positions_checked > 40_000
@@ -156,8 +151,7 @@ def test_the_full_deals_hold_the_encodings_they_digest() -> None:
 
 @functools.cache
 def batched_runs() -> list[dict[str, Any]]:
-    data: dict[str, Any] = json.loads(lzma.decompress((FIXTURES / "batched.json.xz")
-                                                      .read_bytes()))
+    data: dict[str, Any] = tf.read_xz(FIXTURES / "batched.json.xz")
     assert data["format"] == BATCHED_FORMAT and data["steps"] == BATCHED_STEPS
     runs: list[dict[str, Any]] = data["runs"]
     return runs

@@ -10,8 +10,6 @@ end, for the seat to move, with the generator the recorder gave it.
 from __future__ import annotations
 
 import functools
-import json
-import lzma
 import sys
 from pathlib import Path
 from typing import Any
@@ -29,8 +27,7 @@ VARIANTS = [v.name for v in parlour.variants()]
 
 @functools.cache
 def recorded(variant: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(lzma.decompress((FIXTURES / f"{variant}.json.xz")
-                                                      .read_bytes()))
+    data: dict[str, Any] = tf.read_xz(FIXTURES / f"{variant}.json.xz")
     assert data["format"] == FORMAT and data["variant"] == variant
     return data
 
@@ -56,5 +53,5 @@ def test_greedy_makes_every_recorded_choice(variant: str) -> None:
                 f"{where}: chose {choice}, recorded "
                 f"{legal[ints.index(want['choices'][i])]} (or it drew differently)")
             decisions += len(legal) > 1
-            state.apply(legal[ints.index(played)])
+            tf.apply_recorded(state, played, legal)
     assert decisions > 10_000  # real choices, not only forced moves

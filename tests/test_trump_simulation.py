@@ -107,8 +107,7 @@ def test_sampled_states_keep_every_constraint_at_every_trace_position(variant: s
                 worlds.add(dealt_hands(sample))
                 checked += 1
             if played is not None:
-                legal = state.legal_actions()
-                state.apply(legal[[int(a) for a in legal].index(played)])
+                tf.apply_recorded(state, played)
     assert checked > 10_000
     assert len(worlds) > checked // 2  # the hidden cards really are dealt anew
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 import hashlib
 import json
 import lzma
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -177,8 +177,21 @@ def save(path: Path, data: dict[str, Any]) -> None:
     path.write_bytes(lzma.compress(text.encode("ascii"), preset=9 | lzma.PRESET_EXTREME))
 
 
+def read_xz(path: Path) -> Any:
+    """The JSON of an lzma-compressed fixture (the traces and the fixtures recorded from them)."""
+    return json.loads(lzma.decompress(path.read_bytes()))
+
+
+def apply_recorded(state: State, action: int, legal: Sequence[Action] | None = None) -> None:
+    """Apply the legal action whose int is ``action``, as a recorded deal took it (``legal``:
+    the state's legal actions, when the caller has them already)."""
+    if legal is None:
+        legal = state.legal_actions()
+    state.apply(legal[[int(a) for a in legal].index(action)])
+
+
 def load(path: Path) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(lzma.decompress(path.read_bytes()))
+    data: dict[str, Any] = read_xz(path)
     if data.get("format") != FORMAT:
         raise ValueError(f"{path}: not a {FORMAT} file")
     return data
