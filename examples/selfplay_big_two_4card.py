@@ -219,6 +219,7 @@ class Config:
     num_envs: int = 256
     hidden: tuple[int, int] = (256, 128)
     lr: float = 1e-3
+    lr_end: float | None = None  # decayed linearly to this over the run (None: constant)
     batch: int = 1024
     eps_start: float = 0.1
     eps_end: float = 0.01
@@ -266,6 +267,12 @@ def train(cfg: Config, steps: int | None = None, minutes: float | None = None,
     deadline = None if minutes is None else start + 60.0 * minutes
     while (steps is None or t < steps) and (deadline is None or time.perf_counter() < deadline):
         eps = cfg.eps_end + (cfg.eps_start - cfg.eps_end) * max(0.0, 1.0 - t / cfg.eps_steps)
+        if cfg.lr_end is not None:
+            # The run's fraction done: by steps when counted (reproducible), else by the clock.
+            done_part = t / steps if steps is not None else 0.0
+            if deadline is not None:
+                done_part = max(done_part, (time.perf_counter() - start) / (deadline - start))
+            net.lr = cfg.lr + (cfg.lr_end - cfg.lr) * min(1.0, done_part)
         offsets = step.offsets
         counts = np.diff(offsets)
         actions = step.legal[offsets[:-1]].copy()  # a forced row's only action
@@ -393,6 +400,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--envs", type=int, default=256, help="deals stepped together")
     parser.add_argument("--hidden", type=int, nargs=2, default=(256, 128))
     parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--lr-end", type=float, default=None,
+                        help="decay the learning rate linearly to this over the run")
     parser.add_argument("--batch", type=int, default=1024)
     parser.add_argument("--eps-start", type=float, default=0.1)
     parser.add_argument("--eps-end", type=float, default=0.01)
@@ -403,6 +412,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--eval-seed", type=int, default=2027)
     parser.add_argument("--opponent", default="greedy")
     args = parser.parse_args(argv)
+    began = time.perf_counter()
     game = parlour.new_game(VARIANT)
     if args.eval_only:
         net, meta = QNet.load(args.eval_only)
@@ -412,6 +422,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         if args.steps is None and args.minutes is None:
             args.minutes = 30.0
         cfg = Config(seed=args.seed, num_envs=args.envs, hidden=tuple(args.hidden), lr=args.lr,
+                     lr_end=args.lr_end,
                      batch=args.batch, eps_start=args.eps_start, eps_end=args.eps_end,
                      eps_steps=args.eps_steps)
         trained = train(cfg, steps=args.steps, minutes=args.minutes, log_every=30.0)
@@ -428,6 +439,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         result = evaluate(net, features, args.eval, args.eval_seed, args.opponent)
         report(result)
         print(f"evaluation: {time.perf_counter() - start:.0f} s")
+    print(f"total: {time.perf_counter() - began:.0f} s")
 
 
 if __name__ == "__main__":
