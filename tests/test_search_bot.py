@@ -180,7 +180,7 @@ def test_the_levels_are_bot_names() -> None:
         assert isinstance(bot, SearchBot) and isinstance(live, SearchBot)
         assert bot.name == live.name == level.name
         assert (bot.iterations, bot.time_limit) == (level.iterations, None)
-        assert (live.iterations, live.time_limit) == (None, level.time_limit)
+        assert (live.iterations, live.time_limit) == (level.iterations, level.time_limit)
         budgets.append((bot.iterations, live.time_limit, bot.max_candidates))
     assert budgets == sorted(budgets)  # each level searches at least as much as the one before
     with pytest.raises(VariantError, match="the bots are: random, greedy, easy, medium"):
@@ -235,3 +235,35 @@ def test_an_observation_without_compiled_knowledge_is_refused(
     monkeypatch.setattr(type(obs), "_knowledge", lambda self: None)
     with pytest.raises(ParlourError, match="rummy observations have no compiled knowledge"):
         SearchBot(iterations=60).search(obs, legal, random.Random(3))
+
+
+@pytest.mark.parametrize("variant", ["big-two-4card", "forty-five", "rummy"])
+def test_keep_policy_overrules_only_a_narrow_lead(variant: str) -> None:
+    """With ``keep_policy`` the policy's choice stands unless another move beats it clearly:
+    the same worlds and rollouts as without it, only the final pick differs."""
+    picks = {"plain": 0, "kept": 0}
+    for moves in range(0, 16, 2):  # within every variant's deal
+        state = decision(variant, moves)
+        obs, legal = state.observation(state.current_player), state.legal_actions()
+        plain = SearchBot(iterations=60, max_candidates=4, min_worlds=4).search(
+            obs, legal, random.Random(moves))
+        kept = SearchBot(iterations=60, max_candidates=4, min_worlds=4, keep_policy=2.0).search(
+            obs, legal, random.Random(moves))
+        assert [c.values for c in plain.candidates] == [c.values for c in kept.candidates]
+        first = kept.candidates[0]
+        if kept.action != plain.action:
+            # Overruled: the policy's choice was still in the race and not clearly beaten.
+            assert kept.action == first.action and first.samples == kept.worlds
+        elif kept.action != first.action:
+            best = next(c for c in kept.candidates if c.action == kept.action)
+            lead = [a - b for a, b in zip(best.values, first.values, strict=False)]
+            assert first.samples < kept.worlds or sum(lead) > 0
+        picks["plain"] += plain.action != first.action
+        picks["kept"] += kept.action != first.action
+    assert picks["kept"] <= picks["plain"]
+
+
+def test_keep_policy_must_be_a_margin() -> None:
+    for bad in (-1.0, float("nan"), float("inf")):
+        with pytest.raises(ParlourError, match="keep_policy must be a finite number"):
+            SearchBot(iterations=10, keep_policy=bad)

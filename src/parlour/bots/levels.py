@@ -1,31 +1,31 @@
 """Difficulty levels: ``easy``, ``medium``, ``hard`` and ``expert``, usable wherever a bot name is
 (``parlour play big-two --bots hard,greedy,easy``, ``parlour arena … --bots expert,greedy``).
 
-- ``easy``: ``greedy`` that errs: a quarter of its real choices (more than one legal move) are
-  a random legal move instead. No search.
+- ``easy``: ``greedy`` that errs: half of its real choices (more than one legal move) are a
+  random legal move instead. No search.
 - ``medium``: :class:`~parlour.bots.search.SearchBot` over the rule-based policy's 4 preferred
-  moves, 48 rollouts a move (interactive: 0.18 s).
-- ``hard``: the policy's 6 preferred moves, 150 rollouts a move (interactive: 0.45 s).
-- ``expert``: the policy's 8 preferred moves, 360 rollouts a move (interactive: 0.9 s).
+  moves, at most 48 rollouts a move, keeping the policy's own choice unless another move beats
+  it by two standard errors (so that so few rollouts never talk it out of a good move).
+- ``hard``: the policy's 8 preferred moves, at most 360 rollouts a move.
+- ``expert``: the policy's 8 preferred moves, at most 18,000 rollouts a move.
 
 No level is guided by the learned big-two-4card policy (:mod:`parlour.bots.learned`,
 ``SearchBot(guide=prior)``): every guided search measured so far was no stronger than the
 plain one (README, "Bots").
 
-``make_bot("hard")`` searches a fixed number of rollouts, so the arena and tests are
-reproducible: the same seed gives the same moves on any machine and at any load. The budgets
-were sized when the search ran in Python (about 1,000 to 1,500 rollouts a second in the slowest
-variants, Big Two with four-card hands and Rummy), so that ``medium`` answered within 0.2 s and
-``expert`` within 1 s at the 99th percentile. The search is compiled now (some 200,000 to
-900,000 rollouts a second), so these budgets answer in a few milliseconds; more rollouts of
-this search were not measurably stronger (README, "Strength"), and the levels keep their
-budgets until a stronger search spends the time.
-``make_bot("hard", interactive=True)``, for play against a person, searches until its time is
-up instead, which bounds every move and buys the cheap variants many more rollouts.
+A level searches a fixed number of rollouts (fewer when racing leaves one candidate early), so
+the arena and tests are reproducible: the same seed gives the same moves on any machine and at
+any load. Each step up is measurably stronger than the one below in the trump games and
+2-player rummy, but not yet in the climbing games, where ``medium`` is as strong as ``hard``
+head to head (README, "Strength", with what was tried). The compiled search makes some 200,000 to
+1,300,000 rollouts a second, so even ``expert``'s budget answers well within a second
+(``parlour bench``). ``make_bot("hard", interactive=True)``, for play against a person, has the
+same budget and also stops when its time is up (0.2, 0.5 and 1 s a move), which bounds every
+move on a slow or busy machine.
 
 >>> from parlour.bots import make_bot
 >>> make_bot("hard").iterations, make_bot("hard", interactive=True).time_limit
-(150, 0.45)
+(360, 0.5)
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ class EasyBot(Bot):
 
     name = "easy"
 
-    def __init__(self, blunder: float = 0.25) -> None:
+    def __init__(self, blunder: float = 0.5) -> None:
         self.blunder = blunder
         self._greedy = GreedyBot()
 
@@ -68,27 +68,29 @@ class EasyBot(Bot):
 
 @dataclass(frozen=True)
 class Level:
-    """A searching level: its rollouts per move, its time per move in interactive play, and
-    how many of the playout policy's preferred moves it considers."""
+    """A searching level: its rollouts per move, its most time per move in interactive play,
+    and how many of the playout policy's preferred moves it considers."""
 
     name: str
     iterations: int
     time_limit: float
     candidates: int
+    #: Standard errors by which another move must beat the policy's own choice (0: the best
+    #: mean wins, however narrowly).
+    keep_policy: float = 0.0
 
     def bot(self, interactive: bool = False) -> SearchBot:
-        if interactive:
-            bot = SearchBot(time_limit=self.time_limit, max_candidates=self.candidates)
-        else:
-            bot = SearchBot(iterations=self.iterations, max_candidates=self.candidates)
+        bot = SearchBot(iterations=self.iterations,
+                        time_limit=self.time_limit if interactive else None,
+                        max_candidates=self.candidates, keep_policy=self.keep_policy)
         bot.name = self.name
         return bot
 
 
 LEVELS = (
-    Level("medium", iterations=48, time_limit=0.18, candidates=4),
-    Level("hard", iterations=150, time_limit=0.45, candidates=6),
-    Level("expert", iterations=360, time_limit=0.9, candidates=8),
+    Level("medium", iterations=48, time_limit=0.2, candidates=4, keep_policy=2.0),
+    Level("hard", iterations=360, time_limit=0.5, candidates=8),
+    Level("expert", iterations=18_000, time_limit=1.0, candidates=8),
 )
 
 

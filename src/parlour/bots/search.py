@@ -177,6 +177,18 @@ class SearchResult:
         return text + f" (next best {second.action}: {second.win_rate:.0%}, {second.mean:+.2f})"
 
 
+def _clearly_better(a: Candidate, b: Candidate, margin: float) -> bool:
+    """Whether ``a``'s paired lead over ``b`` (played in the same worlds) is more than
+    ``margin`` standard errors."""
+    diffs = [x - y for x, y in zip(a.values, b.values, strict=True)]
+    n = len(diffs)
+    if n < 2:
+        return False
+    mean = math.fsum(diffs) / n
+    spread = math.sqrt(math.fsum((d - mean) ** 2 for d in diffs) / (n - 1))
+    return mean > margin * spread / math.sqrt(n)
+
+
 class SearchBot(Bot):
     """Determinised Monte Carlo search with paired, raced candidates (see the module).
 
@@ -188,7 +200,10 @@ class SearchBot(Bot):
     replaces ``iterations``, ``guided_candidates`` of the guide's best moves join the
     candidates, and ``prior_margin`` is the lead in points over the guide's second choice from
     which its first is played without searching. ``threads``: how many threads a compiled
-    search plays its worlds on (the move does not depend on it).
+    search plays its worlds on (the move does not depend on it). ``keep_policy``: when above 0,
+    the policy's own choice is kept unless the search's best beats it, in the worlds both were
+    played in, by more than that many standard errors of their paired difference (a small
+    budget's noise then cannot talk it out of a good move).
     """
 
     name = "search"
@@ -207,6 +222,7 @@ class SearchBot(Bot):
         guided_candidates: int = 2,
         prior_margin: float = math.inf,
         threads: int = 1,
+        keep_policy: float = 0.0,
     ) -> None:
         if iterations is None and time_limit is None:
             raise ParlourError("a search needs a budget: iterations, a time limit, or both")
@@ -230,6 +246,10 @@ class SearchBot(Bot):
                                f"{prior_weight!r}")
         if not prior_margin > 0:
             raise ParlourError(f"prior_margin must be above 0 points, not {prior_margin!r}")
+        if not (math.isfinite(keep_policy) and keep_policy >= 0):
+            raise ParlourError(f"keep_policy must be a finite number of standard errors of at "
+                               f"least 0, not {keep_policy!r}")
+        self.keep_policy = keep_policy
         if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:
             raise ParlourError(f"threads must be a whole number from 1 to 256, not {threads!r}")
         self.threads = threads
@@ -290,6 +310,9 @@ class SearchBot(Bot):
         # The best score among the candidates still in the race; ties go to the order.
         best = max((c for c in candidates if c.samples == alive),
                    key=lambda c: (c.score(weight), -c.rank))
+        if self.keep_policy and best is not candidates[0] and candidates[0].samples == alive \
+                and not _clearly_better(best, candidates[0], self.keep_policy):
+            best = candidates[0]
         return SearchResult(best.action, candidates, alive, iterations,
                             time.perf_counter() - start, weight)
 
