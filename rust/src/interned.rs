@@ -4,9 +4,11 @@
 //!
 //! [`Interned`] is an open-addressing table: a multiplicative hash of the packed value picks the
 //! home slot, a collision takes the next free slot, and the table doubles before it is half
-//! full. It holds any object type (the bindings' `Py<PyAny>`), so it is tested without Python.
+//! full. It holds any object type (the bindings' `Py<PyAny>`), so it is tested without Python;
+//! with `()` objects it numbers values instead (the climbing action index).
 
 /// Objects by packed `u64` value.
+#[derive(Clone, Debug)]
 pub(crate) struct Interned<T> {
     /// `(value, index in objects + 1)`; an index of 0 marks an empty slot.
     slots: Vec<(u64, u32)>,
@@ -62,17 +64,14 @@ impl<T> Interned<T> {
 
     /// The object of `value`, if it has one.
     pub(crate) fn get(&self, value: u64) -> Option<&T> {
-        let mask = self.slots.len() - 1;
-        let mut slot = self.home(value);
-        loop {
-            let (key, index) = self.slots[slot];
-            if index == 0 {
-                return None;
-            }
-            if key == value {
-                return self.objects.get(index as usize - 1);
-            }
-            slot = (slot + 1) & mask;
+        self.position(value).and_then(|i| self.objects.get(i))
+    }
+
+    /// The place of `value`'s object in the order the values were first given, if it has one.
+    pub(crate) fn position(&self, value: u64) -> Option<usize> {
+        match self.slots[self.find(value)] {
+            (_, 0) => None,
+            (_, index) => Some(index as usize - 1),
         }
     }
 

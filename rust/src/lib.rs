@@ -7,8 +7,7 @@
 
 pub mod climbing;
 pub mod env;
-// The bindings' shared action objects by value (tested as plain Rust).
-#[cfg(any(test, feature = "python"))]
+// The bindings' shared action objects by value, and the climbing action index's numbering.
 mod interned;
 pub mod pyrandom;
 pub mod rummy;

@@ -12,6 +12,7 @@ use super::rules::{Rules, Scoring};
 use super::state::{MAX_SEATS, Start, State};
 use crate::env::batch::Family;
 use crate::env::{BLOCK, card_block, relative};
+use crate::interned::Interned;
 use crate::pyrandom::Mt19937;
 
 /// A packed play's size and category (`size << 3 | category`) start at this bit.
@@ -148,37 +149,16 @@ pub fn played_by_seat(history: &[(u8, u64)], out: &mut [u64; MAX_SEATS]) {
 #[derive(Clone, Debug)]
 pub struct ActionIndex {
     plays: Vec<u64>,
-    /// `(play, index)` by open addressing on the play; index 0 marks an empty slot.
-    slots: Vec<(u64, u32)>,
-    shift: u32,
+    /// Each play's place in `plays`.
+    places: Interned<()>,
 }
 
 impl ActionIndex {
     pub fn new(table: &Table) -> ActionIndex {
         let mut plays = Vec::new();
         table.hand_plays(MASK, &mut plays);
-        let bits = (2 * plays.len())
-            .next_power_of_two()
-            .trailing_zeros()
-            .max(4);
-        let mut index = ActionIndex {
-            slots: vec![(0, 0); 1 << bits],
-            shift: 64 - bits,
-            plays,
-        };
-        for i in 0..index.plays.len() {
-            let play = index.plays[i];
-            let mut slot = index.home(play);
-            while index.slots[slot].1 != 0 {
-                slot = (slot + 1) & (index.slots.len() - 1);
-            }
-            index.slots[slot] = (play, i as u32 + 1);
-        }
-        index
-    }
-
-    fn home(&self, play: u64) -> usize {
-        (play.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+        let places = Interned::from_pairs(&plays, std::iter::repeat_n((), plays.len()));
+        ActionIndex { plays, places }
     }
 
     /// The number of actions.
@@ -191,17 +171,7 @@ impl ActionIndex {
         if play == PASS {
             return Some(0);
         }
-        let mut slot = self.home(play);
-        loop {
-            let (key, i) = self.slots[slot];
-            if i == 0 {
-                return None;
-            }
-            if key == play {
-                return Some(i as usize);
-            }
-            slot = (slot + 1) & (self.slots.len() - 1);
-        }
+        self.places.position(play).map(|i| i + 1)
     }
 
     /// The packed play at index `i`.
