@@ -174,7 +174,10 @@ class SearchResult:
             return text
         w = self.prior_weight
         second = max(others, key=lambda c: (c.score(w), -c.rank))
-        return text + f" (next best {second.action}: {second.win_rate:.0%}, {second.mean:+.2f})"
+        text += f" (next best {second.action}: {second.win_rate:.0%}, {second.mean:+.2f})"
+        if second.score(w) > best.score(w):  # SearchBot(keep_policy=…) kept the policy's choice
+            text += ": the policy's choice, not clearly beaten"
+        return text
 
 
 def _clearly_better(a: Candidate, b: Candidate, margin: float) -> bool:
