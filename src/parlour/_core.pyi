@@ -182,8 +182,32 @@ class ClimbingKnowledge:
         ``seed`` (key-order masks): replaying the observation's history on that deal shows the
         seat exactly its observation."""
     def race(self, race: Race, candidates: list[int], priors: list[float], seed: int,
+             policy: ClimbingNet | None = None,
              ) -> tuple[int, int, list[tuple[list[float], int]]]:
-        """The search over worlds dealt from this knowledge (:class:`Race`)."""
+        """The search over worlds dealt from this knowledge (:class:`Race`), played out by
+        ``policy`` (the greedy policy when None)."""
+
+@final
+class ClimbingNet:
+    """A learned network as the climbing games' playout policy."""
+
+    def __new__(
+        cls,
+        table: ClimbingTable,
+        players: int,
+        w1o: npt.NDArray[np.float32],
+        w1a: npt.NDArray[np.float32],
+        b1: npt.NDArray[np.float32],
+        w2: npt.NDArray[np.float32],
+        b2: npt.NDArray[np.float32],
+        w3: npt.NDArray[np.float32],
+        b3: float,
+        ptr: npt.NDArray[np.int64],
+        cols: npt.NDArray[np.int64],
+        vals: npt.NDArray[np.float32],
+    ) -> ClimbingNet: ...
+    def scores(self, engine: ClimbingEngine) -> list[tuple[int, float]]:
+        """The network's score of each legal play of the seat to move, in the engine's order."""
 
 @final
 class ClimbingEngine:

@@ -3,6 +3,7 @@
 pub mod combos;
 pub mod encoding;
 pub mod knowledge;
+pub mod net;
 mod playout;
 pub mod policy;
 #[cfg(feature = "python")]

@@ -11,6 +11,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
+use numpy::{PyReadonlyArray1, PyReadonlyArray2};
+
+use crate::climbing::net::{Net, Scratch, Weights};
 use crate::climbing::policy::{self, SeatView};
 use crate::climbing::{
     self, Five, Illegal, Knowledge, MAX_SEATS, Rules, Scoring, Seen, Start, State, Table, Window,
@@ -503,6 +506,9 @@ impl ClimbingKnowledge {
 
     /// Searches `candidates` (the seat's legal plays, as ints) with `race`'s settings over
     /// worlds dealt from this knowledge: `(worlds, rollouts, [(returns, wins) per candidate])`.
+    /// With `policy` (a [`ClimbingNet`]), every world is played out by the network instead of
+    /// the greedy policy.
+    #[pyo3(signature = (race, candidates, priors, seed, policy=None))]
     fn race(
         &self,
         py: Python<'_>,
@@ -510,8 +516,100 @@ impl ClimbingKnowledge {
         candidates: Vec<i128>,
         priors: Vec<f64>,
         seed: u64,
+        policy: Option<&ClimbingNet>,
     ) -> PyResult<(u64, u64, Vec<TallyTuple>)> {
-        race.run(py, &self.inner, candidates, priors, seed)
+        match policy {
+            None => race.run(py, &self.inner, candidates, priors, seed),
+            Some(net) => {
+                if net.table.rules != self.inner.table().rules
+                    || net.net.players() != self.inner.seen().sizes.len()
+                {
+                    return Err(PyValueError::new_err(
+                        "the network was made for another variant or number of seats",
+                    ));
+                }
+                race.run_with(py, &self.inner, candidates, priors, seed, &net.net)
+            }
+        }
+    }
+}
+
+/// A learned network as the climbing games' playout policy (`parlour.bots.learned` makes one
+/// from its weights and the static action features).
+#[pyclass(frozen, module = "parlour._core")]
+pub(crate) struct ClimbingNet {
+    table: Arc<Table>,
+    net: Net,
+}
+
+#[pymethods]
+impl ClimbingNet {
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (table, players, w1o, w1a, b1, w2, b2, w3, b3, ptr, cols, vals))]
+    fn new(
+        table: &Bound<'_, ClimbingTable>,
+        players: usize,
+        w1o: PyReadonlyArray2<'_, f32>,
+        w1a: PyReadonlyArray2<'_, f32>,
+        b1: PyReadonlyArray1<'_, f32>,
+        w2: PyReadonlyArray2<'_, f32>,
+        b2: PyReadonlyArray1<'_, f32>,
+        w3: PyReadonlyArray1<'_, f32>,
+        b3: f32,
+        ptr: PyReadonlyArray1<'_, i64>,
+        cols: PyReadonlyArray1<'_, i64>,
+        vals: PyReadonlyArray1<'_, f32>,
+    ) -> PyResult<ClimbingNet> {
+        if !(2..=MAX_SEATS).contains(&players) {
+            return Err(PyValueError::new_err(format!(
+                "no climbing deal of {players} seats"
+            )));
+        }
+        let table = table.get().core().0.clone();
+        let index = |a: PyReadonlyArray1<'_, i64>| -> PyResult<Vec<usize>> {
+            a.as_array()
+                .iter()
+                .map(|&v| usize::try_from(v).ok())
+                .collect::<Option<_>>()
+                .ok_or_else(|| PyValueError::new_err("an index of the static features is negative"))
+        };
+        let flat2 =
+            |a: PyReadonlyArray2<'_, f32>| a.as_array().iter().copied().collect::<Vec<f32>>();
+        let flat1 = |a: PyReadonlyArray1<'_, f32>| a.as_array().to_vec();
+        let weights = Weights {
+            w1o: flat2(w1o),
+            w1a: flat2(w1a),
+            b1: flat1(b1),
+            w2: flat2(w2),
+            b2: flat1(b2),
+            w3: flat1(w3),
+            b3,
+            ptr: index(ptr)?,
+            cols: index(cols)?,
+            vals: flat1(vals),
+        };
+        let net = Net::new(&table, players, weights).map_err(PyValueError::new_err)?;
+        Ok(ClimbingNet { table, net })
+    }
+
+    /// The network's score of each legal play of the seat to move in `engine`, as
+    /// `(play, score)` pairs in the engine's order.
+    fn scores(&self, mut engine: PyRefMut<'_, ClimbingEngine>) -> PyResult<Vec<(u64, f32)>> {
+        let state = engine.core_state();
+        if state.table().rules != self.table.rules || state.players() != self.net.players() {
+            return Err(PyValueError::new_err(
+                "the network was made for another variant",
+            ));
+        }
+        if state.is_over() {
+            return Err(PyValueError::new_err("the deal is over: nobody is to move"));
+        }
+        let mut legal = Vec::new();
+        state.legal_actions(&mut legal);
+        let mut scratch = Scratch::default();
+        self.net.scores(state, &legal, &mut scratch);
+        Ok(legal.into_iter().zip(scratch.q).collect())
     }
 }
 
@@ -520,5 +618,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ClimbingTable>()?;
     m.add_class::<ClimbingEngine>()?;
     m.add_class::<ClimbingKnowledge>()?;
+    m.add_class::<ClimbingNet>()?;
     Ok(())
 }

@@ -63,15 +63,54 @@ pub trait Knowledge: Send + Sync {
     fn sample(&self, rng: &mut Rng) -> Self::Deal;
 }
 
+/// The policy a playout plays every seat with: each seat's choice among two or more legal
+/// moves, reading only what that seat may see.
+pub trait Policy<D: Deal>: Sync {
+    /// Working space kept for the moves of one playout (made once per world, so that choosing
+    /// allocates nothing).
+    type Scratch: Default;
+
+    /// The choice among `legal` (two or more moves) of the seat to move in `deal`.
+    fn choose(
+        &self,
+        deal: &D,
+        legal: &[D::Move],
+        rng: &mut Rng,
+        scratch: &mut Self::Scratch,
+    ) -> D::Move;
+}
+
+/// The family's rule-based policy, [`Deal::greedy`].
+pub struct Greedy;
+
+impl<D: Deal> Policy<D> for Greedy {
+    type Scratch = ();
+
+    fn choose(&self, deal: &D, legal: &[D::Move], rng: &mut Rng, _: &mut ()) -> D::Move {
+        deal.greedy(legal, rng)
+    }
+}
+
 /// Plays `deal` to its end in place, every seat by [`Deal::greedy`] (a forced move without
 /// asking it); `legal` is scratch space, so a playout allocates nothing once it has grown.
 pub fn playout<D: Deal>(deal: &mut D, rng: &mut Rng, legal: &mut Vec<D::Move>) {
+    playout_with(deal, rng, legal, &Greedy, &mut ());
+}
+
+/// [`playout`] with every seat played by `policy`.
+pub fn playout_with<D: Deal, P: Policy<D>>(
+    deal: &mut D,
+    rng: &mut Rng,
+    legal: &mut Vec<D::Move>,
+    policy: &P,
+    scratch: &mut P::Scratch,
+) {
     while deal.to_move() >= 0 {
         deal.legal_into(legal);
         let m = if legal.len() == 1 {
             legal[0]
         } else {
-            deal.greedy(legal, rng)
+            policy.choose(deal, legal, rng, scratch)
         };
         deal.play(m, rng);
     }

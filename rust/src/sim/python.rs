@@ -8,7 +8,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use super::search::{Outcome, Settings, race};
-use super::{Deal, Knowledge};
+use super::{Deal, Greedy, Knowledge, Policy};
 
 /// One candidate's results as Python receives them: its returns, one per world, and its wins.
 pub type TallyTuple = (Vec<f64>, u64);
@@ -84,13 +84,31 @@ impl Race {
         K: Knowledge,
         <K::Deal as Deal>::Move: TryFrom<i128>,
     {
+        self.run_with(py, knowledge, candidates, priors, seed, &Greedy)
+    }
+
+    /// [`Race::run`] with the worlds played out by `policy`.
+    pub fn run_with<K, P>(
+        &self,
+        py: Python<'_>,
+        knowledge: &K,
+        candidates: Vec<i128>,
+        priors: Vec<f64>,
+        seed: u64,
+        policy: &P,
+    ) -> PyResult<(u64, u64, Vec<TallyTuple>)>
+    where
+        K: Knowledge,
+        P: Policy<K::Deal>,
+        <K::Deal as Deal>::Move: TryFrom<i128>,
+    {
         let moves: Vec<<K::Deal as Deal>::Move> = candidates
             .iter()
             .map(|&c| <K::Deal as Deal>::Move::try_from(c).ok())
             .collect::<Option<_>>()
             .ok_or_else(|| PyValueError::new_err("a candidate is not a move of this game"))?;
         let outcome: Option<Outcome> =
-            py.detach(|| race(knowledge, &moves, &priors, &self.settings, seed));
+            py.detach(|| race(knowledge, &moves, &priors, &self.settings, seed, policy));
         let outcome = outcome.ok_or_else(|| {
             PyValueError::new_err(
                 "the candidates must be the seat's legal moves, one prior each, at least one",

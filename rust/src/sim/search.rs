@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use super::{Deal, Knowledge, MAX_PLAYERS, Rng, playout};
+use super::{Deal, Knowledge, MAX_PLAYERS, Policy, Rng, playout_with};
 
 /// How one search is run.
 #[derive(Clone, Debug)]
@@ -46,8 +46,9 @@ pub struct Outcome {
     pub iterations: u64,
 }
 
-struct Racer<'a, D: Deal> {
+struct Racer<'a, D: Deal, P> {
     moves: &'a [D::Move],
+    policy: &'a P,
     priors: &'a [f64],
     settings: &'a Settings,
     tallies: Vec<Tally>,
@@ -55,16 +56,18 @@ struct Racer<'a, D: Deal> {
 }
 
 /// Searches the candidates `moves` (the seat's own legal moves, best guess first: an exact tie
-/// goes to the earlier one) with their `priors` (points; zeros without a guide).
+/// goes to the earlier one) with their `priors` (points; zeros without a guide), every world
+/// played out by `policy` (the family's greedy: [`super::Greedy`]).
 ///
 /// Returns `None` when `moves` and `priors` differ in length or a move is not legal in a sampled
 /// world (the candidates were not the knowing seat's legal moves).
-pub fn race<K: Knowledge>(
+pub fn race<K: Knowledge, P: Policy<K::Deal>>(
     knowledge: &K,
     moves: &[<K::Deal as Deal>::Move],
     priors: &[f64],
     settings: &Settings,
     seed: u64,
+    policy: &P,
 ) -> Option<Outcome> {
     if moves.len() != priors.len() || moves.is_empty() {
         return None;
@@ -80,8 +83,9 @@ pub fn race<K: Knowledge>(
     } else {
         None
     };
-    let mut racer: Racer<'_, K::Deal> = Racer {
+    let mut racer: Racer<'_, K::Deal, P> = Racer {
         moves,
+        policy,
         priors,
         settings,
         tallies: vec![Tally::default(); moves.len()],
@@ -130,7 +134,7 @@ pub fn race<K: Knowledge>(
     })
 }
 
-impl<D: Deal> Racer<'_, D> {
+impl<D: Deal, P: Policy<D>> Racer<'_, D, P> {
     /// Worlds `first .. first + count`, each a result `(return, won)` per candidate alive.
     fn play<K: Knowledge<Deal = D>>(
         &self,
@@ -161,6 +165,7 @@ impl<D: Deal> Racer<'_, D> {
         let world = knowledge.sample(&mut Rng::stream(seed, 2 * w));
         let rollouts = Rng::stream(seed, 2 * w + 1);
         let mut legal = Vec::with_capacity(64);
+        let mut scratch = P::Scratch::default();
         let mut returns = [0.0; MAX_PLAYERS];
         let mut out = Vec::with_capacity(self.alive.len());
         for &c in &self.alive {
@@ -171,7 +176,7 @@ impl<D: Deal> Racer<'_, D> {
                 return None;
             }
             deal.play(self.moves[c], &mut rng);
-            playout(&mut deal, &mut rng, &mut legal);
+            playout_with(&mut deal, &mut rng, &mut legal, self.policy, &mut scratch);
             let n = deal.players().min(MAX_PLAYERS);
             deal.returns_into(&mut returns[..n]);
             out.push((returns[seat], deal.won(seat)));
@@ -293,6 +298,24 @@ mod tests {
             prior_weight: 0.0,
             threads,
         }
+    }
+
+    /// The search with greedy playouts.
+    fn race<K: Knowledge>(
+        knowledge: &K,
+        moves: &[<K::Deal as Deal>::Move],
+        priors: &[f64],
+        settings: &Settings,
+        seed: u64,
+    ) -> Option<Outcome> {
+        super::race(
+            knowledge,
+            moves,
+            priors,
+            settings,
+            seed,
+            &crate::sim::Greedy,
+        )
     }
 
     fn mean(t: &Tally) -> f64 {

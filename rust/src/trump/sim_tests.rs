@@ -428,6 +428,7 @@ fn the_weight_hook_sees_each_world_with_its_deal() {
 
 #[test]
 fn a_search_over_sampled_worlds_is_the_same_on_any_number_of_threads() {
+    use crate::sim::Greedy;
     use crate::sim::search::{Settings, race};
     let mut rng = Rng::new(21);
     let mut state = deal(&mut rng, FORTY_FIVE, 4, 1);
@@ -449,9 +450,9 @@ fn a_search_over_sampled_worlds_is_the_same_on_any_number_of_threads() {
         prior_weight: 0.0,
         threads,
     };
-    let one = race(&knowledge, &legal, &priors, &settings(1), 7).unwrap();
+    let one = race(&knowledge, &legal, &priors, &settings(1), 7, &Greedy).unwrap();
     assert_eq!(
-        race(&knowledge, &legal, &priors, &settings(3), 7),
+        race(&knowledge, &legal, &priors, &settings(3), 7, &Greedy),
         Some(one.clone())
     );
     assert!(one.iterations <= 400 && one.worlds >= 8);
@@ -461,6 +462,13 @@ fn a_search_over_sampled_worlds_is_the_same_on_any_number_of_threads() {
         assert!(tally.wins <= tally.values.len() as u64);
     }
     // A move the seat cannot make is refused.
-    let refused = race(&knowledge, &[legal[0], STOP], &[0.0, 0.0], &settings(1), 7);
+    let refused = race(
+        &knowledge,
+        &[legal[0], STOP],
+        &[0.0, 0.0],
+        &settings(1),
+        7,
+        &Greedy,
+    );
     assert_eq!(refused, None);
 }

@@ -1,0 +1,363 @@
+//! The learned network of `parlour.bots.learned.dmc` as a playout policy: each seat plays the
+//! legal move the network scores highest from that seat's observation, as the Python bot does.
+//!
+//! The network is a two-layer perceptron over the observation encoding ([`Encoding`]) joined to
+//! features of the move: a static part per action index (given as sparse rows, computed once by
+//! Python over the whole index) and what the move leaves in hand, computed here exactly as
+//! `ActionFeatures.rows` does. Its inputs are sparse, so each first-layer product adds only the
+//! weight rows of the inputs that are set; every buffer lives in [`Scratch`], made once per
+//! playout, so a move allocates nothing.
+
+use std::sync::Arc;
+
+use super::combos::{MASK, Table};
+use super::encoding::{ActionIndex, Encoding, played_by_seat};
+use super::state::{MAX_SEATS, State};
+use crate::sim::{Policy, Rng};
+
+/// The features after the static ones: the hand-after-move block, then cards left / 13, goes
+/// out, singles, pairs, triples and quads left / 6, rank groups broken / 4.
+pub const AFTER: usize = 52 + 7;
+
+/// A network's weights and the tables it reads (row-major matrices).
+#[derive(Clone, Debug)]
+pub struct Net {
+    encoding: Encoding,
+    index: Arc<ActionIndex>,
+    hidden: usize,
+    hidden2: usize,
+    /// Observation encoding × hidden.
+    w1o: Vec<f32>,
+    /// Action features × hidden.
+    w1a: Vec<f32>,
+    b1: Vec<f32>,
+    /// Hidden × hidden2.
+    w2: Vec<f32>,
+    b2: Vec<f32>,
+    w3: Vec<f32>,
+    b3: f32,
+    /// The static features of action `i`: `cols[ptr[i]..ptr[i + 1]]` with their values.
+    ptr: Vec<usize>,
+    cols: Vec<usize>,
+    vals: Vec<f32>,
+    /// The number of static features (the hand-after features follow them).
+    statics: usize,
+}
+
+/// The weights and static features as Python holds them; [`Net::new`] checks them.
+pub struct Weights {
+    pub w1o: Vec<f32>,
+    pub w1a: Vec<f32>,
+    pub b1: Vec<f32>,
+    pub w2: Vec<f32>,
+    pub b2: Vec<f32>,
+    pub w3: Vec<f32>,
+    pub b3: f32,
+    pub ptr: Vec<usize>,
+    pub cols: Vec<usize>,
+    pub vals: Vec<f32>,
+}
+
+/// Working space of one playout.
+#[derive(Default)]
+pub struct Scratch {
+    obs: Vec<f32>,
+    base: Vec<f32>,
+    h: Vec<f32>,
+    z: Vec<f32>,
+    played: [u64; MAX_SEATS],
+    /// The scores of the last call's moves.
+    pub q: Vec<f32>,
+}
+
+/// `y += a * x`.
+#[inline]
+fn axpy(a: f32, x: &[f32], y: &mut [f32]) {
+    for (y, x) in y.iter_mut().zip(x) {
+        *y += a * x;
+    }
+}
+
+impl Net {
+    /// The network for `table`'s rules at `players` seats, or why the weights do not fit them.
+    pub fn new(table: &Table, players: usize, w: Weights) -> Result<Net, String> {
+        let encoding = Encoding::new(&table.rules, players);
+        let index = Arc::new(ActionIndex::new(table));
+        let hidden = w.b1.len();
+        let hidden2 = w.b2.len();
+        let obs = encoding.size();
+        let features = w.w1a.len() / hidden.max(1);
+        let statics = features.checked_sub(AFTER).unwrap_or(usize::MAX);
+        let fits = hidden > 0
+            && hidden2 > 0
+            && w.w1o.len() == obs * hidden
+            && w.w1a.len() == features * hidden
+            && statics != usize::MAX
+            && w.w2.len() == hidden * hidden2
+            && w.w3.len() == hidden2
+            && w.ptr.len() == index.size() + 1
+            && w.ptr.first() == Some(&0)
+            && w.ptr.windows(2).all(|p| p[0] <= p[1])
+            && w.ptr.last() == Some(&w.cols.len())
+            && w.cols.len() == w.vals.len()
+            && w.cols.iter().all(|&c| c < statics);
+        if !fits {
+            return Err(format!(
+                "the weights do not fit this game: an encoding of {obs} entries and {} actions \
+                 needs w1o of {obs} rows, w1a of 59 rows past the static features, w2 of b1 × b2 \
+                 entries, w3 as long as b2, and a row of static features per action",
+                index.size()
+            ));
+        }
+        Ok(Net {
+            encoding,
+            index,
+            hidden,
+            hidden2,
+            w1o: w.w1o,
+            w1a: w.w1a,
+            b1: w.b1,
+            w2: w.w2,
+            b2: w.b2,
+            w3: w.w3,
+            b3: w.b3,
+            ptr: w.ptr,
+            cols: w.cols,
+            vals: w.vals,
+            statics,
+        })
+    }
+
+    /// The seats of the deals it plays.
+    pub fn players(&self) -> usize {
+        self.encoding.players()
+    }
+
+    fn row(&self, feature: usize) -> &[f32] {
+        &self.w1a[feature * self.hidden..(feature + 1) * self.hidden]
+    }
+
+    /// The network's score of each of `legal` (plays of the seat to move in `state`) into
+    /// `s.q`, from that seat's observation; a move outside the variant's index scores −∞.
+    pub fn scores(&self, state: &State, legal: &[u64], s: &mut Scratch) {
+        let (h1, h2) = (self.hidden, self.hidden2);
+        let n = self.encoding.players();
+        let seat = usize::try_from(state.current_player()).unwrap_or(0) % n.max(1);
+        played_by_seat(state.history(), &mut s.played);
+        s.obs.resize(self.encoding.size(), 0.0);
+        self.encoding
+            .encode(state, seat, &s.played[..n], &mut s.obs);
+        s.base.clear();
+        s.base.extend_from_slice(&self.b1);
+        for (i, &x) in s.obs.iter().enumerate() {
+            if x != 0.0 {
+                axpy(x, &self.w1o[i * h1..(i + 1) * h1], &mut s.base);
+            }
+        }
+        s.h.resize(h1, 0.0);
+        s.z.resize(h2, 0.0);
+        s.q.clear();
+        let hand = state.hands()[seat];
+        let after_at = self.statics;
+        for &m in legal {
+            let Some(i) = self.index.index(m) else {
+                s.q.push(f32::NEG_INFINITY);
+                continue;
+            };
+            s.h.copy_from_slice(&s.base);
+            for k in self.ptr[i]..self.ptr[i + 1] {
+                axpy(self.vals[k], self.row(self.cols[k]), &mut s.h);
+            }
+            let cards = m & MASK;
+            let after = hand & !cards;
+            let mut bits = after;
+            while bits != 0 {
+                axpy(
+                    1.0,
+                    self.row(after_at + bits.trailing_zeros() as usize),
+                    &mut s.h,
+                );
+                bits &= bits - 1;
+            }
+            let left = after.count_ones();
+            // As numpy computes them: in f64, then stored as f32.
+            axpy(
+                (f64::from(left) / 13.0) as f32,
+                self.row(after_at + 52),
+                &mut s.h,
+            );
+            if left == 0 && i != 0 {
+                axpy(1.0, self.row(after_at + 53), &mut s.h);
+            }
+            let mut groups = [0u32; 5];
+            let mut broken = 0u32;
+            for r in 0..13 {
+                let count = (after >> (4 * r) & 15).count_ones();
+                groups[count as usize] += 1;
+                let (held, taken) = (
+                    (hand >> (4 * r) & 15).count_ones(),
+                    (cards >> (4 * r) & 15).count_ones(),
+                );
+                broken += u32::from(taken > 0 && taken < held);
+            }
+            for (k, &g) in groups.iter().enumerate().skip(1) {
+                if g > 0 {
+                    axpy(
+                        (f64::from(g) / 6.0) as f32,
+                        self.row(after_at + 53 + k),
+                        &mut s.h,
+                    );
+                }
+            }
+            if broken > 0 {
+                axpy(
+                    (f64::from(broken) / 4.0) as f32,
+                    self.row(after_at + 58),
+                    &mut s.h,
+                );
+            }
+            s.z.copy_from_slice(&self.b2);
+            for (j, &x) in s.h.iter().enumerate() {
+                if x > 0.0 {
+                    axpy(x, &self.w2[j * h2..(j + 1) * h2], &mut s.z);
+                }
+            }
+            let q: f32 =
+                s.z.iter()
+                    .zip(&self.w3)
+                    .map(|(&z, &w)| z.max(0.0) * w)
+                    .sum();
+            s.q.push(q + self.b3);
+        }
+    }
+}
+
+impl Policy<State> for Net {
+    type Scratch = Scratch;
+
+    /// The best-scored legal move (the first of equals).
+    fn choose(&self, state: &State, legal: &[u64], _: &mut Rng, s: &mut Scratch) -> u64 {
+        self.scores(state, legal, s);
+        let mut best = 0;
+        for (i, &q) in s.q.iter().enumerate() {
+            if q > s.q[best] {
+                best = i;
+            }
+        }
+        legal[best]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::climbing::playout::tests::fresh;
+    use crate::climbing::rules::Rules;
+    use crate::sim::{Deal, playout_with};
+
+    /// A network of small random weights with one static feature per action (its index / size).
+    fn random_net(table: &Table, seed: u64) -> Net {
+        let mut rng = Rng::new(seed);
+        let encoding = Encoding::new(&table.rules, 4);
+        let actions = ActionIndex::new(table).size();
+        let (h1, h2, statics) = (16, 8, 3);
+        let mut w = |n: usize| {
+            (0..n)
+                .map(|_| (rng.unit() - 0.5) as f32)
+                .collect::<Vec<f32>>()
+        };
+        let weights = Weights {
+            w1o: w(encoding.size() * h1),
+            w1a: w((statics + AFTER) * h1),
+            b1: w(h1),
+            w2: w(h1 * h2),
+            b2: w(h2),
+            w3: w(h2),
+            b3: 0.1,
+            ptr: (0..=actions).collect(),
+            cols: (0..actions).map(|i| i % statics).collect(),
+            vals: (0..actions).map(|i| i as f32 / actions as f32).collect(),
+        };
+        Net::new(table, 4, weights).expect("weights of the right shapes")
+    }
+
+    #[test]
+    fn network_playouts_end_legally_and_repeat_exactly() {
+        let table = Arc::new(Table::new(Rules::big_two_4card()));
+        let net = random_net(&table, 3);
+        let mut rng = Rng::new(8);
+        for _ in 0..20 {
+            let start = fresh(&table, &mut rng);
+            let mut results = Vec::new();
+            for _ in 0..2 {
+                let mut deal = start.clone();
+                let mut legal = Vec::new();
+                let mut scratch = Scratch::default();
+                playout_with(&mut deal, &mut Rng::new(1), &mut legal, &net, &mut scratch);
+                assert!(deal.is_over());
+                let mut returns = [0.0; 4];
+                deal.returns_into(&mut returns);
+                results.push((returns, deal.history().to_vec()));
+            }
+            assert_eq!(results[0], results[1]);
+        }
+    }
+
+    #[test]
+    fn the_choice_is_the_best_score_and_ignores_hidden_hands() {
+        let table = Arc::new(Table::new(Rules::big_two_4card()));
+        let net = random_net(&table, 5);
+        let mut rng = Rng::new(2);
+        let mut deal = fresh(&table, &mut rng);
+        let mut legal = Vec::new();
+        let mut s = Scratch::default();
+        deal.legal_into(&mut legal);
+        net.scores(&deal, &legal, &mut s);
+        let scores = s.q.clone();
+        assert_eq!(scores.len(), legal.len());
+        let pick = net.choose(&deal, &legal, &mut rng, &mut s);
+        let best = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        assert_eq!(scores[legal.iter().position(|&m| m == pick).unwrap()], best);
+        // Another seat's hand swapped with a third's: the mover's scores do not change.
+        let mover = deal.current_player() as usize;
+        let (a, b) = ((mover + 1) % 4, (mover + 2) % 4);
+        let mut hands = deal.hands().to_vec();
+        hands.swap(a, b);
+        let start = crate::climbing::state::Start {
+            hands,
+            table_seat: -1,
+            ..Default::default()
+        };
+        let swapped = State::new(table.clone(), &start).unwrap();
+        assert_eq!(swapped.current_player(), deal.current_player());
+        net.scores(&swapped, &legal, &mut s);
+        assert_eq!(s.q, scores);
+    }
+
+    #[test]
+    fn weights_of_the_wrong_shapes_are_refused() {
+        let table = Table::new(Rules::big_two_4card());
+        let good = random_net(&table, 1);
+        let weights = |w1o: Vec<f32>| Weights {
+            w1o,
+            w1a: good.w1a.clone(),
+            b1: good.b1.clone(),
+            w2: good.w2.clone(),
+            b2: good.b2.clone(),
+            w3: good.w3.clone(),
+            b3: 0.0,
+            ptr: good.ptr.clone(),
+            cols: good.cols.clone(),
+            vals: good.vals.clone(),
+        };
+        assert!(Net::new(&table, 4, weights(good.w1o.clone())).is_ok());
+        let short = good.w1o[1..].to_vec();
+        let err = Net::new(&table, 4, weights(short)).unwrap_err();
+        assert!(err.contains("do not fit"), "{err}");
+        let mut bad = weights(good.w1o.clone());
+        bad.cols[0] = 99;
+        assert!(Net::new(&table, 4, bad).is_err());
+    }
+}
