@@ -1,10 +1,10 @@
-"""``learned``: the policy network trained for big-two-4card, as a bot and as a guide for search.
+"""``learned``: the self-play network of big-two-4card, as a bot and as a guide for search.
 
-The network (:mod:`.model`) scores each legal action by its predicted advantage in points per
-deal, from the seat's observation alone (:mod:`.features`); the bot plays the best-scored
-action. It was fitted by ``training/train_big_two_4card.py`` to Monte Carlo advantages of
-positions from greedy play, so it is one learned step of policy improvement over ``greedy``
-(the command, seed and figures are in ``load_model().metadata``).
+The network (:mod:`.dmc`) scores each legal action by the points it expects the seat to end the
+deal with after playing it, from the seat's observation alone; the bot plays the best-scored
+action. It learned by self-play: ``training/selfplay.py`` (Deep Monte-Carlo on the batched
+environment; the command, seed and compute that made the shipped weights are in
+``load_policy("big-two-4card").metadata``).
 
 Only big-two-4card has weights. In the other variants ``learned`` plays the rule-based policy
 and says so, so that it can sit at any table; :func:`guide_for` gives no guide there, and a
@@ -24,51 +24,120 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from parlour.bots.base import Bot
 from parlour.game import Action, Observation
 
 if TYPE_CHECKING:
-    from parlour.bots.learned.model import PolicyValue
+    import numpy as np
+    import numpy.typing as npt
 
-#: The variants with trained weights.
-VARIANTS = ("big-two-4card",)
+    from parlour._core import ClimbingNet
+    from parlour.bots.learned.dmc import ActionFeatures, QNet
 
-
-def load_model() -> PolicyValue:
-    """The shipped big-two-4card model, loaded once. numpy is imported only here, so that
-    registering the bot costs nothing at start-up."""
-    from parlour.bots.learned import model
-
-    return model.load_model()
+#: The shipped weights of each variant that has them, beside this module.
+WEIGHTS = {"big-two-4card": Path(__file__).with_name("big_two_4card.npz")}
+VARIANTS = tuple(WEIGHTS)
 
 
-def guide_for(observation: Observation) -> PolicyValue | None:
-    """The learned model for the observation's variant, or ``None`` where there is none."""
+class Policy:
+    """A trained network with the features it reads, for one variant."""
+
+    def __init__(self, net: QNet, features: ActionFeatures, metadata: dict[str, Any]) -> None:
+        from parlour.envs import action_index, encoder, reward_scale
+
+        self.net = net
+        self.features = features
+        self.metadata = metadata
+        game = features.game
+        self.encoder = encoder(game)
+        self.index = action_index(game)
+        #: The network predicts normalised returns; this turns them into the variant's points.
+        self.scale = reward_scale(game)
+        self._compiled: ClimbingNet | None = None
+
+    def compiled(self) -> ClimbingNet:
+        """The network as the compiled playout policy of a search (``SearchBot(playouts=…)``),
+        made once."""
+        if self._compiled is None:
+            import numpy as np
+
+            from parlour._core import ClimbingNet
+
+            p, static = self.net.params, self.features.static
+            rows, cols = np.nonzero(static)
+            ptr = np.searchsorted(rows, np.arange(static.shape[0] + 1)).astype(np.int64)
+            game = self.features.game
+            self._compiled = ClimbingNet(
+                game.table.core, game.players, p["w1o"], p["w1a"], p["b1"], p["w2"], p["b2"],
+                p["w3"], float(p["b3"][0]), ptr, cols.astype(np.int64),
+                static[rows, cols].astype(np.float32))
+        return self._compiled
+
+    def scores(self, observation: Observation, legal: Sequence[Action]) -> npt.NDArray[np.float64]:
+        """Each legal action's predicted points for the seat at the end of the deal."""
+        import numpy as np
+
+        obs = self.encoder.encode(observation)[None, :]
+        indices = np.asarray(self.index.indices(legal, observation), dtype=np.int64)
+        rows = self.features.rows(indices, np.repeat(obs[:, :52], indices.size, axis=0))
+        q = self.net.q(obs, np.zeros(indices.size, dtype=np.int64), rows)
+        points: npt.NDArray[np.float64] = q.astype(np.float64) * self.scale
+        return points
+
+
+@cache
+def load_policy(variant: str) -> Policy | None:
+    """The shipped network of ``variant`` (read once), or ``None`` where there is none. numpy is
+    imported only here, so that registering the bot costs nothing at start-up."""
+    if variant not in WEIGHTS:
+        return None
+    import parlour
+    from parlour.bots.learned.dmc import ActionFeatures, QNet
+
+    net, metadata = QNet.load(WEIGHTS[variant])
+    return Policy(net, ActionFeatures(parlour.new_game(variant)), metadata)
+
+
+def guide_for(observation: Observation) -> Policy | None:
+    """The learned network for the observation's variant, or ``None`` where there is none."""
     game = observation.game
-    if game.name in VARIANTS and game.players == 4:
-        return load_model()
-    return None
+    if game.players != 4:
+        return None
+    return load_policy(game.name)
 
 
 def prior(observation: Observation, legal: Sequence[Action],
           rng: random.Random) -> list[float] | None:
-    """Each legal action's predicted advantage (points per deal) by the learned policy, or
-    ``None`` for a variant without weights. ``rng`` feeds the rule-based policy's pick, one of
-    the features."""
-    model = guide_for(observation)
-    if model is None:
+    """Each legal action's predicted advantage (points a deal, centred on the legal actions'
+    mean) by the learned network, or ``None`` for a variant without weights (a search guide:
+    ``SearchBot(guide=prior)``)."""
+    policy = guide_for(observation)
+    if policy is None:
         return None
-    choice = observation.game.greedy_action(observation, legal, rng)
-    return [float(x) for x in model.advantages(observation, legal, choice)]
+    points = policy.scores(observation, legal)
+    return [float(x) for x in points - points.mean()]
+
+
+def playouts(observation: Observation) -> ClimbingNet | None:
+    """The learned network of the observation's variant as a search's playout policy
+    (``SearchBot(playouts=playouts)``), or ``None`` where there is none (greedy playouts)."""
+    policy = guide_for(observation)
+    return None if policy is None else policy.compiled()
 
 
 class LearnedBot(Bot):
-    """Plays the action the learned policy scores highest (the rule-based policy's pick in a
-    variant without weights)."""
+    """Plays the action the learned network scores highest (the rule-based policy's pick in a
+    variant without weights). ``policy``: another network than the shipped one (training
+    evaluates its networks so)."""
 
     name = "learned"
+
+    def __init__(self, policy: Policy | None = None) -> None:
+        self.policy = policy
 
     def choose(
         self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random
@@ -80,16 +149,19 @@ class LearnedBot(Bot):
     ) -> tuple[Action, str]:
         if len(legal_actions) == 1:
             return legal_actions[0], "the only legal move"
-        scores = prior(observation, legal_actions, rng)
-        if scores is None:
+        policy = self.policy or guide_for(observation)
+        if policy is None:
             action = observation.game.greedy_action(observation, legal_actions, rng)
             return action, (f"{action}: the rule-based choice (no learned weights for "
                             f"{observation.game.name})")
+        scores = policy.scores(observation, legal_actions)
         ranked = sorted(range(len(legal_actions)), key=lambda i: -scores[i])
         best, second = ranked[0], ranked[1]
         action = legal_actions[best]
-        return action, (f"{action}: the learned policy rates it {scores[best] - scores[second]:+.2f}"
-                        f" points a deal above the next best, {legal_actions[second]}")
+        return action, (f"{action}: the learned network expects {scores[best]:+.1f} points after "
+                        f"it, {scores[best] - scores[second]:.1f} more than after the next best, "
+                        f"{legal_actions[second]}")
 
 
-__all__ = ["VARIANTS", "LearnedBot", "guide_for", "load_model", "prior"]
+__all__ = ["VARIANTS", "WEIGHTS", "LearnedBot", "Policy", "guide_for", "load_policy", "playouts",
+           "prior"]
