@@ -41,9 +41,9 @@ def decision(variant: str, moves: int) -> State:
     """A position of ``variant`` after about ``moves`` greedy moves where the player to move has
     a real choice (more than one legal action)."""
     state = advance(parlour.new_game(variant).new_deal(seed=11), moves)
-    while len(state.legal_actions()) < 2:
+    while not state.is_over and len(state.legal_actions()) < 2:
         advance(state, 1)
-    assert not state.is_over
+    assert not state.is_over, f"{variant}'s deal ends within {moves} moves: ask for fewer"
     return state
 
 

@@ -4,24 +4,24 @@
 - ``easy``: ``greedy`` that errs: half of its real choices (more than one legal move) are a
   random legal move instead. No search.
 - ``medium``: :class:`~parlour.bots.search.SearchBot` over the rule-based policy's 4 preferred
-  moves, at most 48 rollouts a move, keeping the policy's own choice unless another move beats
-  it by two standard errors (so that so few rollouts never talk it out of a good move).
+  moves, at most 48 rollouts a move.
 - ``hard``: the policy's 8 preferred moves, at most 360 rollouts a move.
 - ``expert``: the policy's 8 preferred moves, at most 18,000 rollouts a move.
 
-No level is guided by the learned big-two-4card policy (:mod:`parlour.bots.learned`,
-``SearchBot(guide=prior)``): every guided search measured so far was no stronger than the
-plain one (README, "Bots").
+Each keeps the policy's own choice unless another move beats it by two standard errors of their
+paired difference (``keep_policy=2.0``), so that noise, or what the rollouts' own bias finds, does
+not talk it out of a good move. Where the variant has a learned network
+(:mod:`parlour.bots.learned`: big-two-4card), ``hard`` and ``expert`` search with it instead:
+its 4 best moves lead the candidates, its choice is the one kept, and every seat of every world
+is played out by the network, 300 and 1,500 rollouts a move (a network rollout costs some 40
+greedy ones).
 
 A level searches a fixed number of rollouts (fewer when racing leaves one candidate early), so
 the arena and tests are reproducible: the same seed gives the same moves on any machine and at
-any load. Each step up is measurably stronger than the one below in the trump games and
-2-player rummy, but not yet in the climbing games, where ``medium`` is as strong as ``hard``
-head to head (README, "Strength", with what was tried). The compiled search makes some 200,000 to
-1,300,000 rollouts a second, so even ``expert``'s budget answers well within a second
-(``parlour bench``). ``make_bot("hard", interactive=True)``, for play against a person, has the
-same budget and also stops when its time is up (0.2, 0.5 and 1 s a move), which bounds every
-move on a slow or busy machine.
+any load. How the levels measure against each other is in the README ("Strength"), with what
+was tried. ``make_bot("hard", interactive=True)``, for play against a person, has the same
+budget and also stops when its time is up (0.2, 0.5 and 1 s a move), which bounds every move on
+a slow or busy machine.
 
 >>> from parlour.bots import make_bot
 >>> make_bot("hard").iterations, make_bot("hard", interactive=True).time_limit
@@ -38,6 +38,7 @@ from functools import partial
 
 from parlour.bots.base import Bot, register_bot
 from parlour.bots.greedy import GreedyBot
+from parlour.bots.learned import playouts, prior
 from parlour.bots.search import SearchBot
 from parlour.game import Action, Game, Observation
 
@@ -66,6 +67,10 @@ class EasyBot(Bot):
         return self._greedy.choose_explained(observation, legal_actions, rng)
 
 
+#: How many of the learned network's best moves lead a guided level's candidates.
+GUIDED_CANDIDATES = 4
+
+
 @dataclass(frozen=True)
 class Level:
     """A searching level: its rollouts per move, its most time per move in interactive play,
@@ -78,19 +83,29 @@ class Level:
     #: Standard errors by which another move must beat the policy's own choice (0: the best
     #: mean wins, however narrowly).
     keep_policy: float = 0.0
+    #: Where the variant has a learned network (:mod:`parlour.bots.learned`): the rollouts a
+    #: move with the network playing every seat of every world, its best moves leading the
+    #: candidates and its choice the one ``keep_policy`` keeps (``None``: not guided).
+    network_iterations: int | None = None
 
     def bot(self, interactive: bool = False) -> SearchBot:
+        guided = self.network_iterations is not None
         bot = SearchBot(iterations=self.iterations,
                         time_limit=self.time_limit if interactive else None,
-                        max_candidates=self.candidates, keep_policy=self.keep_policy)
+                        max_candidates=self.candidates, keep_policy=self.keep_policy,
+                        guide=prior if guided else None, playouts=playouts if guided else None,
+                        guided_iterations=self.network_iterations, prior_weight=0.0,
+                        guided_candidates=GUIDED_CANDIDATES)
         bot.name = self.name
         return bot
 
 
 LEVELS = (
     Level("medium", iterations=48, time_limit=0.2, candidates=4, keep_policy=2.0),
-    Level("hard", iterations=360, time_limit=0.5, candidates=8),
-    Level("expert", iterations=18_000, time_limit=1.0, candidates=8),
+    Level("hard", iterations=360, time_limit=0.5, candidates=8, keep_policy=2.0,
+          network_iterations=300),
+    Level("expert", iterations=18_000, time_limit=1.0, candidates=8, keep_policy=2.0,
+          network_iterations=1_500),
 )
 
 

@@ -32,10 +32,12 @@ The search, step by step:
    ``confidence`` standard errors. The budget goes to the close decisions; the search stops when
    one candidate is left.
 5. A guide (optional): a function that gives each legal action a prior advantage in points,
-   such as the learned policy of :mod:`parlour.bots.learned` (``None`` for a variant it does not
-   know, which is then searched exactly as without a guide). The guide's best
-   ``guided_candidates`` moves join the playout policy's ``max_candidates`` (those not among
-   them already), and each candidate is judged by its mean return shrunk towards its prior:
+   such as the learned network of :mod:`parlour.bots.learned` (``None`` for a variant it does
+   not know, which is then searched exactly as without a guide). The guide's best
+   ``guided_candidates`` moves lead the candidates (its choice first: with ``keep_policy`` it
+   is the guide's choice that stands unless clearly beaten), followed by the playout policy's
+   ``max_candidates`` not among them, and each candidate is judged by its mean return shrunk
+   towards its prior:
    ``(n * mean + w * prior) / (n + w)`` over its ``n`` worlds, ``w`` being ``prior_weight``.
    Where the guide's best move leads its second by ``prior_margin`` points or more, it is
    played without rollouts.
@@ -66,12 +68,17 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from parlour._core import Race
 from parlour.bots.base import Bot
 from parlour.errors import ParlourError
 from parlour.game import Action, Observation
 
+#: A search's playout policy for an observation's variant: a compiled policy its knowledge
+#: plays worlds out with (such as :func:`parlour.bots.learned.playouts`), or ``None`` for the
+#: variant's greedy policy.
+Playouts = Callable[[Observation], Any]
 #: A search guide: each legal action's prior advantage in points for the seat to move, or
 #: ``None`` where it has no opinion (a variant it was not trained for).
 Guide = Callable[[Observation, Sequence[Action], random.Random], "list[float] | None"]
@@ -200,13 +207,17 @@ class SearchBot(Bot):
     are searched. ``min_worlds`` and ``confidence``: when racing may drop a candidate.
     ``guide`` and ``prior_weight``: a prior over the moves and how many worlds it counts for
     (step 5 of the module); where the guide gives a prior, ``guided_iterations`` (when given)
-    replaces ``iterations``, ``guided_candidates`` of the guide's best moves join the
+    replaces ``iterations``, ``guided_candidates`` of the guide's best moves lead the
     candidates, and ``prior_margin`` is the lead in points over the guide's second choice from
     which its first is played without searching. ``threads``: how many threads a compiled
     search plays its worlds on (the move does not depend on it). ``keep_policy``: when above 0,
-    the policy's own choice is kept unless the search's best beats it, in the worlds both were
+    the policy's own choice (the guide's, when it gives a prior) is kept unless the search's best beats it, in the worlds both were
     played in, by more than that many standard errors of their paired difference (a small
-    budget's noise then cannot talk it out of a good move).
+    budget's noise then cannot talk it out of a good move); racing then drops a candidate only
+    when it trails by more than that many too (``confidence`` or ``keep_policy``, the larger).
+    ``playouts``: where it gives a compiled policy for the observation's variant (the learned
+    network, :func:`parlour.bots.learned.playouts`), every seat of every world is played out
+    by it instead of the greedy policy.
     """
 
     name = "search"
@@ -226,6 +237,7 @@ class SearchBot(Bot):
         prior_margin: float = math.inf,
         threads: int = 1,
         keep_policy: float = 0.0,
+        playouts: Playouts | None = None,
     ) -> None:
         if iterations is None and time_limit is None:
             raise ParlourError("a search needs a budget: iterations, a time limit, or both")
@@ -253,6 +265,7 @@ class SearchBot(Bot):
             raise ParlourError(f"keep_policy must be a finite number of standard errors of at "
                                f"least 0, not {keep_policy!r}")
         self.keep_policy = keep_policy
+        self.playouts = playouts
         if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:
             raise ParlourError(f"threads must be a whole number from 1 to 256, not {threads!r}")
         self.threads = threads
@@ -305,8 +318,10 @@ class SearchBot(Bot):
                 top = tuple(Candidate(a, i, prior=p) for i, (p, a) in enumerate(ranked[:2]))
                 return SearchResult(top[0].action, top, 0, 0, time.perf_counter() - start, weight)
             of = dict(zip(legal_actions, priors, strict=True))
-            order = policy_order(observation, legal_actions, rng, self.max_candidates)
-            order += [a for _, a in ranked[: self.guided_candidates] if a not in order]
+            # The guide's choices first: its first is the one keep_policy keeps.
+            order = [a for _, a in ranked[: self.guided_candidates]]
+            order += [a for a in policy_order(observation, legal_actions, rng, self.max_candidates)
+                      if a not in order]
             candidates = tuple(Candidate(a, i, prior=of[a]) for i, a in enumerate(order))
         iterations = self._race(observation, candidates, rng, start, weight, budget)
         alive = max(c.samples for c in candidates)
@@ -330,9 +345,18 @@ class SearchBot(Bot):
         left = None
         if self.time_limit is not None:
             left = max(self.time_limit - (time.perf_counter() - start), 1e-6)
-        race = Race(iterations, left, self.min_worlds, self.confidence, weight, self.threads)
-        _, used, tallies = knowledge.race(race, [int(c.action) for c in candidates],
-                                          [c.prior for c in candidates], rng.getrandbits(64))
+        # Racing must not drop the policy's choice on less evidence than keep_policy asks for.
+        confidence = max(self.confidence, self.keep_policy)
+        race = Race(iterations, left, self.min_worlds, confidence, weight, self.threads)
+        moves, priors, seed = [int(c.action) for c in candidates], [c.prior for c in candidates], \
+            rng.getrandbits(64)
+        policy = self.playouts(observation) if self.playouts else None
+        if policy is None:
+            _, used, tallies = knowledge.race(race, moves, priors, seed)
+        else:
+            # Only the climbing games' knowledge takes a playout policy, and only their networks
+            # are given (a mismatch is refused by the core with a ValueError).
+            _, used, tallies = knowledge.race(race, moves, priors, seed, policy)  # type: ignore[call-arg]
         for cand, (values, wins) in zip(candidates, tallies, strict=True):
             cand.values, cand.wins = values, wins
         return used
