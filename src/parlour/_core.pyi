@@ -18,9 +18,9 @@ from parlour.game import Observation
 from parlour.games.rummy.actions import RummyAction
 from parlour.games.trump.actions import TrumpAction
 
-__all__ = ["BatchedCore", "ClimbingEngine", "ClimbingKnowledge", "ClimbingTable", "EnvCore",
-           "Race", "RummyActions", "RummyCore", "RummyKnowledge", "TrumpEngine", "TrumpKnowledge",
-           "TrumpRules", "__version__", "rummy_greedy", "shuffle", "trump_deal"]
+__all__ = ["BatchedCore", "ClimbingEngine", "ClimbingKnowledge", "ClimbingNet", "ClimbingTable",
+           "EnvCore", "Race", "RummyActions", "RummyCore", "RummyKnowledge", "TrumpEngine",
+           "TrumpKnowledge", "TrumpRules", "__version__", "rummy_greedy", "shuffle", "trump_deal"]
 
 __version__: str
 
