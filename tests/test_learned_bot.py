@@ -21,6 +21,7 @@ from parlour._core import ClimbingNet
 from parlour.arena.core import run_arena
 from parlour.arena.stats import head_to_head
 from parlour.bots import GreedyBot, SearchBot, make_bot
+from parlour.bots import base as bots_base
 from parlour.bots.learned import WEIGHTS, LearnedBot, load_policy, playouts, prior
 from parlour.bots.learned.dmc import ARRAYS, FORMAT, ActionFeatures, Config, QNet, Trainer
 from parlour.bots.levels import GUIDED_CANDIDATES, LEVELS
@@ -153,6 +154,13 @@ def test_the_features_are_for_the_climbing_games_only() -> None:
         assert rows.shape == (2, features.width) and rows[0, 52] == 1.0  # index 0 is the pass
     with pytest.raises(ParlourError, match="climbing games, not forty-five"):
         ActionFeatures(parlour.new_game("forty-five"))
+
+
+@pytest.fixture(autouse=True)
+def _own_bot_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The training script registers its network as the ``training`` bot: keep that out of the
+    other tests' bot list."""
+    monkeypatch.setattr(bots_base, "_BOTS", dict(bots_base._BOTS))
 
 
 TINY = ["--envs", "16", "--batch", "32", "--piece-steps", "60", "--eval-every", "1",

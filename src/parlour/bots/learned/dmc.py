@@ -23,9 +23,9 @@ waiting for their deal's end when a piece stops are dropped. A run is therefore 
 whether it went in one go or was stopped and resumed from a checkpoint between pieces.
 
 >>> trainer = Trainer(Config(seed=3, num_envs=16, batch=64))
->>> trainer.piece(40)
+>>> trainer.piece(200)  # a deal lasts about 80 steps: its decisions train once it ends
 >>> trainer.steps, trainer.pieces, trainer.net.updates > 0
-(40, 1, True)
+(200, 1, True)
 """
 
 from __future__ import annotations
