@@ -521,13 +521,7 @@ impl ClimbingKnowledge {
         match policy {
             None => race.run(py, &self.inner, candidates, priors, seed),
             Some(net) => {
-                if net.table.rules != self.inner.table().rules
-                    || net.net.players() != self.inner.seen().sizes.len()
-                {
-                    return Err(PyValueError::new_err(
-                        "the network was made for another variant or number of seats",
-                    ));
-                }
+                net.check_fits(self.inner.table(), self.inner.seen().sizes.len())?;
                 race.run_with(py, &self.inner, candidates, priors, seed, &net.net)
             }
         }
@@ -540,6 +534,18 @@ impl ClimbingKnowledge {
 pub(crate) struct ClimbingNet {
     table: Arc<Table>,
     net: Net,
+}
+
+impl ClimbingNet {
+    /// Refuses deals of other rules or another number of seats than the network was made for.
+    fn check_fits(&self, table: &Table, players: usize) -> PyResult<()> {
+        if table.rules != self.table.rules || players != self.net.players() {
+            return Err(PyValueError::new_err(
+                "the network was made for another variant or number of seats",
+            ));
+        }
+        Ok(())
+    }
 }
 
 #[pymethods]
@@ -597,11 +603,7 @@ impl ClimbingNet {
     /// `(play, score)` pairs in the engine's order.
     fn scores(&self, mut engine: PyRefMut<'_, ClimbingEngine>) -> PyResult<Vec<(u64, f32)>> {
         let state = engine.core_state();
-        if state.table().rules != self.table.rules || state.players() != self.net.players() {
-            return Err(PyValueError::new_err(
-                "the network was made for another variant",
-            ));
-        }
+        self.check_fits(state.table(), state.players())?;
         if state.is_over() {
             return Err(PyValueError::new_err("the deal is over: nobody is to move"));
         }

@@ -211,9 +211,9 @@ class SearchBot(Bot):
     candidates, and ``prior_margin`` is the lead in points over the guide's second choice from
     which its first is played without searching. ``threads``: how many threads a compiled
     search plays its worlds on (the move does not depend on it). ``keep_policy``: when above 0,
-    the policy's own choice (the guide's, when it gives a prior) is kept unless the search's best beats it, in the worlds both were
-    played in, by more than that many standard errors of their paired difference (a small
-    budget's noise then cannot talk it out of a good move); racing then drops a candidate only
+    the policy's own choice (the guide's, when it gives a prior) is kept unless the search's
+    best beats it, in the worlds both were played in, by more than that many standard errors of
+    their paired difference (a small budget's noise then cannot talk it out of a good move); racing then drops a candidate only
     when it trails by more than that many too (``confidence`` or ``keep_policy``, the larger).
     ``playouts``: where it gives a compiled policy for the observation's variant (the learned
     network, :func:`parlour.bots.learned.playouts`), every seat of every world is played out
@@ -348,8 +348,9 @@ class SearchBot(Bot):
         # Racing must not drop the policy's choice on less evidence than keep_policy asks for.
         confidence = max(self.confidence, self.keep_policy)
         race = Race(iterations, left, self.min_worlds, confidence, weight, self.threads)
-        moves, priors, seed = [int(c.action) for c in candidates], [c.prior for c in candidates], \
-            rng.getrandbits(64)
+        moves = [int(c.action) for c in candidates]
+        priors = [c.prior for c in candidates]
+        seed = rng.getrandbits(64)
         policy = self.playouts(observation) if self.playouts else None
         if policy is None:
             _, used, tallies = knowledge.race(race, moves, priors, seed)
