@@ -291,8 +291,11 @@ def test_climbing_deal_through_the_lobby_with_a_refused_move_and_a_hint(
     expect(page.locator("#opponents .seat-box")).to_have_count(3)
     refused: list[str] = []
     hinted: list[str] = []
+    captions: list[str] = []
 
     def during(page: Page, n: int) -> None:
+        # Over the table play, the view's caption: who is to play, by name.
+        captions.append(page.locator(".play-area.climbing > .caption").first.inner_text())
         moves = legal_moves(page)
         if not refused and any(m["verb"] == "play" for m in moves):
             # Two cards of different ranks are never a play: the engine's reason is shown in
@@ -322,6 +325,7 @@ def test_climbing_deal_through_the_lobby_with_a_refused_move_and_a_hint(
     assert moves >= 3
     assert refused and "is not a valid combination" in refused[0], refused
     assert hinted and hinted[0]
+    assert all("Ann" in c and not c.startswith("Table") for c in captions), captions
     expect_deal_over(page)
     expect(page.locator("#next-deal")).to_be_visible()
     # The log tells the deal with the players' names, never the engine's seat labels.
@@ -337,8 +341,13 @@ def test_trump_deal_then_the_next_deal(server: str, new_page: Callable[..., Page
     expect(page.locator(".trump-info .turn-up .card")).to_have_count(1)
     expect(page.locator(".sides .side-score")).to_have_count(2)
     refused: list[str] = []
+    tricks: list[str] = []
 
     def during(page: Page, n: int) -> None:
+        # The felt draws the view's tricks: the trick in progress or the last one, its
+        # winning card marked.
+        if page.locator(".play-area.trump .trick .named-card.winning").count():
+            tricks.append(page.locator(".play-area.trump > .caption").first.inner_text())
         unplayable = page.locator("#hand .card.unplayable")
         if not refused and unplayable.count() and page.locator('#verbs button[data-verb="play"]').count():
             # A card the rules forbid now (following suit): the engine says why.
@@ -356,6 +365,8 @@ def test_trump_deal_then_the_next_deal(server: str, new_page: Callable[..., Page
     expect_deal_over(page)
     card, reason = refused
     assert reason.startswith(f"{card} is not allowed:"), refused
+    assert tricks and all(re.fullmatch(r"Trick \d+( · \S.* is winning| to \S.*)", t)
+                          for t in tricks), tricks
     save_screenshot(page, "web-trump-over.png")
     page.click("#next-deal")
     expect(page.locator("#table-view")).to_have_attribute("data-deal-over", "false")

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self
 from parlour._core import shuffle as _shuffle
 from parlour.cards import CARDS, Card, CardSet, parse_cards
 from parlour.errors import DealError, IllegalAction, SeatError
+from parlour.view import SeatView
 
 if TYPE_CHECKING:
     from parlour._core import Race
@@ -124,8 +125,20 @@ class Observation(ABC):
         return None
 
     @abstractmethod
+    def view(self) -> SeatView:
+        """The table from this seat's point of view, in parts: the title, the panels of text,
+        the hand and the cards marked in it, the result once the deal is over, and the family's
+        own facts (the tricks, the caption over the table play). The front ends draw it."""
+
     def render(self) -> str:
-        """A plain-text picture of the table from this seat's point of view."""
+        """A plain-text picture of the table from this seat's point of view: the view's text.
+
+        >>> import parlour
+        >>> obs = parlour.new_game("big-two").new_deal(seed=1).observation(0)
+        >>> obs.render() == obs.view().text()
+        True
+        """
+        return self.view().text()
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able form, for remote players."""

@@ -1,9 +1,10 @@
 """What each client of a web table is sent: a seat's view, or the public view for spectators.
 
-A seat's view is built from ``state.observation(seat)`` alone. The public view is built from
-every seat's observation, keeping only what all of them show alike, so it can hold no card of
-any hand (a card in a hand is in exactly one seat's observation) and needs nothing
-game-specific.
+A seat's view is built from ``state.observation(seat)`` alone: its fields, and its
+:class:`~parlour.view.SeatView` (``obs.view()``: the text, its panels, the tricks, the caption, the
+result and the marked cards). The public view is built from every seat's observation, keeping only
+what all of them show alike, so it can hold no card of any hand (a card in a hand is in exactly
+one seat's observation) and needs nothing game-specific.
 
 >>> import parlour
 >>> state = parlour.new_game("big-two").new_deal(seed=1)
@@ -19,7 +20,7 @@ from typing import Any
 
 from parlour.game import Action, Observation
 from parlour.moves import offered_verbs, parse_move
-from parlour.tui.views import drawn_card
+from parlour.view import Panel, SeatView, TrickView
 
 #: Observation fields that are the seat's own, never shown to a spectator even when they agree.
 PRIVATE_FIELDS = ("hand", "seat")
@@ -73,23 +74,76 @@ def legal_entries(obs: Observation, legal: Sequence[Action]) -> list[dict[str, A
     return entries
 
 
+def panel_entries(panels: Sequence[Panel]) -> list[dict[str, Any]]:
+    """The panels as ``{"name", "lines"}``.
+
+    >>> panel_entries([Panel("turn", ("P1 to play",))])
+    [{'name': 'turn', 'lines': ['P1 to play']}]
+    """
+    return [{"name": p.name, "lines": list(p.lines)} for p in panels]
+
+
+def trick_entries(tricks: Sequence[TrickView]) -> list[dict[str, Any]]:
+    """The tricks as ``{"number", "plays": [[seat, card] …], "best", "winner"}``.
+
+    >>> import parlour
+    >>> state = parlour.new_game("spoil-five", players=2).new_deal(seed=1)
+    >>> while state.observation(0).trick == ():
+    ...     state.apply(state.legal_actions()[0])
+    >>> trick_entries(state.observation(0).view().tricks)
+    [{'number': 1, 'plays': [[0, '4S']], 'best': '4S', 'winner': None}]
+    """
+    return [{"number": t.number, "plays": [[seat, str(card)] for seat, card in t.plays],
+             "best": None if t.best is None else str(t.best), "winner": t.winner}
+            for t in tricks]
+
+
+def common_panels(views: Sequence[SeatView]) -> list[dict[str, Any]]:
+    """The panels but the hand, each with the lines that every view's panel of that name has
+    too (``common_lines``); those left without a line are left out.
+
+    >>> import parlour
+    >>> state = parlour.new_game("big-two").new_deal(seed=1)
+    >>> [p["name"] for p in common_panels([state.observation(s).view() for s in range(4)])]
+    ['seats', 'table']
+    """
+    named = [{p.name: p.lines for p in v.panels} for v in views[1:]]
+    panels = []
+    for panel in views[0].table_panels():
+        lines = common_lines([panel.lines, *(n.get(panel.name, ()) for n in named)])
+        if lines:
+            panels.append(Panel(panel.name, tuple(lines)))
+    return panel_entries(panels)
+
+
+def _agreed(values: Sequence[Any]) -> Any:
+    """The value when all ``values`` are equal, else ``None``."""
+    return values[0] if all(v == values[0] for v in values[1:]) else None
+
+
 def seat_view(obs: Observation, legal: Sequence[Action], log: list[str]) -> dict[str, Any]:
     """The part of a View that comes from the seat's observation (``legal`` only if to move;
     ``log`` is ``obs.log_lines(0)``, which the table keeps up to date line by line)."""
     mine = obs.current_player == obs.seat
     entries = legal_entries(obs, legal) if mine else []
-    new_card = drawn_card(obs)
+    seat = obs.view()
+    new_card = seat.just_drawn()
     return {
         "seat": obs.seat,
         "current_player": obs.current_player,
         "your_turn": mine,
         "observation": obs.to_dict(),
-        "text": obs.render(),
+        "text": seat.text(),
+        "panels": panel_entries(seat.panels),
+        "tricks": trick_entries(seat.tricks),
+        "caption": seat.caption,
+        "deal_result": seat.result,
         "hand": [str(c) for c in obs.hand],
         "hand_sizes": list(obs.hand_sizes),
         "log": log,
         "legal": entries,
         "verbs": offered_verbs(legal) if mine else [],
+        "marked": {str(card): why for card, why in seat.marked.items()},
         "new_card": None if new_card is None else str(new_card),
     }
 
@@ -97,19 +151,27 @@ def seat_view(obs: Observation, legal: Sequence[Action], log: list[str]) -> dict
 def spectator_view(observations: Sequence[Observation],
                    logs: Sequence[list[str]]) -> dict[str, Any]:
     """The part of a View a spectator gets: the public view of every seat's observation
-    (``logs``: each seat's ``log_lines(0)``)."""
+    (``logs``: each seat's ``log_lines(0)``). The tricks, the caption and the result are
+    public, so every seat's view has them alike; they are taken only when it does."""
     first = observations[0]
+    views = [o.view() for o in observations]
+    tricks = _agreed([v.tricks for v in views])
     return {
         "seat": None,
         "current_player": first.current_player,
         "your_turn": False,
         "observation": public_observation(observations),
-        "text": "\n".join(common_lines([o.render().splitlines() for o in observations])),
+        "text": "\n".join(common_lines([v.text().splitlines() for v in views])),
+        "panels": common_panels(views),
+        "tricks": trick_entries(tricks or ()),
+        "caption": _agreed([v.caption for v in views]),
+        "deal_result": _agreed([v.result for v in views]),
         "hand": [],
         "hand_sizes": list(first.hand_sizes),
         "log": common_lines(logs),
         "legal": [],
         "verbs": [],
+        "marked": {},
         "new_card": None,
     }
 
@@ -118,5 +180,6 @@ def empty_view(seat: int | None) -> dict[str, Any]:
     """The view before the first deal."""
     return {
         "seat": seat, "current_player": -1, "your_turn": False, "observation": None, "text": "",
-        "hand": [], "hand_sizes": [], "log": [], "legal": [], "verbs": [], "new_card": None,
+        "panels": [], "tricks": [], "caption": None, "deal_result": None, "hand": [],
+        "hand_sizes": [], "log": [], "legal": [], "verbs": [], "marked": {}, "new_card": None,
     }

@@ -12,6 +12,7 @@ from parlour.cards import CardSet
 from parlour.game import Observation
 from parlour.games.climbing.combos import PASS_VALUE, ClimbingAction
 from parlour.games.climbing.engine import ClimbingState, Start
+from parlour.view import HAND, SeatView, panels
 
 if TYPE_CHECKING:
     from parlour.games.climbing.game import ClimbingGame
@@ -141,12 +142,24 @@ class ClimbingObservation(Observation):
                                                           state.returns()))
         return lines
 
-    def render(self) -> str:
+    def view(self) -> SeatView:
         """The table from this seat: card counts and places, the table play with who made it
-        and the passes since, who is to move, this seat's hand, and the result once over."""
+        and the passes since (also the view's caption), who is to move, this seat's hand, and
+        the result once over.
+
+        >>> import parlour
+        >>> obs = parlour.new_game("big-two").new_deal(seed=1).observation(2)
+        >>> seat = obs.view()
+        >>> [panel.name for panel in seat.panels], seat.caption, seat.result
+        (['seats', 'table', 'hand'], 'empty — P1 leads (the first play must include 3D)', None)
+        >>> print(seat.text())
+        big-two — you are P2
+        P0: 13 cards  P1*: 13 cards  P2: 13 cards  P3: 13 cards
+        Table: empty — P1 leads (the first play must include 3D)
+        Your hand: 3S 6H 6S 7S 9D 10C 10H JD JC QD QC KD 2C
+        """
         game = self.game
         name = game.seat_name
-        lines = [f"{game.name} — you are {name(self.seat)}"]
         seats = []
         for i, n in enumerate(self.hand_sizes):
             mark = "*" if i == self.current_player else ""
@@ -159,21 +172,23 @@ class ClimbingObservation(Observation):
             else:
                 status = f"{n} card{'s' * (n != 1)}"
             seats.append(f"{name(i)}{mark}: {status}")
-        lines.append("  ".join(seats))
         if self.table is None:
-            lead = "" if self.is_over else f" — {name(self.current_player)} leads"
+            caption = "empty" + ("" if self.is_over else f" — {name(self.current_player)} leads")
             if self.opening:
-                lead += f" (the first play must include {game.rules.lowest_card_text})"
-            lines.append(f"Table: empty{lead}")
+                caption += f" (the first play must include {game.rules.lowest_card_text})"
         else:
             plural = "es" if self.passes != 1 else ""
             to_play = "" if self.is_over else f" — {name(self.current_player)} to play"
-            lines.append(f"Table: {self.table} ({self.table.category}) by "
-                         f"{name(self.table_seat)}, {self.passes} pass{plural} since{to_play}")
-        lines.append(f"Your hand: {self.hand or '(empty)'}")
-        if self.is_over:
-            lines.append("Deal over — " + result_text(game, self.finished, self.scores))
-        return "\n".join(lines)
+            caption = (f"{self.table} ({self.table.category}) by {name(self.table_seat)}, "
+                       f"{self.passes} pass{plural} since{to_play}")
+        result = result_text(game, self.finished, self.scores) if self.is_over else None
+        return SeatView(
+            f"{game.name} — you are {name(self.seat)}",
+            panels(("seats", ["  ".join(seats)]),
+                   ("table", [f"Table: {caption}"]),
+                   (HAND, [f"Your hand: {self.hand or '(empty)'}"]),
+                   ("result", [f"Deal over — {result}"] if result is not None else [])),
+            hand=tuple(self.hand), marked={}, result=result, caption=caption)
 
 
 def result_text(game: ClimbingGame, finished: tuple[int, ...] | list[int],

@@ -28,6 +28,7 @@ from parlour.games.rummy.actions import (
     RummyAction,
 )
 from parlour.games.rummy.melds import TO_CARD, TO_RUMMY, card_set, mask_value, rummy_mask
+from parlour.view import HAND, JUST_DRAWN, SeatView, panels
 
 if TYPE_CHECKING:
     from parlour._core import RummyKnowledge
@@ -35,6 +36,8 @@ if TYPE_CHECKING:
     from parlour.games.rummy.game import RummyGame
 
 _REBUILT = "the stock is rebuilt from the discard pile under its top card"
+#: How the last line of a finished deal starts: the result follows it.
+_RESULT = "result: "
 #: Where an observation keeps its compiled knowledge (in its ``__dict__``, not a field).
 _KNOWLEDGE = "_knowledge_made"
 #: The phases as the compiled view numbers them.
@@ -157,17 +160,18 @@ class RummyObservation(Observation):
         state.pop(_KNOWLEDGE, None)
         return state
 
-    def render(self) -> str:
+    def view(self) -> SeatView:
         """The table from this seat: the melds with who put down each card, the piles, every
-        seat's count and score, this seat's hand with the card it just drew in brackets, and
-        whose turn it is or how the deal ended.
+        seat's count and score, this seat's hand with the card it just drew in brackets (and
+        marked :data:`~parlour.view.JUST_DRAWN`), and whose turn it is or how the deal ended.
 
         >>> import parlour
         >>> state = parlour.new_game("rummy").new_deal(
         ...     hands=["9H 2C AC 3C", "2S 3D 4S"], stock="4C ...", discard="9D",
         ...     melds=["JS QS KS 10S"], placed=["10S", "JS QS KS"], scores=[10, 30])
         >>> state.apply("draw stock")
-        >>> print(state.observation(0).render())
+        >>> seat = state.observation(0).view()
+        >>> print(seat.text())
         rummy: you are Human
           meld 1: 10S JS QS KS   (Human 10S; Computer 1 JS QS KS)
         discard pile: 1 card, top 9D; stock: 39 cards
@@ -175,36 +179,43 @@ class RummyObservation(Observation):
           Computer 1: 3 cards, score 30
         your hand: AC 2C 3C [4C] 9H   ([4C]: the card you just drew)
         turn 1: Human to meld, lay off or discard
+        >>> [panel.name for panel in seat.panels], dict(seat.marked)
+        (['melds', 'piles', 'seats', 'hand', 'turn'], {Card('4C'): 'just drawn'})
         """
         names = self._names()
-        lines = [f"{self.game.name}: you are {names[self.seat]}"]
+        melds = []
         for i, m in enumerate(self.melds, 1):
             owners = "; ".join(f"{names[s]} {m & p}" for s, p in enumerate(self.placed) if m & p)
-            lines.append(f"  meld {i}: {m}" + (f"   ({owners})" if owners else ""))
-        if not self.melds:
-            lines.append("no melds on the table")
+            melds.append(f"  meld {i}: {m}" + (f"   ({owners})" if owners else ""))
         top = f"top {self.discard[-1]}" if self.discard else "empty"
-        lines.append(f"discard pile: {_count(len(self.discard))}, {top};"
-                     f" stock: {_count(self.stock_size)}")
+        seats = []
         for s, name in enumerate(names):
             took = f"; took {self.taken[s]}" if self.taken[s] and s != self.seat else ""
-            lines.append(f"  {name}: {_count(self.hand_sizes[s])}, score {self.scores[s]}{took}")
+            seats.append(f"  {name}: {_count(self.hand_sizes[s])}, score {self.scores[s]}{took}")
         mine = self.drawn if self.current_player == self.seat else None
         hand = " ".join(f"[{c}]" if c == mine else str(c) for c in self.hand) or "(empty)"
         legend = f"   ([{mine}]: the card you just drew)" if mine is not None else ""
-        lines.append(f"your hand: {hand}{legend}")
-        if self.is_over:
-            lines.append("the deal is over")
-            lines.extend(self._ending())
-        else:
+        turn = []
+        if not self.is_over:
             who = names[self.current_player]
             if self.phase == "draw":
-                lines.append(f"turn {self.turn + 1}: {who} to draw")
+                turn.append(f"turn {self.turn + 1}: {who} to draw")
             else:
                 took = (f" (took {self.drawn} from the discard pile)"
                         if self.drawn is not None and mine is None else "")
-                lines.append(f"turn {self.turn + 1}: {who}{took} to meld, lay off or discard")
-        return "\n".join(lines)
+                turn.append(f"turn {self.turn + 1}: {who}{took} to meld, lay off or discard")
+        ending = ["the deal is over", *self._ending()] if self.is_over else []
+        return SeatView(
+            f"{self.game.name}: you are {names[self.seat]}",
+            panels(("melds", melds or ["no melds on the table"]),
+                   ("piles", [f"discard pile: {_count(len(self.discard))}, {top};"
+                              f" stock: {_count(self.stock_size)}"]),
+                   ("seats", seats),
+                   (HAND, [f"your hand: {hand}{legend}"]),
+                   ("turn", turn),
+                   ("result", ending)),
+            hand=tuple(self.hand), marked={} if mine is None else {mine: JUST_DRAWN},
+            result=ending[-1].removeprefix(_RESULT) if ending else None)
 
     def log_lines(self, start: int = 0) -> list[str]:
         """The public record from action ``start`` on: a line per action, a line when the stock
@@ -282,7 +293,7 @@ class RummyObservation(Observation):
         won = (f"{names[winners[0]]} wins" if len(winners) == 1
                else " and ".join(names[w] for w in winners) + " share the win")
         totals = ", ".join(f"{names[s]} {v}" for s, v in enumerate(final))
-        lines.append(f"result: {totals}: {won}")
+        lines.append(f"{_RESULT}{totals}: {won}")
         return lines
 
 

@@ -34,6 +34,7 @@ from parlour.games.trump.ranking import (
     POWER,
     trick_winner,
 )
+from parlour.view import HAND, SeatView, TrickView, panels
 
 if TYPE_CHECKING:
     from parlour.games.trump.variants import TrumpGame
@@ -41,6 +42,8 @@ if TYPE_CHECKING:
 _PHASES = {ROB_PHASE: "rob", PLAY_PHASE: "play", JINK_PHASE: "jink", OVER: "over"}
 #: Where an observation keeps its compiled knowledge (``_knowledge()``), in its ``__dict__``.
 _KNOWLEDGE = "_knowledge_cache"
+#: How the result line starts, in the table and the log.
+_OVER = "the deal is over: "
 
 #: A finished trick: ``(seat, card)`` in playing order, from its leader on.
 Trick = tuple[tuple[int, Card], ...]
@@ -148,8 +151,10 @@ class TrumpObservation(Observation):
         return {k: v for k, v in self.__dict__.items() if k != _KNOWLEDGE}
 
     # -- text ---------------------------------------------------------------------------------
-    def render(self) -> str:
-        """The table from this seat: who is who, trumps and robbing, the tricks, the scores.
+    def view(self) -> SeatView:
+        """The table from this seat: who is who, trumps and robbing, the last finished trick
+        and the trick in progress (also as :class:`~parlour.view.TrickView` s), the counts,
+        the result once over, the scores and whose turn it is.
 
         >>> import parlour
         >>> game = parlour.new_game("forty-five")
@@ -157,7 +162,8 @@ class TrumpObservation(Observation):
         ...                              "AS 4C 6C 8H KC"], turn_up="2S", dealer=3)
         >>> for action in ["rob 4C", "8C", "5D", "6S", "KC", "10S"]:
         ...     state.apply(action)
-        >>> print(state.observation(0).render())
+        >>> seat = state.observation(0).view()
+        >>> print(seat.text())
         forty-five · you are P0, partners with P2: side A
         dealer P3 · turn-up 2S: spades are trumps
         P3 robbed the trump: took 2S and discarded a card face down
@@ -168,33 +174,33 @@ class TrumpObservation(Observation):
         tricks won: side A (P0, P2) 1 · side B (P1, P3) 0 (by seat: P0 0 · P1 0 · P2 1 · P3 0)
         scores (45 to win): side A (P0, P2) 0 · side B (P1, P3) 0
         P3 to play
+        >>> [panel.name for panel in seat.panels]
+        ['trumps', 'robbing', 'hand', 'tricks', 'counts', 'scores', 'turn']
+        >>> seat.tricks[-1]
+        TrickView(number=2, plays=((2, Card('10S')),), best=Card('10S'), winner=None)
         """
         name = self.game.seat_name
         n = len(self.hand_sizes)
-        lines = [
-            f"{self.game.name} · you are {name(self.seat)}{self._side_text()}",
-            f"dealer {name(self.dealer)} · turn-up {self.turn_up}: "
-            f"{SUIT_NAMES[self.trump]} are trumps",
-            *self._robbing_lines(),
-            f"your hand: {self.hand or '(empty)'}",
-        ]
-        tricks = self.finished_tricks()
-        if tricks:
-            lines.append(self._trick_text(len(tricks), tricks[-1], self.trick_winners[-1]))
-        if self.trick:
-            seats = [(self.leader + i) % n for i in range(len(self.trick))]
-            trick = tuple(zip(seats, self.trick, strict=True))
-            lines.append(self._trick_text(len(tricks) + 1, trick, -1))
-        lines.append("cards in hand: " + " · ".join(
-            f"{name(s)} {self.hand_sizes[s]}" for s in range(n)))
-        lines.append(self._tricks_won_text())
-        if self.is_over:
-            lines += self._result_lines()
-        lines.append(self._standing_text())
+        tricks = self._trick_views()
+        result = self._result_text() if self.is_over else None
+        turn = []
         if not self.is_over:
             you = " (you)" if self.current_player == self.seat else ""
-            lines.append(f"{name(self.current_player)}{you} to {self._turn_text()}")
-        return "\n".join(lines)
+            turn.append(f"{name(self.current_player)}{you} to {self._turn_text()}")
+        return SeatView(
+            f"{self.game.name} · you are {name(self.seat)}{self._side_text()}",
+            panels(("trumps", [f"dealer {name(self.dealer)} · turn-up {self.turn_up}: "
+                               f"{SUIT_NAMES[self.trump]} are trumps"]),
+                   ("robbing", self._robbing_lines()),
+                   (HAND, [f"your hand: {self.hand or '(empty)'}"]),
+                   ("tricks", [self._trick_text(trick) for trick in tricks]),
+                   ("counts", ["cards in hand: " + " · ".join(
+                       f"{name(s)} {self.hand_sizes[s]}" for s in range(n)),
+                       self._tricks_won_text()]),
+                   ("result", [] if result is None else [_OVER + result]),
+                   ("scores", [self._standing_text()]),
+                   ("turn", turn)),
+            hand=tuple(self.hand), marked={}, result=result, tricks=tricks)
 
     def log_lines(self, start: int = 0) -> list[str]:
         """The deal told from action ``start`` on: a line per action, who took each trick,
@@ -279,7 +285,7 @@ class TrumpObservation(Observation):
                 lines.append(f"{who} stops after three tricks")
             story.append(lines)
         if self.is_over and story:
-            story[-1] += self._result_lines()
+            story[-1].append(_OVER + self._result_text())
         return story
 
     def _power(self) -> tuple[int, ...]:
@@ -325,15 +331,31 @@ class TrumpObservation(Observation):
             lines.append(f"{name(self.jinker)} jinked: plays for all five tricks")
         return lines
 
-    def _trick_text(self, number: int, trick: Trick, winner: int) -> str:
-        """A trick's plays and who took it (``winner``), or who is winning it (``-1``)."""
+    def _trick_views(self) -> tuple[TrickView, ...]:
+        """The last finished trick and the trick in progress, those that exist."""
+        n = len(self.hand_sizes)
+        finished = self.finished_tricks()
+        out = []
+        if finished:
+            winner = self.trick_winners[-1]
+            out.append(TrickView(len(finished), finished[-1], _card_of(finished[-1], winner),
+                                 winner))
+        if self.trick:
+            seats = [(self.leader + i) % n for i in range(len(self.trick))]
+            best = self.trick[trick_winner(list(self.trick), self._power())]
+            out.append(TrickView(len(finished) + 1, tuple(zip(seats, self.trick, strict=True)),
+                                 best, None))
+        return tuple(out)
+
+    def _trick_text(self, trick: TrickView) -> str:
+        """A trick's plays and who took it, or who is winning it."""
         name = self.game.seat_name
-        plays = ", ".join(f"{name(s)} {c}" for s, c in trick)
-        if winner >= 0:
-            card = _card_of(trick, winner)
-            return f"trick {number}: {plays} · won by {name(winner)} with {card}"
-        best, card = trick[trick_winner([c for _, c in trick], self._power())]
-        return f"trick {number}: {plays} · {name(best)} is winning with {card}"
+        plays = ", ".join(f"{name(s)} {c}" for s, c in trick.plays)
+        if trick.winner is not None:
+            return f"trick {trick.number}: {plays} · won by {name(trick.winner)} with {trick.best}"
+        leading = trick.seat_of(trick.best)
+        assert leading is not None  # the best card is one of the trick's
+        return f"trick {trick.number}: {plays} · {name(leading)} is winning with {trick.best}"
 
     def _tricks_won_text(self) -> str:
         """Tricks taken by each seat, and by each side in Forty-Five."""
@@ -370,29 +392,28 @@ class TrumpObservation(Observation):
         return f"{pool_text} · chips: " + " · ".join(
             f"{self.game.seat_name(s)} {v}" for s, v in enumerate(now))
 
-    def _result_lines(self) -> list[str]:
-        """How the deal ended, once it is over."""
+    def _result_text(self) -> str:
+        """How the deal ended, once it is over (after "the deal is over: ")."""
         name = self.game.seat_name
         if self.game.partnership:
             sides = self.game.rules.sides
             winner = max(range(len(sides)), key=lambda s: self.returns[s])
             tricks = sum(k for s, k in enumerate(self.tricks_won) if sides[s] == sides[winner])
-            return [f"the deal is over: {self._side_label(sides[winner])} took {tricks} tricks "
-                    f"and scores {int(self.returns[winner])}"]
+            return (f"{self._side_label(sides[winner])} took {tricks} tricks and scores "
+                    f"{int(self.returns[winner])}")
         pool = chips_text(self.pool)
         if max(self.returns) <= 0:
             if self.jinker >= 0:
-                return [f"the deal is over: {name(self.jinker)}'s jink failed, so the pool of "
-                        f"{pool} is spoiled and carries over to the next deal"]
-            return [f"the deal is over: nobody took three tricks, so the pool of {pool} is "
-                    "spoiled and carries over to the next deal"]
+                return (f"{name(self.jinker)}'s jink failed, so the pool of {pool} is spoiled "
+                        "and carries over to the next deal")
+            return (f"nobody took three tricks, so the pool of {pool} is spoiled and carries "
+                    "over to the next deal")
         taker = max(range(len(self.returns)), key=lambda s: self.returns[s])
         if self.jinker == taker:
             extra = chips_text(int(self.game.options.ante))
-            return [f"the deal is over: {name(taker)} took all five tricks and takes the pool "
-                    f"of {pool} and {extra} from each other player"]
-        return [f"the deal is over: {name(taker)} took three tricks and takes the pool of "
-                f"{pool}"]
+            return (f"{name(taker)} took all five tricks and takes the pool of {pool} and "
+                    f"{extra} from each other player")
+        return f"{name(taker)} took three tricks and takes the pool of {pool}"
 
     def _turn_text(self) -> str:
         """What the player to move is to do, after "P1 to"."""

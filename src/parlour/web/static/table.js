@@ -1,7 +1,8 @@
 // The table: everything drawn from the View the server sends (hand, observation fields, text,
-// log, legal moves). What differs per family (the play to beat, the trick and trumps, the melds
-// and piles) is a felt renderer and a few seat details; the rest is shared. Around the game: the
-// turn timer's countdown, the notice when a stand-in bot took over, and the owner's seat menus.
+// the tricks and the caption over the table play, log, legal moves). What differs per family (the
+// play to beat, the trick and trumps, the melds and piles) is a felt renderer and a few seat
+// details; the rest is shared. Around the game: the turn timer's countdown, the notice when a
+// stand-in bot took over, and the owner's seat menus.
 import { api, loadVariants, owners, playerName, seats, TableSocket } from "./api.js";
 import {
   actionCards, cardElement, cardRow, prettyAction, suitIcon,
@@ -127,8 +128,7 @@ function badge(text, className = "") {
 
 function climbingFelt(obs) {
   const area = element("div", { className: "play-area climbing" });
-  const line = textLines().find((l) => l.startsWith("Table:"));
-  if (line) area.append(caption(relabel(line.replace(/^Table:\s*/, ""))));
+  if (S.view.caption) area.append(caption(relabel(S.view.caption)));
   if (obs.table) area.append(cardRow(actionCards(obs.table), ["table-card"]));
   else area.append(element("div", { className: "empty-table", textContent: "the table is clear" }));
   const finished = obs.finished ?? [];
@@ -153,15 +153,9 @@ function climbingSeat(obs, seat) {
   return out;
 }
 
-/** The trick lines of a trump game's text: the cards with who played them, and who wins. */
-function parseTrickLine(line) {
-  const m = /^trick (\d+): (.*?) · (?:won by (.+?) with (\S+)|(.+?) is winning with (\S+))$/.exec(line);
-  if (!m) return null;
-  const plays = m[2].split(", ").map((p) => {
-    const words = p.split(" ");
-    return { seat: seatOfLabel(words.slice(0, -1).join(" ")), card: words[words.length - 1] };
-  });
-  return { number: Number(m[1]), plays, done: Boolean(m[3]), best: m[4] ?? m[6] };
+/** The seat that played `card` to a trick of the View's `tricks` (-1: none). */
+function seatOfCard(trick, card) {
+  return trick.plays.find(([, played]) => played === card)?.[0] ?? -1;
 }
 
 function trickRow(plays, best) {
@@ -194,23 +188,22 @@ function trumpFelt(obs) {
   info.append(facts);
   area.append(info);
 
-  const tricks = textLines().map(parseTrickLine).filter(Boolean);
-  const current = tricks.find((t) => !t.done);
+  const tricks = S.view.tricks ?? [];
+  const current = tricks.find((t) => t.winner === null);
   const trick = obs.trick ?? [];
   if (trick.length && obs.leader !== null) {
     const plays = trick.map((card, i) => ({ card, seat: (obs.leader + i) % n }));
     area.append(caption(`Trick ${(obs.trick_winners ?? []).length + 1}` +
-      (current ? ` · ${seatName(current.plays.find((p) => p.card === current.best)?.seat ?? -1)} is winning` : "")));
+      (current ? ` · ${seatName(seatOfCard(current, current.best))} is winning` : "")));
     const row = trickRow(plays, current?.best);
     // The seats still to play, in turn, as empty places.
     for (let i = trick.length; i < n; i++) row.append(emptySlot((obs.leader + i) % n));
     area.append(row);
   } else {
-    const last = tricks.filter((t) => t.done).pop();
+    const last = tricks.filter((t) => t.winner !== null).pop();
     if (last) {
-      const winner = last.plays.find((p) => p.card === last.best)?.seat ?? -1;
-      area.append(caption(`Trick ${last.number} to ${seatName(winner)}`));
-      area.append(trickRow(last.plays, last.best));
+      area.append(caption(`Trick ${last.number} to ${seatName(last.winner)}`));
+      area.append(trickRow(last.plays.map(([seat, card]) => ({ seat, card })), last.best));
     } else {
       area.append(element("div", { className: "empty-table", textContent: obs.phase === "rob" ? "robbing: before the first lead" : "no trick yet" }));
     }
