@@ -13,8 +13,9 @@ from typing import Any
 from trump_differential import REFERENCE, load_reference
 
 import parlour
-from parlour.bench import bot_play, random_play, timed
+from parlour.bench import bot_play, random_play
 from parlour.registry import get_variant
+from parlour.timing import timed
 
 
 def main() -> None:

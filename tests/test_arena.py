@@ -21,7 +21,7 @@ from parlour.arena import (
     run_arena,
     split_differences,
 )
-from parlour.arena.core import make_entries, record_name
+from parlour.arena.deals import make_entries, record_name
 from parlour.arena.results import PlayRow, RunRow, SeatRow, leaderboard
 from parlour.arena.stats import Z95
 from parlour.cli import main

@@ -256,6 +256,14 @@ def test_opening_refusal_says_3d_must_be_played_alone():
         state.apply(PASS)
 
 
+def test_the_table_says_the_opening_3d_is_played_alone():
+    state = full_deal({1: "3D 3C"})
+    opener = state.current_player
+    assert state.observation(opener).view().caption.endswith("(the first play is 3D, played alone)")
+    state.apply("3D")
+    assert "first play" not in state.observation(opener).render()
+
+
 def test_a_refused_action_leaves_the_state_unchanged():
     state = after_lead(GAME, "10C", "10D")
     assert_refusals_change_nothing(state, ("10D", "10S", "2C 2H", "10D 3D 4D 5D 6D"))

@@ -24,6 +24,7 @@ from parlour import cli
 from parlour.bots import make_bot
 from parlour.cli import main
 from parlour.records import load
+from parlour.text import sentence
 
 #: A short match of every variant, with the options that keep it short.
 SHORT: dict[str, list[str]] = {
@@ -115,7 +116,7 @@ def test_play_a_whole_match_through_stdin(variant: str, tmp_path: Path) -> None:
 def test_play_tells_what_ends_the_match_at_the_start_and_after_each_deal() -> None:
     code, text, _ = play(["forty-five", "--seed", "3", "-o", "target=15", "--bots", "random"])
     assert code == 0
-    end = cli._sentence(parlour.new_game("forty-five", target=15).match_end_text())
+    end = sentence(parlour.new_game("forty-five", target=15).match_end_text())
     deals = len(re.findall(r"^=== Deal \d+ ===$", text, re.M))
     assert deals >= 2
     intro, _, rest = text.partition("=== Deal 1 ===")
@@ -369,9 +370,9 @@ def test_the_plain_player_gives_searching_bots_a_time_limit() -> None:
         return getattr(bot, "iterations", None), getattr(bot, "time_limit", None)
 
     expected = [None, *(make_bot(n, interactive=True) for n in ("medium", "greedy", "expert"))]
-    assert [budget(b) for b in table.bots] == [budget(b) for b in expected]
-    assert budget(table.bots[1]) != budget(make_bot("medium"))  # no fixed rollout count
-    assert [b.name if b else None for b in table.bots] == [None, "medium", "greedy", "expert"]
+    assert [budget(b) for b in table.session.bots] == [budget(b) for b in expected]
+    assert budget(table.session.bots[1]) != budget(make_bot("medium"))  # no fixed rollout count
+    assert [b.name if b else None for b in table.session.bots] == [None, "medium", "greedy", "expert"]
 
 
 # -- simulate, replay, variants, bench -------------------------------------------------------------
@@ -521,3 +522,30 @@ def test_help_and_python_dash_m() -> None:
     result = subprocess.run([sys.executable, "-m", "parlour", "variants"],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0 and "pusoy-dos" in result.stdout
+
+
+# -- review ---------------------------------------------------------------------------------------
+
+def test_review_judges_each_decision_of_the_person_in_a_saved_match(tmp_path: Path) -> None:
+    from parlour.records import replay_match
+    from parlour.review import review_lines, review_record, reviewer_bot
+
+    record = tmp_path / "match.json"
+    code, _, _ = play(["forty-five", "--seed", "6", "--seat", "2", "-o", "target=15",
+                       "--save", str(record)])
+    assert code == 0
+    out = io.StringIO()
+    assert main(["review", str(record), "--level", "medium", "--seed", "3"], out=out) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith(f"Review of {record} by medium: the decisions of P2")
+    saved = load(record)
+    decisions = review_record(saved, None, reviewer_bot("medium"), seed=3)
+    assert decisions and {d.seat for d in decisions} == {2}
+    assert lines[1:] == review_lines(decisions, replay_match(saved)[0])
+    marks = [line.startswith("?") for line in lines[1:-1]]  # the last line is the total
+    assert marks == [d.mistake for d in decisions]
+    # Another seat on request; a seat the game lacks is refused.
+    other = io.StringIO()
+    assert main(["review", str(record), "--level", "medium", "--seat", "1"], out=other) == 0
+    assert "the decisions of P1" in other.getvalue()
+    assert main(["review", str(record), "--seat", "7"], out=io.StringIO()) == 2

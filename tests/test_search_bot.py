@@ -268,3 +268,23 @@ def test_keep_policy_must_be_a_margin() -> None:
     for bad in (-1.0, float("nan"), float("inf")):
         with pytest.raises(ParlourError, match="keep_policy must be a finite number"):
             SearchBot(iterations=10, keep_policy=bad)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_an_included_move_is_raced_in_the_same_worlds(variant: str) -> None:
+    state = decision(variant, 9)
+    observation, legal = state.observation(state.current_player), state.legal_actions()
+    bot = small_search()
+    plain = bot.search(observation, legal, random.Random(4))
+    outsiders = [a for a in legal if a not in [c.action for c in plain.candidates]]
+    if not outsiders:  # every legal move is a candidate already: include changes nothing
+        again = bot.search(observation, legal, random.Random(4), include=legal[-1])
+        assert again.candidates == plain.candidates
+        return
+    result = bot.search(observation, legal, random.Random(4), include=outsiders[0])
+    included = result.candidates[-1]
+    assert included.action == outsiders[0] and included.samples > 0
+    assert [c.action for c in result.candidates[:-1]] == [c.action for c in plain.candidates]
+    elsewhere = [a for a in decision(variant, 0).legal_actions() if a not in legal]
+    with pytest.raises(ParlourError, match="not one of the legal moves"):
+        bot.search(observation, legal, random.Random(4), include=elsewhere[0])

@@ -16,10 +16,18 @@ import parlour
 from parlour.cli import HUMAN, main
 from parlour.moves import parse_move, pick
 from parlour.records import load, resume_match
+from parlour.review import review_deal, review_lines, reviewer_bot
 from parlour.tui import ParlourApp
 from parlour.tui.app import TableScreen
 from parlour.tui.moves import verb_key
-from parlour.tui.screens import ChoiceScreen, DealOverScreen, HelpScreen, QuitScreen, StartScreen
+from parlour.tui.screens import (
+    ChoiceScreen,
+    DealOverScreen,
+    HelpScreen,
+    QuitScreen,
+    ReviewScreen,
+    StartScreen,
+)
 from parlour.tui.widgets import Hand
 
 SIZE = (80, 24)
@@ -37,8 +45,9 @@ VARIANTS = [v.name for v in parlour.variants()]
 
 
 def table_app(**kwargs) -> ParlourApp:
-    """The app with instant bots and the quick greedy hint, so tests do not wait."""
-    return ParlourApp(pace=0, hint_bot="greedy", **kwargs)
+    """The app with instant bots, the quick greedy hint and the quick review, so tests do not
+    wait."""
+    return ParlourApp(pace=0, hint_bot="greedy", review_level="medium", **kwargs)
 
 
 async def settle(pilot) -> None:
@@ -167,6 +176,17 @@ async def test_a_deal_of_every_variant_from_the_start_screen_with_save_and_resum
         assert "Deal 1 is over" in summary
         for seat in range(table.game.players):
             assert f"match {table.match.totals[seat]:g}" in summary
+        # The review judges the person's decisions of the deal, then the deal's result is back.
+        await pilot.press("r")
+        await settle(pilot)
+        assert isinstance(resumed.screen, ReviewScreen)
+        review = str(resumed.screen.query_one("#review-lines", Static).content)
+        decisions = review_deal(table.match.deals[0], [table.seat], reviewer_bot("medium"),
+                                seed=table.match.seed)
+        assert review.splitlines() == review_lines(decisions, table.match.deals[0])
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(resumed.screen, DealOverScreen)
         await pilot.press("n")
         await settle(pilot)
         if table.match.is_over:

@@ -17,7 +17,7 @@ from parlour.errors import (
     SeatError,
     VariantError,
 )
-from parlour.game import TERMINAL, Action, Game, Observation, State
+from parlour.game import TERMINAL, Action, Game, Observation, State, play_out
 from parlour.match import Match
 from parlour.registry import Variant, get_variant, new_game, variants
 
@@ -26,5 +26,5 @@ __version__ = "0.1.0"
 __all__ = [
     "TERMINAL", "Action", "Card", "CardError", "CardSet", "DealError", "Game", "IllegalAction",
     "Match", "Observation", "ParlourError", "RecordError", "SeatError", "State", "Variant", "VariantError",
-    "get_variant", "new_game", "parse_card", "parse_cards", "variants",
+    "get_variant", "new_game", "parse_card", "parse_cards", "play_out", "variants",
 ]

@@ -7,45 +7,13 @@ on one core. The RL environments' figures (:mod:`parlour.envs.speed`) follow.
 
 from __future__ import annotations
 
-import math
 import random
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 from parlour.bots import make_bot
 from parlour.bots.levels import bench_lines as search_bench_lines
-from parlour.errors import ParlourError
-from parlour.game import Game
-
-
-def check_seconds(seconds: float) -> float:
-    """``seconds`` if it is a usable time budget: finite and above 0 (a NaN or infinite budget
-    would never run out).
-
-    >>> check_seconds(float("nan"))
-    Traceback (most recent call last):
-    ...
-    parlour.errors.ParlourError: the time per measurement must be a finite number of seconds above 0, not nan
-    """
-    if not (math.isfinite(seconds) and seconds > 0):
-        raise ParlourError(
-            f"the time per measurement must be a finite number of seconds above 0, not {seconds}"
-        )
-    return seconds
-
-
-def timed(seconds: float, one: Callable[[int], int]) -> tuple[int, int, float]:
-    """Call ``one(i)`` for i = 0, 1, … until ``seconds`` pass; (calls, summed results, elapsed)."""
-    check_seconds(seconds)
-    calls = total = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        total += one(calls)
-        calls += 1
-        if calls % 16 == 0 and time.perf_counter() >= deadline:
-            break
-    return calls, total, time.perf_counter() - start
+from parlour.game import Game, play_out
+from parlour.timing import timed
 
 
 def random_play(game: Game, seed: int) -> int:
@@ -60,15 +28,8 @@ def random_play(game: Game, seed: int) -> int:
 
 
 def bot_play(game: Game, bot_name: str, seed: int) -> int:
-    rng = random.Random(seed)
     bots = [make_bot(bot_name) for _ in range(game.players)]
-    state = game.new_deal(seed=seed)
-    steps = 0
-    while not state.is_over:
-        p = state.current_player
-        state.apply(bots[p].choose(state.observation(p), state.legal_actions(), rng))
-        steps += 1
-    return steps
+    return len(play_out(game.new_deal(seed=seed), bots, random.Random(seed)).history)
 
 
 def run_bench(game: Game, seconds: float = 3.0) -> Iterator[str]:

@@ -1,4 +1,4 @@
-"""The ``parlour`` command: play, simulate, replay, list variants, benchmark.
+"""The ``parlour`` command: play, simulate, replay, review, list variants, benchmark.
 
 Everything here goes through the generic protocol; nothing is game-specific. The command never
 shows a traceback: what the user got wrong is refused with one line saying so, and anything
@@ -19,106 +19,42 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import json
-import math
 import os
 import random
-import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from parlour.bench import check_seconds
+from parlour.args import (
+    game_from_args,
+    isatty,
+    pace_seconds,
+    positive_int,
+    positive_seconds,
+)
 from parlour.bots import Bot, bot_names, make_bot
-from parlour.errors import ParlourError, RecordError, SeatError, VariantError
-from parlour.game import Game, State
+from parlour.errors import ParlourError, RecordError, SeatError
+from parlour.game import Game, State, play_out
 from parlour.match import Match
 from parlour.records import (
     DEAL_FORMAT,
     check_save_path,
     load,
-    match_record,
     replay_deal,
     replay_match,
     resume_match,
-    save,
 )
 from parlour.registry import get_variant, new_game, player_counts_text, variants
+from parlour.session import HUMAN, TableSession
+from parlour.text import clip, sentence
 
 #: The documented exit codes (see the module docstring).
 EXIT_OK, EXIT_REFUSED, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_PIPE = 0, 2, 70, 130, 141
 
-#: What the human's seat is called in a record's ``seats`` list; the other entries are bot names.
-HUMAN = "human"
-
-
-def clip(text: str, word: int = 40, line: int = 300) -> str:
-    """``text`` if it is at most ``line`` characters; otherwise with every run of more than
-    ``word`` non-blank characters cut to ``word`` + "…", and the whole to ``line``. Messages
-    that echo what someone typed stay readable, and an ordinary message (naming a long path,
-    say) is left whole.
-
-    >>> clip("'" + "x" * 400 + "' is not a card") == "'" + "x" * 39 + "… is not a card"
-    True
-    """
-    if len(text) <= line:
-        return text
-    text = re.sub(rf"\S{{{word + 1},}}", lambda m: m.group()[:word] + "…", text)
-    return text if len(text) <= line else text[:line] + "…"
-
-
-def _sentence(text: str) -> str:
-    """``text`` as a sentence: a capital first letter and a closing full stop."""
-    text = text.strip()
-    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
 
 
 # -- argument types: bad values are refused by argparse with the reason -----------------------
-
-def positive_int(text: str) -> int:
-    """A whole number of at least 1 (``--games``)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {clip(text)!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {value}")
-    return value
-
-
-def positive_seconds(text: str) -> float:
-    """A finite number of seconds above 0 (``--seconds``)."""
-    try:
-        return check_seconds(float(text))
-    except ValueError as e:  # float()'s own error, or check_seconds' ParlourError
-        reason = str(e) if isinstance(e, ParlourError) else f"not a number: {clip(text)!r}"
-        raise argparse.ArgumentTypeError(reason) from None
-
-
-def _option_value(text: str) -> Any:
-    """``--option`` values: JSON literals (true, 12, "x") or a bare word."""
-    lowered = {"true": True, "false": False}.get(text.lower())
-    if lowered is not None:
-        return lowered
-    try:
-        return json.loads(text)
-    except ValueError:  # not JSON, or an integer too long for Python to convert
-        return text
-
-
-def _game_from_args(args: argparse.Namespace) -> Game:
-    options: dict[str, Any] = {}
-    for item in args.option or []:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise ParlourError(f"--option takes NAME=VALUE, not {clip(item)!r}")
-        key = key.strip().replace("-", "_")
-        if key == "players":
-            raise VariantError("the number of players is not an option: give it as --players N")
-        options[key] = _option_value(value.strip())
-    return new_game(args.variant, players=args.players, **options)
-
 
 def _bot_names(spec: str, count: int) -> list[str]:
     names = [n.strip() for n in spec.split(",") if n.strip()]
@@ -160,7 +96,7 @@ class Prompt:
     def __init__(self, inp: TextIO, out: TextIO) -> None:
         self.inp = inp
         self.out = out
-        self.terminal = inp is sys.stdin and out is sys.stdout and _isatty(inp)
+        self.terminal = inp is sys.stdin and out is sys.stdout and isatty(inp)
         if self.terminal:
             with contextlib.suppress(ImportError):  # absent on some platforms; input() still works
                 import readline  # noqa: F401  (importing it is what gives input() editing)
@@ -178,19 +114,13 @@ class Prompt:
         return line.rstrip("\r\n") if line else None
 
 
-def _isatty(stream: TextIO) -> bool:
-    try:
-        return stream.isatty()
-    except (ValueError, OSError):  # a closed or detached stream
-        return False
-
-
 QUIT_WORDS = ("quit", "exit", "q")
 HELP_WORDS = ("help", "?", "moves")
 
 
 class Table:
-    """One human seat against bots for a whole match, printed from the human's observation only.
+    """One human seat against bots for a whole match, printed from the human's observation only
+    (a plain-text adapter over :class:`~parlour.session.TableSession`).
 
     Saves the whole match (finished deals and the deal in progress) to ``save_path`` after every
     deal and when the player stops (``quit``, end of input, Ctrl-C), so that
@@ -199,26 +129,22 @@ class Table:
 
     def __init__(self, match: Match, seats: Sequence[str], prompt: Prompt, out: TextIO,
                  save_path: Path | None) -> None:
+        # Against a person, searching bots answer within a time limit, not a fixed budget.
+        self.session = TableSession(match, seats, save_path=save_path)
         self.match = match
         self.game = match.game
-        #: Who sits where: :data:`HUMAN` once, a bot name at every other seat.
-        self.seats = list(seats)
-        self.seat = self.seats.index(HUMAN)
-        # Against a person, searching bots answer within a time limit, not a fixed budget.
-        self.bots = [None if name == HUMAN else make_bot(name, interactive=True)
-                     for name in self.seats]
+        self.seat = self.session.humans()[0]
         self.prompt = prompt
         self.out = out
-        self.save_path = save_path
 
     def run(self) -> int:
         game, out = self.game, self.out
         out.write(f"{game.name}: you are {game.seat_name(self.seat)}. Type a play in the game's "
                   "notation, 'help' for your legal moves, 'quit' to stop.\n")
-        out.write(_sentence(game.match_end_text()) + "\n")
+        out.write(sentence(game.match_end_text()) + "\n")
         try:
             while not self.match.is_over:
-                if not self.play_deal(self.match.current or self.match.next_deal()):
+                if not self.play_deal(self.session.start_deal()):
                     self.stop("Stopped.")
                     return EXIT_OK
                 if not self.match.is_over and not self.pause():
@@ -230,40 +156,39 @@ class Table:
         except Exception:
             # A bug must not cost the player the match: keep what was played, then report it.
             with contextlib.suppress(Exception):
-                self.save()
+                self.session.save()
             raise
         winners = ", ".join(game.seat_name(w) for w in self.match.winners())
         out.write(f"\nMatch over after {len(self.match.deals)} deal(s). Winner(s): {winners}\n")
-        if self.save_path is not None:
-            out.write(f"Record saved to {self.save_path}\n")
+        if self.session.save_path is not None:
+            out.write(f"Record saved to {self.session.save_path}\n")
         return EXIT_OK
 
     def play_deal(self, state: State) -> bool:
         """Play ``state`` to its end and score it; False if the player stops first."""
-        game, out, match = self.game, self.out, self.match
-        number = len(match.deals) + 1
+        game, out, session = self.game, self.out, self.session
+        number = session.deal_number
         done = len(state.history)
         resumed = f" (resumed after {done} action(s))" if done else ""
         out.write(f"\n=== Deal {number}{resumed} ===\n")
         self.log(state, 0)
         while not state.is_over:
-            p = state.current_player
-            bot = self.bots[p]
-            if bot is None:
-                if not self.human_turn(state):
-                    return False
-            else:
-                # A generator fixed by the position, so a resumed match plays on identically.
-                state.apply(bot.choose(state.observation(p), state.legal_actions(),
-                                       match.bot_rng()))
+            if session.bot_to_move():
+                turn = session.bot_turn()
+                session.apply_turn(turn, turn.think())
+            elif not self.human_turn(state):
+                return False
             self.log(state, done)
             done += 1
-        match.finish_deal(state)
-        self.save()
+        result = session.finish_deal()
         out.write("\n" + state.observation(self.seat).render() + "\n")
-        out.write(f"Match standing after deal {number}: {_totals(game, match.totals)}\n")
-        if not match.is_over:
-            out.write(_sentence(game.match_end_text()) + "\n")
+        if result.hands is not None:
+            for seat, hand in enumerate(result.hands):
+                if hand and seat != self.seat:
+                    out.write(f"{game.seat_name(seat)} held {' '.join(map(str, hand))}\n")
+        out.write(f"Match standing after deal {number}: {_totals(game, result.totals)}\n")
+        if not result.match_over:
+            out.write(sentence(game.match_end_text()) + "\n")
         return True
 
     def log(self, state: State, start: int) -> None:
@@ -287,7 +212,7 @@ class Table:
             if not text:
                 continue
             try:
-                state.apply(text)
+                self.session.play(self.seat, text)
                 return True
             except ParlourError as e:
                 self.out.write(f"not allowed: {clip(str(e))}\n")
@@ -299,18 +224,12 @@ class Table:
         line = self.prompt.ask("\npress Enter for the next deal ('quit' to stop) ")
         return line is not None and line.strip().lower() not in QUIT_WORDS
 
-    def save(self) -> None:
-        if self.save_path is not None:
-            record = match_record(self.match)
-            record["seats"] = self.seats
-            save(record, self.save_path)
-
     def stop(self, why: str) -> None:
         self.out.write(f"\n{why}\n")
-        if self.save_path is not None:
-            self.save()
-            self.out.write(f"The match so far is saved to {self.save_path}; continue it with "
-                           f"'parlour play --resume {self.save_path}'.\n")
+        path = self.session.save()
+        if path is not None:
+            self.out.write(f"The match so far is saved to {path}; continue it with "
+                           f"'parlour play --resume {path}'.\n")
         self.out.flush()
 
 
@@ -327,8 +246,8 @@ def _seats_from_record(record: dict[str, Any], players: int) -> list[str]:
 
 def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     # The terminal table needs a terminal; a script or a pipe gets the line-based player.
-    plain = args.plain or not (inp is sys.stdin and out is sys.stdout and _isatty(inp)
-                               and _isatty(out))
+    plain = args.plain or not (inp is sys.stdin and out is sys.stdout and isatty(inp)
+                               and isatty(out))
     if args.resume is not None:
         given = [flag for flag, value in [
             ("VARIANT", args.variant), ("--players", args.players), ("--option", args.option),
@@ -347,7 +266,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
                 save_path = check_save_path(args.save) if args.save is not None else None
                 return _table(None, [], save_path, args.pace)
             raise ParlourError("give the variant to play (see 'parlour variants'), or --resume FILE")
-        game = _game_from_args(args)
+        game = game_from_args(args)
         seat = 0 if args.seat is None else args.seat
         if not 0 <= seat < game.players:
             raise SeatError(f"--seat must be 0 to {game.players - 1}, not {seat}")
@@ -369,18 +288,6 @@ def _table(match: Match | None, seats: list[str], save_path: Path | None, pace: 
     return run(match=match, seats=seats, save_path=save_path, pace=pace)
 
 
-def pace_seconds(text: str) -> float:
-    """Seconds between bots' moves at the table: a finite number of at least 0 (``--pace``)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {clip(text)!r}") from None
-    if not 0 <= value < math.inf:
-        raise argparse.ArgumentTypeError(f"expected a finite number of seconds of at least 0, "
-                                         f"not {clip(text)}")
-    return value
-
-
 # -- parlour simulate ---------------------------------------------------------------------------
 
 def simulate(game: Game, bots: Sequence[Bot], games: int, seed: int,
@@ -393,10 +300,7 @@ def simulate(game: Game, bots: Sequence[Bot], games: int, seed: int,
     wins = [0.0] * game.players
     with _progress(games, "simulating", progress) as advance:
         for _ in range(games):
-            state = game.new_deal(seed=rng.randrange(2**63))
-            while not state.is_over:
-                p = state.current_player
-                state.apply(bots[p].choose(state.observation(p), state.legal_actions(), rng))
+            state = play_out(game.new_deal(seed=rng.randrange(2**63)), bots, rng)
             for i, r in enumerate(state.returns()):
                 returns[i].append(r)
             winners = state.winners()
@@ -423,10 +327,10 @@ def _progress(total: int, label: str, show: bool) -> Iterator[Callable[[], None]
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     from parlour.arena.stats import mean_ci  # the arena's statistics, loaded only when used
 
-    game = _game_from_args(args)
+    game = game_from_args(args)
     bots = _bots(args.bots, game.players)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    returns, wins = simulate(game, bots, args.games, seed, progress=_isatty(out))
+    returns, wins = simulate(game, bots, args.games, seed, progress=isatty(out))
     out.write(f"{game.name}, {args.games} deals, seed {seed}\n")
     names = [game.seat_name(i) for i in range(game.players)]
     seat_w = max(len("seat"), *map(len, names)) + 2
@@ -460,6 +364,28 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
             out.write("(unfinished)\n")
     if not is_deal and states and "totals" in record:
         out.write("Match totals: " + _totals(states[0].game, record["totals"]) + "\n")
+    return EXIT_OK
+
+
+# -- parlour review -----------------------------------------------------------------------------
+
+def cmd_review(args: argparse.Namespace, out: TextIO) -> int:
+    from parlour.review import review_lines, review_record, reviewer_bot  # searches: loaded here
+
+    record = load(args.file)
+    is_deal = record.get("format") == DEAL_FORMAT
+    states = [replay_deal(record)] if is_deal else replay_match(record)
+    if not states:
+        out.write("The record holds no deal to review.\n")
+        return EXIT_OK
+    bot = reviewer_bot(args.level)
+    decisions = review_record(record, args.seat, bot, seed=args.seed)
+    seats = sorted({d.seat for d in decisions})
+    who = ", ".join(states[0].game.seat_name(s) for s in seats) or "nobody"
+    out.write(f"Review of {args.file} by {args.level}: the decisions of {who}; '?' marks a "
+              "mistake\n")
+    for line in review_lines(decisions, states[0]):
+        out.write(line + "\n")
     return EXIT_OK
 
 
@@ -534,6 +460,17 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("replay", help="replay a saved deal or match record, verifying it")
     sp.add_argument("file")
 
+    sp = sub.add_parser("review", help="each decision of a saved deal or match judged by the "
+                                       "strongest bot: the move made, the move it prefers, the "
+                                       "expected points lost")
+    sp.add_argument("file")
+    sp.add_argument("--seat", type=int, action="append", default=None,
+                    help="a seat to review (repeatable; default: the person's seat the record "
+                         "names, or every seat)")
+    sp.add_argument("--level", default="expert", choices=("medium", "hard", "expert"),
+                    help="the searching level that judges (default expert)")
+    sp.add_argument("--seed", type=int, default=0, help="seed for the simulated deals")
+
     sub.add_parser("variants", help="list the variants and their options")
 
     sp = sub.add_parser("bench", help="engine speed: random-play games per second and more")
@@ -576,6 +513,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None,
             return arena_cli.run(args, out)
         if args.command == "replay":
             return cmd_replay(args, out)
+        if args.command == "review":
+            return cmd_review(args, out)
         if args.command == "variants":
             return cmd_variants(args, out)
         if args.command in ("serve", "client"):

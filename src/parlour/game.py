@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self
 
@@ -389,6 +389,44 @@ class Game(ABC):
 
 
 # -- helpers for the engines -------------------------------------------------------------------
+
+
+class Player(Protocol):
+    """What :func:`play_out` needs of a seat's player: a bot (:class:`parlour.bots.Bot`)."""
+
+    def choose(self, observation: Observation, legal_actions: Sequence[Action],
+               rng: random.Random) -> Action: ...
+
+
+def play_out(state: State, players: Sequence[Player],
+             rng: random.Random | Sequence[random.Random] | Callable[[], random.Random]) -> State:
+    """Let ``players`` (one per seat) play ``state`` to its end, each seeing only its
+    observation and the legal actions; returns ``state``.
+
+    ``rng`` is one generator for every decision, a generator per seat, or a function that
+    makes a fresh one for each decision (such as :meth:`parlour.match.Match.bot_rng`).
+
+    >>> import parlour, random
+    >>> from parlour.bots import make_bot
+    >>> state = play_out(parlour.new_game("big-two").new_deal(seed=1), [make_bot("greedy")] * 4,
+    ...                  random.Random(1))
+    >>> state.is_over, len(state.winners())
+    (True, 1)
+    """
+    if len(players) != state.game.players:
+        raise SeatError(f"give a player for each of the {state.game.players} seats, "
+                        f"not {len(players)}")
+    while not state.is_over:
+        seat = state.current_player
+        if isinstance(rng, random.Random):
+            choice_rng = rng
+        elif callable(rng):
+            choice_rng = rng()
+        else:
+            choice_rng = rng[seat]
+        state.apply(players[seat].choose(state.observation(seat), state.legal_actions(),
+                                         choice_rng))
+    return state
 
 
 def action_text(text: object) -> str:

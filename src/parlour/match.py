@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from parlour.errors import ParlourError
-from parlour.game import Game, State, seed_or_random
+from parlour.game import Game, State, play_out, seed_or_random
 
 if TYPE_CHECKING:
     from parlour.bots.base import Bot
@@ -132,10 +132,7 @@ class Match:
         Every decision draws from ``rng`` if given, otherwise from a fresh :meth:`bot_rng`.
         """
         self._check_current(state)
-        while not state.is_over:
-            seat = state.current_player
-            choice_rng = rng if rng is not None else self.bot_rng()
-            state.apply(bots[seat].choose(state.observation(seat), state.legal_actions(), choice_rng))
+        play_out(state, bots, self.bot_rng if rng is None else rng)
         self.finish_deal(state)
 
     def winners(self) -> list[int]:

@@ -19,7 +19,8 @@ backend (``run_arena(…, backend="ray")``) in :mod:`parlour.arena.ray_backend`,
 ``parlour arena`` in :mod:`parlour.arena.cli`.
 """
 
-from parlour.arena.core import ArenaResult, Entry, Play, all_seatings, run_arena
+from parlour.arena.core import ArenaResult, run_arena
+from parlour.arena.deals import Entry, Play, all_seatings
 from parlour.arena.stats import (
     BotStats,
     HeadToHead,

@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING, Any, TextIO
 from parlour.arena.core import (
     BACKENDS,
     ArenaResult,
-    all_seatings,
     lineup,
     record_directory,
     run_arena,
 )
+from parlour.arena.deals import all_seatings
 from parlour.arena.stats import bot_stats, head_to_head, split_differences
+from parlour.args import game_from_args, isatty, positive_int
 from parlour.bots import bot_names
 from parlour.errors import ParlourError
 from parlour.records import check_save_path
@@ -39,8 +40,6 @@ DEFAULT_RESULTS = "parlour-results.sqlite"
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``arena`` to the ``parlour`` command's subparsers."""
-    from parlour.cli import positive_int
-
     sp: argparse.ArgumentParser = subparsers.add_parser(
         "arena", help="bots against bots: means with CIs, head to head, ratings across runs",
         description="Play bots against each other on the same deals and compare them. Without "
@@ -95,9 +94,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         raise ParlourError("name a variant and the bots: parlour arena VARIANT --bots a,b "
                            "(or --ratings for the leaderboard)")
     from parlour.arena.results import leaderboard, prepare, record_run
-    from parlour.cli import _game_from_args, _isatty
 
-    game = _game_from_args(args)
+    game = game_from_args(args)
     names = [n.strip() for n in args.bots.split(",") if n.strip()]
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     # Everything that can be refused is refused before the first deal is played.
@@ -111,7 +109,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     prepare(check_save_path(args.results))
     if args.plot:
         check_save_path(args.plot)
-    with _progress(args.games, f"{game.name} arena", _isatty(out)) as advance:
+    with _progress(args.games, f"{game.name} arena", isatty(out)) as advance:
         result = run_arena(game, names, args.games, seed=seed, duplicate=args.duplicate,
                            workers=args.workers, record_dir=args.record, progress=advance,
                            backend=args.backend)

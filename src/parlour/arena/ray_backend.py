@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
-from parlour.arena.core import Play, _played, _record_path, _Task
+from parlour.arena.deals import Play, Task, played, record_path
 from parlour.errors import ParlourError
 from parlour.records import deal_record, save
 
@@ -95,14 +95,14 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
-def _play_remote(task: _Task) -> Played:
+def _play_remote(task: Task) -> Played:
     """Play a task on a Ray worker; the records travel back rather than land on the worker."""
     keep = task.record_dir is not None
-    return [(play, deal_record(state) if keep else None) for play, state in _played(task)]
+    return [(play, deal_record(state) if keep else None) for play, state in played(task)]
 
 
 def play_on_ray(
-    tasks: Sequence[_Task], workers: int, progress: Callable[[int], None] | None
+    tasks: Sequence[Task], workers: int, progress: Callable[[int], None] | None
 ) -> list[Play]:
     """Play ``tasks`` as Ray tasks, at most ``workers`` at once; the plays in any order (the
     caller sorts them by deal)."""
@@ -119,7 +119,7 @@ def play_on_ray(
             raise ParlourError(f"cannot start the ray backend on {where}: {e}") from None
     remote = ray.remote(num_cpus=1)(_play_remote)
     waiting = list(tasks)
-    running: dict[Any, _Task] = {}
+    running: dict[Any, Task] = {}
     plays: list[Play] = []
     try:
         while waiting or running:
@@ -130,7 +130,7 @@ def play_on_ray(
             task = running.pop(ref)
             for play, record in ray.get(ref):
                 if record is not None:
-                    save(record, _record_path(task, play))
+                    save(record, record_path(task, play))
                 plays.append(play)
             if progress:
                 progress(len(task.deals))

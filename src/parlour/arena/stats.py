@@ -19,7 +19,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from parlour.arena.core import ArenaResult, Play
+from parlour.arena.core import ArenaResult
+from parlour.arena.deals import Play
 
 #: The two-sided 95% quantile of the normal distribution.
 Z95 = 1.959963984540054

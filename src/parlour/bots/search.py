@@ -294,9 +294,14 @@ class SearchBot(Bot):
         return result.action, result.explanation()
 
     def search(
-        self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random
+        self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random,
+        include: Action | None = None,
     ) -> SearchResult:
-        """Search the move for ``observation.seat``; all randomness comes from ``rng``."""
+        """Search the move for ``observation.seat``; all randomness comes from ``rng``.
+
+        ``include``: a legal move raced among the candidates even if the policy would not
+        propose it (last, so it is chosen only if it does best): a game review judges the move
+        a person made against the search's choice in the same worlds."""
         start = time.perf_counter()
         if not legal_actions:
             raise ParlourError("there is no move to search: the list of legal actions is empty")
@@ -314,7 +319,7 @@ class SearchBot(Bot):
             if self.iterations is not None and self.guided_iterations is not None:
                 budget = self.guided_iterations
             ranked = sorted(zip(priors, legal_actions, strict=True), key=lambda p: -p[0])
-            if ranked[0][0] - ranked[1][0] >= self.prior_margin:
+            if include is None and ranked[0][0] - ranked[1][0] >= self.prior_margin:
                 top = tuple(Candidate(a, i, prior=p) for i, (p, a) in enumerate(ranked[:2]))
                 return SearchResult(top[0].action, top, 0, 0, time.perf_counter() - start, weight)
             of = dict(zip(legal_actions, priors, strict=True))
@@ -323,6 +328,11 @@ class SearchBot(Bot):
             order += [a for a in policy_order(observation, legal_actions, rng, self.max_candidates)
                       if a not in order]
             candidates = tuple(Candidate(a, i, prior=of[a]) for i, a in enumerate(order))
+        if include is not None and include not in [c.action for c in candidates]:
+            if include not in legal_actions:
+                raise ParlourError(f"{include} is not one of the legal moves")
+            prior = 0.0 if priors is None else of[include]
+            candidates += (Candidate(include, len(candidates), prior=prior),)
         iterations = self._race(observation, candidates, rng, start, weight, budget)
         alive = max(c.samples for c in candidates)
         # The best score among the candidates still in the race; ties go to the order.

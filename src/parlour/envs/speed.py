@@ -55,7 +55,7 @@ BATCH = 1024
 def env_bench_lines(game: Game, seconds: float, raw_steps: float,
                     batch: int = BATCH) -> Iterator[str]:
     """Lines for ``parlour bench``; ``raw_steps`` is the engine's random-play steps/s."""
-    from parlour.bench import timed
+    from parlour.timing import timed
 
     try:
         from parlour.envs.aec import ParlourAECEnv
@@ -74,8 +74,8 @@ def env_bench_lines(game: Game, seconds: float, raw_steps: float,
 def batched_steps(game: Game, seconds: float, batch: int = BATCH) -> float:
     """Agent steps per second of the batched environment with ``batch`` deals and a uniformly
     random legal action in each."""
-    from parlour.bench import timed
     from parlour.envs.batched import BatchedEnv, sample_legal
+    from parlour.timing import timed
 
     env = BatchedEnv(game, batch, seed=0)
     rng = np.random.default_rng(0)

@@ -1,15 +1,14 @@
 """The terminal table: a Textual app that plays one human seat against bots, for every variant.
 
-The table sees the game only through the protocol: the human's observation (never the state) for
-what is shown, ``legal_actions()`` for the keys offered, ``apply()`` for moves (its refusal is the
-reason shown), :meth:`Match.bot_rng` for every bot decision (so a resumed match plays on as it
-would have), and :mod:`parlour.records` for the file a quit saves, which ``parlour replay`` reads
-and ``parlour play --resume`` continues.
+The table is an adapter over :class:`~parlour.session.TableSession`, which runs the match: the
+bots' turns (thought out in a worker thread, each from the position's own generator, so a resumed
+match plays on as it would have), the person's moves (a refusal is the reason shown), hints, the
+end of each deal and the saved record, which ``parlour replay`` reads and ``parlour play
+--resume`` continues. What is shown comes from the person's observation alone, never the state.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
@@ -21,15 +20,17 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, RichLog, Static
 
-from parlour.bots import Bot, bot_names, make_bot
-from parlour.cli import HUMAN, clip
+from parlour.bots import bot_names, make_bot
 from parlour.errors import ParlourError
 from parlour.game import Action, State
 from parlour.match import Match
-from parlour.moves import Choice, Move, offered_verbs, parse_move, pick
+from parlour.moves import Choice, Move, offered_verbs, parse_move
 from parlour.moves import verb_label as label
-from parlour.records import check_save_path, match_record, save
+from parlour.records import check_save_path
 from parlour.registry import new_game
+from parlour.review import REVIEWER, review_deal, review_lines, reviewer_bot
+from parlour.session import HUMAN, Position, TableSession, Turn
+from parlour.text import clip
 from parlour.tui.moves import VERB_KEYS, verb_key
 from parlour.tui.screens import (
     DEFAULT_BOT,
@@ -37,6 +38,7 @@ from parlour.tui.screens import (
     DealOverScreen,
     HelpScreen,
     QuitScreen,
+    ReviewScreen,
     Settings,
     StartScreen,
     guarded,
@@ -69,21 +71,19 @@ class TableScreen(Screen[None]):
 
     def __init__(self, match: Match, seats: Sequence[str], save_path: Path | None) -> None:
         super().__init__()
+        self.session = TableSession(match, seats, save_path=save_path)
         self.match = match
         self.game = match.game
         self.seats = list(seats)
         self.seat = self.seats.index(HUMAN)
-        self.bots: list[Bot | None] = [None if s == HUMAN else make_bot(s, interactive=True)
-                                          for s in self.seats]
-        self.save_path = save_path
         #: The deal on the table: the current one, or the last finished one between deals.
-        self.state: State = match.current or match.next_deal()
+        self.state: State = self.session.start_deal()
         self.logged = 0
         self.verbs: list[str] = []
-        #: What a worker's answer belongs to; an answer for an older position is dropped.
-        self.position: tuple[int, int] = (0, 0)
         self.thinking = False
         self.closed = False
+        #: The deal-over lines, shown again after a review.
+        self.deal_over_lines: list[str] = []
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -105,7 +105,11 @@ class TableScreen(Screen[None]):
     # -- what is shown ------------------------------------------------------------------------
     @property
     def deal_number(self) -> int:
-        return len(self.match.deals) + (self.match.current is not None)
+        return self.session.deal_number
+
+    @property
+    def save_path(self) -> Path | None:
+        return self.session.save_path
 
     @property
     def my_turn(self) -> bool:
@@ -167,7 +171,6 @@ class TableScreen(Screen[None]):
         if self.closed:
             return
         state = self.state
-        self.position = (self.deal_number, len(state.history))
         self.show()
         if state.is_over:
             self.end_of_deal()
@@ -175,59 +178,57 @@ class TableScreen(Screen[None]):
             self.bot_turn()
 
     def bot_turn(self) -> None:
-        seat = self.state.current_player
-        bot = self.bots[seat]
-        assert bot is not None  # every seat but the human's has a bot
-        observation = self.state.observation(seat)
-        legal = self.state.legal_actions()
-        rng = self.match.bot_rng()
-        position = self.position
+        turn = self.session.bot_turn()
         self.thinking = True
 
         def think() -> None:
             try:
-                action = bot.choose(observation, legal, rng)
+                action = turn.think()
             except Exception as e:  # a bot's bug: stop the table's play, say so
-                self.app.call_from_thread(self.say, f"internal error in {bot.name}: {e}", "red")
+                self.app.call_from_thread(self.say, f"internal error in {turn.bot.name}: {e}",
+                                          "red")
                 return
-            self.app.call_from_thread(self.bot_moved, action, position)
+            self.app.call_from_thread(self.bot_moved, turn, action)
 
         self.run_worker(think, thread=True, group="bots", exit_on_error=False)
 
-    def bot_moved(self, action: Action, position: tuple[int, int]) -> None:
-        if self.closed or position != self.position:
-            return
+    def bot_moved(self, turn: Turn, action: Action) -> None:
+        if self.closed or not self.session.apply_turn(turn, action):
+            return  # the table moved on (a new match, a quit) while the bot thought
         self.thinking = False
-        self.state.apply(action)
         pace = getattr(self.app, "pace", DEFAULT_PACE)
-        nxt = self.state.current_player
-        if pace > 0 and nxt != self.seat:
-            self.position = (self.deal_number, len(self.state.history))
+        if pace > 0 and self.session.bot_to_move():
             self.show()
             self.set_timer(pace, self.advance)
         else:
             self.advance()
 
     def end_of_deal(self) -> None:
-        state, match, name = self.state, self.match, self.game.seat_name
-        match.finish_deal(state)
-        self.autosave()
-        lines = [f"Deal {len(match.deals)} is over"]
-        lines += [line for line in state.observation(self.seat).log_lines(len(state.history) - 1)
-                  if "over" in line.lower()][-1:]
-        returns = state.returns()
-        lines += [f"  {name(i)}{' (you)' if i == self.seat else ''}: deal {returns[i]:+g}, "
-                  f"match {match.totals[i]:g}" for i in range(self.game.players)]
+        match, name = self.match, self.game.seat_name
+        result = self.session.finish_deal()
+        lines = [f"Deal {result.number} is over", result.summary]
+        lines += [f"  {name(i)}{' (you)' if i == self.seat else ''}: deal {result.returns[i]:+g}, "
+                  f"match {result.totals[i]:g}" for i in range(self.game.players)]
+        if result.hands is not None:
+            lines += [f"  {name(i)} held {' '.join(map(str, hand))}"
+                      for i, hand in enumerate(result.hands) if hand and i != self.seat]
         if match.is_over:
             winners = ", ".join(name(w) for w in match.winners())
             lines.append(f"The match is over after {len(match.deals)} deals. Winner(s): {winners}")
         else:
             lines.append(f"The match goes on: {self.game.match_end_text()}.")
         self.show()
+        self.deal_over_lines = lines
         self.app.push_screen(DealOverScreen(lines, match.is_over), self.after_deal)
 
     def after_deal(self, choice: str | None) -> None:
-        if choice == "quit":
+        if choice == "review":
+            self.app.push_screen(ReviewScreen(f"Review of deal {len(self.match.deals)}",
+                                              self.deal_review),
+                                 lambda _: self.app.push_screen(
+                                     DealOverScreen(self.deal_over_lines, self.match.is_over),
+                                     self.after_deal))
+        elif choice == "quit":
             self.action_quit_table()
         elif self.match.is_over:
             self.closed = True
@@ -236,7 +237,7 @@ class TableScreen(Screen[None]):
             if isinstance(app, ParlourApp):
                 app.show_start()
         else:
-            self.state = self.match.next_deal()
+            self.state = self.session.start_deal()
             self.verbs = []
             self.new_deal_log()
             self.say("")
@@ -250,21 +251,20 @@ class TableScreen(Screen[None]):
             return
         hand = self.query_one("#hand", Hand)
         try:
-            action = pick(self.state, verb, hand.selected)
+            action = self.session.pick(self.seat, verb, hand.selected)
         except Choice as c:
             self.app.push_screen(ChoiceScreen(c.moves), self.chosen)
             return
         except ParlourError as e:
             self.say(f"Not allowed: {e}", "red")
             return
-        self.play(action)
+        self.played(action)
 
     def chosen(self, move: Move | None) -> None:
         if move is not None and self.my_turn:
-            self.play(move.action)
+            self.played(self.session.play(self.seat, move.action))
 
-    def play(self, action: Action) -> None:
-        self.state.apply(action)
+    def played(self, action: Action) -> None:
         hand = self.query_one("#hand", Hand)
         hand.selected.clear()
         self.say(f"You: {action}")
@@ -285,53 +285,46 @@ class TableScreen(Screen[None]):
             self.say("A hint is for your turn.")
             return
         name = getattr(self.app, "hint_bot", strongest_bot())
-        bot = make_bot(name, interactive=True)
-        observation = self.state.observation(self.seat)
-        legal = self.state.legal_actions()
-        rng = random.Random(f"hint/{self.match.seed}/{self.position}")
-        position = self.position
+        turn = self.session.hint_turn(self.seat, name)
         self.say(f"Thinking ({name})…")
 
         def think() -> None:
             try:
-                action, reason = bot.choose_explained(observation, legal, rng)
+                action, reason = turn.explain()
             except Exception as e:
                 self.app.call_from_thread(self.say, f"internal error in {name}: {e}", "red")
                 return
-            self.app.call_from_thread(self.hinted, action, reason, position)
+            self.app.call_from_thread(self.hinted, action, reason, turn.position)
 
         self.run_worker(think, thread=True, group="hint", exit_on_error=False)
 
-    def hinted(self, action: Action, reason: str, position: tuple[int, int]) -> None:
-        if self.closed or position != self.position:
+    def hinted(self, action: Action, reason: str, position: Position) -> None:
+        if self.closed or position != self.session.position:
             return
         move = parse_move(action)
         self.query_one("#hand", Hand).select_only(set(move.cards))
         key = verb_key(move.verb)
         self.say(f"Hint: {action} — {reason}" + (f" (press {key})" if key else ""), "green")
 
+    def deal_review(self) -> list[str]:
+        """The review of the last deal's decisions of the person's seat (run in a worker
+        thread)."""
+        state = self.match.deals[-1]
+        level = getattr(self.app, "review_level", REVIEWER)
+        decisions = review_deal(state, [self.seat], reviewer_bot(level), seed=self.match.seed,
+                                deal=len(self.match.deals))
+        return review_lines(decisions, state)
+
     @guarded
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(self.game.name))
 
     # -- saving and quitting ------------------------------------------------------------------
-    def record(self) -> dict[str, object]:
-        record = match_record(self.match)
-        record["seats"] = self.seats
-        return record
-
-    def autosave(self) -> None:
-        if self.save_path is not None:
-            save(self.record(), self.save_path)
-
     def save_to(self, text: str) -> str:
         """Save the match so far to ``text`` (a path); :class:`RecordError` if it cannot be."""
         if not text:
             raise ParlourError("give a file name to save to")
-        path = check_save_path(text)
-        save(self.record(), path)
-        self.save_path = path
-        return str(path)
+        return str(self.session.save(check_save_path(text)))
 
     @guarded
     def action_quit_table(self) -> None:
@@ -355,7 +348,8 @@ class ParlourApp(App[int]):
     """The table app: the start screen, or straight to a match (given, or resumed).
 
     ``pace`` is the pause between bots' moves in seconds (0: instant); ``hint_bot`` names the
-    bot that gives hints (default: the strongest level).
+    bot that gives hints (default: the strongest level); ``review_level``, the searching level
+    that reviews a deal's decisions (default: the strongest).
     """
 
     CSS_PATH = "parlour.tcss"
@@ -364,7 +358,8 @@ class ParlourApp(App[int]):
 
     def __init__(self, *, match: Match | None = None, seats: Sequence[str] = (),
                  save_path: Path | None = None, settings: Settings | None = None,
-                 pace: float = DEFAULT_PACE, hint_bot: str | None = None) -> None:
+                 pace: float = DEFAULT_PACE, hint_bot: str | None = None,
+                 review_level: str = REVIEWER) -> None:
         super().__init__()
         self.match = match
         self.seats = list(seats)
@@ -372,6 +367,7 @@ class ParlourApp(App[int]):
         self.settings = settings or Settings()
         self.pace = pace
         self.hint_bot = hint_bot or strongest_bot()
+        self.review_level = review_level
 
     def on_mount(self) -> None:
         if self.match is not None and self.match.is_over:

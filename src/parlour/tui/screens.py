@@ -21,6 +21,7 @@ from parlour.moves import Move, verb_label
 from parlour.registry import get_variant, new_game, player_counts_text, variants
 from parlour.summaries import summary
 from parlour.tui.moves import VERB_KEYS
+from parlour.tui.widgets import cards_markup
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -248,7 +249,9 @@ class HelpScreen(ModalScreen[None]):
 class DealOverScreen(ModalScreen[str]):
     """A finished deal's result per seat and the match standing; next deal or quit."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("n,enter", "choose('next')", "Next"), Binding("q", "choose('quit')", "Quit")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n,enter", "choose('next')", "Next"), Binding("r", "choose('review')", "Review"),
+        Binding("q", "choose('quit')", "Quit")]
 
     def __init__(self, lines: Sequence[str], match_over: bool) -> None:
         super().__init__()
@@ -258,10 +261,11 @@ class DealOverScreen(ModalScreen[str]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="deal-over"):
             yield Static(self.lines[0], classes="title")
-            yield Static("\n".join(self.lines[1:]))
+            yield Static(cards_markup("\n".join(self.lines[1:])))
             with Horizontal(classes="buttons"):
                 yield Button("New game (n)" if self.match_over else "Next deal (n)",
                              id="next", variant="primary")
+                yield Button("Review (r)", id="review")
                 yield Button("Quit (q)", id="quit")
 
     def action_choose(self, what: str) -> None:
@@ -269,7 +273,41 @@ class DealOverScreen(ModalScreen[str]):
 
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:
-        self.dismiss("next" if event.button.id == "next" else "quit")
+        self.dismiss(event.button.id or "quit")
+
+
+class ReviewScreen(ModalScreen[None]):
+    """A deal's review (:mod:`parlour.review`): ``work()`` makes its lines in a worker thread,
+    since the search takes a few seconds; a refusal it raises is shown instead."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,enter", "close", "Close")]
+
+    def __init__(self, title: str, work: Callable[[], list[str]]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.work = work
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog", id="review-dialog"):
+            yield Static(self.title_text, classes="title")
+            yield Static("Reviewing your decisions…", id="review-lines")
+            yield Static("[dim]'?' marks a mistake · escape closes[/]")
+
+    def on_mount(self) -> None:
+        def run() -> None:
+            try:
+                text = "\n".join(self.work())
+            except ParlourError as e:
+                text = str(e)
+            self.app.call_from_thread(self.show, text)
+
+        self.run_worker(run, thread=True, exit_on_error=False)
+
+    def show(self, text: str) -> None:
+        self.query_one("#review-lines", Static).update(Text(text))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
 
 
 class QuitScreen(ModalScreen[bool]):

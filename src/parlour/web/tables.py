@@ -38,9 +38,9 @@ from parlour.cards import parse_card
 from parlour.errors import CardError, ParlourError
 from parlour.game import Action, Game, Observation, State
 from parlour.match import Match
-from parlour.moves import pick
-from parlour.records import match_record, save
+from parlour.records import save
 from parlour.registry import new_game
+from parlour.session import HUMAN, TableSession
 from parlour.web import hints
 from parlour.web.limits import RateLimit, quote, shorten
 from parlour.web.settings import DEFAULT_BOT, TURN_TIMEOUT_RANGE, Settings
@@ -81,7 +81,6 @@ class Seat:
     bot_name: str | None
     name: str
     token_hash: str | None
-    bot: Bot | None = None
     connections: int = 0
     #: A person who let the turn timer run out: the table's stand-in bot plays for them until
     #: they act again.
@@ -117,6 +116,9 @@ class Table:
         self.id = table_id
         self.game = game
         self.match = Match(game, seed)
+        # The session runs the match: the bots' turns, people's moves, the end of each deal.
+        self.session = TableSession(self.match, [s.bot_name or DEFAULT_BOT if s.kind == "bot"
+                                                 else HUMAN for s in seats])
         self.seats = seats
         #: Whether the creator chose the seed: then everyone is told it (every deal and every
         #: bot choice follows from it); otherwise it stays secret until the match is over.
@@ -140,17 +142,12 @@ class Table:
         self._turn_started = time.monotonic()
         self._timer: asyncio.TimerHandle | None = None
         self._stand_in_bot: Bot | None = None
-        for s in seats:
-            if s.kind == "bot":
-                s.bot = make_bot(s.bot_name or DEFAULT_BOT, interactive=True)
 
     # -- what the table shows ----------------------------------------------------------------
     @property
     def state(self) -> State | None:
         """The deal shown: in progress, or the last one once scored."""
-        if self.match.current is not None:
-            return self.match.current
-        return self.match.deals[-1] if self.match.deals else None
+        return self.session.state
 
     @property
     def status(self) -> str:
@@ -167,7 +164,7 @@ class Table:
 
     @property
     def deal_number(self) -> int:
-        return len(self.match.deals) + (self.match.current is not None)
+        return self.session.deal_number
 
     def info(self) -> dict[str, Any]:
         return {
@@ -187,7 +184,7 @@ class Table:
         """The whole match record, with who sat where (extra fields replay ignores): every
         hand and the seed. Only for a match that is over (or closed): :meth:`public_record`
         is what may be shown while it goes on."""
-        record = match_record(self.match)
+        record = self.session.record()
         record["seeded"] = self.seeded
         record["seats"] = self._seat_records()
         return record
@@ -262,17 +259,18 @@ class Table:
 
     def result(self) -> dict[str, Any] | None:
         state = self.state
-        if state is None or not state.is_over:
+        if state is None or not state.is_over or self.match.current is not None:
             return None
-        returns = state.returns()
+        result = self.session.result()
         name = self.seat_label
-        summary = "; ".join(f"{name(s)} {_number(r):+}" for s, r in enumerate(returns))
-        line = f"deal {self.deal_number}: {summary}"
-        if self.match.is_over:
-            line += " — match over, won by " + ", ".join(map(name, self.match.winners()))
-        return {"returns": returns, "totals": list(self.match.totals),
-                "match_over": self.match.is_over, "winners": self.match.winners(),
-                "summary": line}
+        summary = "; ".join(f"{name(s)} {_number(r):+}" for s, r in enumerate(result.returns))
+        line = f"deal {result.number}: {summary}"
+        if result.match_over:
+            line += " — match over, won by " + ", ".join(map(name, result.winners))
+        hands = None if result.hands is None else [[str(c) for c in h] for h in result.hands]
+        return {"returns": list(result.returns), "totals": list(result.totals),
+                "match_over": result.match_over, "winners": list(result.winners),
+                "summary": line, "hands": hands}
 
     def seat_label(self, seat: int) -> str:
         """What the table calls ``seat``: its player's name, numbered by seat when another
@@ -396,7 +394,7 @@ class Table:
                 raise WebError(f"unknown bot {quote(name)}; the bots are: " + ", ".join(bot_names()))
             chosen.kind, chosen.bot_name, chosen.name = "bot", name, name
             chosen.token_hash, chosen.away = None, False
-            chosen.bot = make_bot(name, interactive=True)
+            self.session.seat_bot(seat, name)
         self.store.set_seat(self.id, SeatRow(seat, chosen.kind, chosen.bot_name, chosen.name,
                                              chosen.token_hash))
         self.touched = time.monotonic()
@@ -431,14 +429,12 @@ class Table:
         self.record_event("deal", -1, "")
         self.changed()
 
-    def apply(self, seat: int, action: Action) -> None:
-        """Apply ``action`` (already checked legal) for ``seat``, the player to move."""
-        state = self.match.current
-        assert state is not None and state.current_player == seat
-        state.apply(action)
+    def moved(self, seat: int, action: Action) -> None:
+        """``seat`` has just played ``action`` through the session: store it, score the deal
+        if it is over, and tell everyone."""
         self.record_event("action", seat, str(action))
-        if state.is_over:
-            self.match.finish_deal(state)
+        if self.session.to_move() is None:
+            self.session.finish_deal()
             if self.match.is_over:
                 self.finished_record = self.record()
                 self.store.set_status(self.id, "finished", self.finished_record)
@@ -501,26 +497,23 @@ class Table:
     async def _bot_turn(self) -> None:
         version = self.version
         await asyncio.sleep(self.tables.settings.bot_delay)
-        state = self.match.current
-        if state is None or self.version != version or self.tables.closed:
+        seat = self.session.to_move()
+        if seat is None or self.version != version or self.tables.closed:
             return
-        seat = state.current_player
         player = self.seats[seat]
-        if player.kind == "bot":
-            bot = player.bot
-        elif player.away:
+        stand_in = None
+        if player.kind != "bot":
+            if not player.away:
+                return  # the person came back meanwhile
             if self._stand_in_bot is None:
                 self._stand_in_bot = make_bot(self.stand_in, interactive=True)
-            bot = self._stand_in_bot
-        else:
-            return  # the person came back meanwhile
-        assert bot is not None
+            stand_in = self._stand_in_bot
         # The bot gets what a remote player would: an observation and the legal actions.
-        observation, legal, rng = state.observation(seat), state.legal_actions(), self.match.bot_rng()
-        action = await asyncio.get_running_loop().run_in_executor(
-            self.tables.bot_pool, bot.choose, observation, legal, rng)
-        if self.version == version and not self.tables.closed:
-            self.apply(seat, action)
+        turn = self.session.bot_turn(stand_in)
+        action = await asyncio.get_running_loop().run_in_executor(self.tables.bot_pool, turn.think)
+        if (self.version == version and not self.tables.closed
+                and self.session.apply_turn(turn, action)):
+            self.moved(seat, action)
 
     async def _auto_deal(self) -> None:
         await asyncio.sleep(self.tables.settings.bot_delay)
@@ -577,13 +570,14 @@ class Table:
                            else "the deal is over: send next_deal for the next one")
         if state.current_player != seat:
             raise WebError(f"it is {self.seat_label(state.current_player)}'s turn, not yours")
-        action = self.resolve(state, message)
+        action = self.play(seat, message)
         self.seats[seat].away = False
-        self.apply(seat, action)
+        self.moved(seat, action)
 
-    @staticmethod
-    def resolve(state: State, message: dict[str, Any]) -> Action:
-        """The legal action a message names, by ``action`` text or by ``verb`` and ``cards``."""
+    def play(self, seat: int, message: dict[str, Any]) -> Action:
+        """Play the legal action a message names for ``seat``, by ``action`` text or by
+        ``verb`` and ``cards``; :class:`WebError` with the reason, and nothing changed, if
+        it names none."""
         try:
             if "action" in message:
                 text = message["action"]
@@ -592,11 +586,7 @@ class Table:
                 if len(text) > ACTION_LIMIT:
                     raise WebError(f"an action is at most {ACTION_LIMIT} characters, not "
                                    f"{quote(text)}")
-                action = state.parse_action(text)
-                if action not in state.legal_actions():
-                    state.clone().apply(action)  # raises the engine's reason
-                    raise WebError(f"{action} is not one of your legal moves")
-                return action
+                return self.session.play(seat, text)
             verb, cards = message.get("verb"), message.get("cards", [])
             if not isinstance(verb, str) or not isinstance(cards, list) or not all(
                     isinstance(c, str) for c in cards):
@@ -604,7 +594,7 @@ class Table:
                                "and 'cards' (a list of card texts)")
             if len(verb) > ACTION_LIMIT or len(cards) > 52:
                 raise WebError("a verb is a word and 'cards' lists at most 52 cards")
-            return pick(state, verb, [parse_card(c) for c in cards])
+            return self.session.pick(seat, verb, [parse_card(c) for c in cards])
         except WebError:
             raise
         except CardError as e:
@@ -857,17 +847,17 @@ class Tables:
         table = Table(self, row.id, game, row.seed, seats, seeded=row.seeded,
                       owner_hash=row.owner_hash, turn_timeout=row.turn_timeout,
                       stand_in=row.stand_in or self.settings.stand_in)
+        session = table.session
         for kind, seat, text in self.store.events(row.id):
             table.version += 1
             if kind == "deal":
                 table.match.next_deal()
                 continue
-            state = table.match.current
-            if state is None or state.current_player != seat:
+            if session.to_move() != seat:
                 raise ParlourError(f"event {table.version} ({text}) is out of turn")
-            state.apply(state.parse_action(text))
-            if state.is_over:
-                table.match.finish_deal(state)
+            session.play(seat, text)
+            if session.to_move() is None:
+                session.finish_deal()
         table.finished_record = row.record
         table.archived = row.status == "archived"
         return table

@@ -173,8 +173,10 @@ class ClimbingState(State):
 
     def hidden_from(self, seat: int) -> CardSet:
         """The other hands, less the lowest card while the opening is due (everyone knows the
-        seat to open holds it)."""
-        return self._t.card_set(self._e.hidden_from(self.check_seat(seat)))
+        seat to open holds it). Once the deal is over the hands left are laid face up to be
+        counted (:attr:`~parlour.game.Game.reveals_hands_at_end`): nothing is hidden."""
+        hidden = self._e.hidden_from(self.check_seat(seat))
+        return self._t.card_set(0 if self.is_over else hidden)
 
     def hand(self, seat: int) -> CardSet:
         """``seat``'s cards in the variant's order (the full state sees every hand)."""

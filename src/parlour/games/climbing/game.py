@@ -76,6 +76,9 @@ class ClimbingGame(Game):
     (0, '10D 10S', 1)
     """
 
+    # The deal is scored by the cards each player still holds: they are laid down to be counted.
+    reveals_hands_at_end = True
+
     def __init__(self, variant: Variant, players: int, options: Any, rules: ClimbingRules) -> None:
         super().__init__(variant, players, options)
         self.rules = rules

@@ -175,7 +175,7 @@ class ClimbingObservation(Observation):
         if self.table is None:
             caption = "empty" + ("" if self.is_over else f" — {name(self.current_player)} leads")
             if self.opening:
-                caption += f" (the first play must include {game.rules.lowest_card_text})"
+                caption += f" ({game.rules.opening_text})"
         else:
             plural = "es" if self.passes != 1 else ""
             to_play = "" if self.is_over else f" — {name(self.current_player)} to play"

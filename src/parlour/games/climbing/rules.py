@@ -99,6 +99,13 @@ class ClimbingRules:
     def lowest_card_text(self) -> str:
         return "3" + self.suit_order[0]
 
+    @property
+    def opening_text(self) -> str:
+        """The opening rule in words, as the table states it while the first play is due."""
+        if self.opening_single:
+            return f"the first play is {self.lowest_card_text}, played alone"
+        return f"the first play must include {self.lowest_card_text}"
+
 
 # -- options -----------------------------------------------------------------------------------
 

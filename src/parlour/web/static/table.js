@@ -488,7 +488,8 @@ function renderDealOver(obs) {
       element("thead", {}, element("tr", {}, element("th", { textContent: "" }), element("th", { textContent: "this deal" }), element("th", { textContent: "match" }))),
       element("tbody", {}, ...rows)),
   ];
-  const shown = obs?.shown ?? [];
+  // The hands left, where the rules lay them down to be counted.
+  const shown = result.hands ?? [];
   if (shown.length) {
     parts.push(element("div", { className: "shown" }, ...shown.map((cards, s) => element("div", { className: "shown-hand" },
       element("span", { className: "who", textContent: `${seatName(s)}:` }),
