@@ -40,7 +40,7 @@ from parlour.bots.base import Bot, register_bot
 from parlour.bots.greedy import GreedyBot
 from parlour.bots.learned import playouts, prior
 from parlour.bots.search import SearchBot
-from parlour.game import Action, Game, Observation
+from parlour.game import Action, Game, Observation, play_out
 
 
 class EasyBot(Bot):
@@ -124,15 +124,17 @@ def bench_lines(game: Game, seconds: float) -> Iterator[str]:
     move has more than one legal action), taken in random order until the time is up (at least
     one), so that a short run still samples the whole deal.
     """
-    state = game.new_deal(seed=0)
+    positions: list[tuple[Observation, Sequence[Action]]] = []
+
+    class Recording(GreedyBot):
+        def choose(self, observation: Observation, legal_actions: Sequence[Action],
+                   rng: random.Random) -> Action:
+            if len(legal_actions) > 1:
+                positions.append((observation, legal_actions))
+            return super().choose(observation, legal_actions, rng)
+
     rng = random.Random(0)
-    positions = []
-    while not state.is_over:
-        legal = state.legal_actions()
-        observation = state.observation(state.current_player)
-        if len(legal) > 1:
-            positions.append((observation, legal))
-        state.apply(GreedyBot().choose(observation, legal, rng))
+    play_out(game.new_deal(seed=0), [Recording()] * game.players, rng)
     rng.shuffle(positions)
     for level in (LEVELS[0], LEVELS[-1]):
         bot = level.bot()

@@ -163,28 +163,35 @@ class SearchResult:
     prior_weight: float = 0.0
 
     def explanation(self) -> str:
-        """One line: the move, how it fared, and the next best.
+        """One line in plain words: the move, how it fared in the simulated deals, and the next
+        best; where the next best shows a higher figure (it wins more often, or it scored
+        more but the policy's choice was kept), the line says why it was not chosen.
 
-        ``"9S 9H: wins 62% of 400 samples, mean +1.25 (next best pass: 48%, +0.10)"``
+        ``"9S 9H: wins 62% of 400 simulated deals, +1.25 points a deal; next best pass: wins
+        48%, +0.10 points"``
         """
         best = next(c for c in self.candidates if c.action == self.action)
         if not self.worlds and len(self.candidates) > 1:  # the guide's choice was clear
             second = self.candidates[1]
             return (f"{best.action}: the learned policy rates it {best.prior - second.prior:+.2f} "
                     f"points a deal above the next best, {second.action}")
-        text = (f"{best.action}: wins {best.win_rate:.0%} of {best.samples} samples, "
-                f"mean {best.mean:+.2f}")
+        text = (f"{best.action}: wins {best.win_rate:.0%} of {best.samples} simulated deals, "
+                f"{best.mean:+.2f} points a deal")
         if self.prior_weight:
-            text += f", learned {best.prior:+.2f}"
+            text += f" (learned policy {best.prior:+.2f})"
         others = [c for c in self.candidates if c is not best and c.samples]
         if not others:
             return text
         w = self.prior_weight
         second = max(others, key=lambda c: (c.score(w), -c.rank))
-        text += f" (next best {second.action}: {second.win_rate:.0%}, {second.mean:+.2f})"
+        figures = f"wins {second.win_rate:.0%}, {second.mean:+.2f} points"
         if second.score(w) > best.score(w):  # SearchBot(keep_policy=…) kept the policy's choice
-            text += ": the policy's choice, not clearly beaten"
-        return text
+            return (f"{text}; {second.action} scored more ({figures}) but not clearly: "
+                    "the policy's choice, not clearly beaten")
+        if second.win_rate > best.win_rate:
+            return (f"{text}; {second.action} wins more often ({figures}) but scores fewer "
+                    "points a deal")
+        return f"{text}; next best {second.action}: {figures}"
 
 
 def _clearly_better(a: Candidate, b: Candidate, margin: float) -> bool:
