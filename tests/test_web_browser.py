@@ -713,3 +713,31 @@ def test_the_owner_hands_an_absent_players_seat_to_a_bot(
     # The bot plays the seat: the deal goes on until Ann's turn.
     wait_for_turn(ann)
     expect(eve.locator('#opponents .seat-box[data-seat="1"] .name')).to_have_text("medium")
+
+
+def test_after_the_match_review_my_moves_then_play_again_with_the_same_seats(
+        fresh_server: Callable[..., str], new_page: Callable[..., Page]) -> None:
+    base = fresh_server(review_level="medium")
+    page = new_page(viewport={"width": 1280, "height": 900})
+    first = create_table(page, base, "big-two-4card", ["you", "bot:greedy", "bot:random",
+                                                        "bot:greedy"], options={"deals": "1"})
+    page.click("#invite-btn")
+    expect(page.locator("#message")).to_contain_text(f"#/table/{first}")
+    play_deal(page, shed_most)
+    expect_deal_over(page)
+    # The hands left are laid down to be counted: the three opponents', never empty.
+    expect(page.locator("#deal-over .shown .shown-hand")).to_have_count(4)
+    page.click("#review-btn")
+    review = page.locator("#deal-over #review")
+    expect(review).to_be_visible(timeout=WAIT)
+    moves = review.locator("li")
+    assert moves.count() >= 1
+    assert all(text.startswith(("move ", "? move ")) for text in moves.all_inner_texts())
+    expect(review.locator("p")).to_contain_text("decisions reviewed")
+    save_screenshot(page, "web-review.png")
+    page.click("#rematch-btn")
+    page.wait_for_function("first => !location.hash.endsWith(first)", arg=first)
+    expect(page.locator("#me .seat-box.mine .name")).to_have_text("Ann (you)")
+    expect(page.locator("#hand .card")).to_have_count(13)
+    seats = page.locator("#opponents .seat-box .name").all_inner_texts()
+    assert len(seats) == 3 and any("random" in s for s in seats), seats

@@ -628,3 +628,56 @@ def test_a_table_whose_events_do_not_replay_is_left_out_at_restart(db: str) -> N
     store.close()
     with TestClient(create_app(db, bot_delay=0)) as http:
         assert [t["id"] for t in http.get("/api/tables").json()["tables"]] == [good["id"]]
+
+
+# -- after a deal: the review, and playing again -------------------------------------------------
+
+
+def test_a_review_judges_the_seats_own_moves_and_a_rematch_seats_everyone_again(db: str) -> None:
+    from parlour.review import review_deal, review_lines, reviewer_bot
+
+    app = create_app(db, bot_delay=0, hint_bot="greedy", settings=Settings(review_level="medium"))
+    with TestClient(app) as http:
+        try:
+            table, [me] = humans_table(http, "big-two-4card", [1], seed=3, deals=1)
+            me.send({"type": "review", "ref": "early"})
+            refusal = me.receive_until(lambda m: m["type"] == "error")
+            assert refusal["ref"] == "early" and "none is finished" in refusal["message"]
+            unfinished = http.post(f"/api/tables/{table['id']}/rematch",
+                                   headers={"Authorization": f"Bearer {me.token}"})
+            assert unfinished.status_code == 409
+            play_deal([me], game_of(table))
+            me.send({"type": "review", "ref": "r"})
+            review = me.receive_until(lambda m: m["type"] in ("review", "error"))
+            assert review["type"] == "review" and review["ref"] == "r" and review["deal"] == 1
+            record = http.get(f"/api/tables/{table['id']}/record").json()
+            state = replay_match(record)[0]
+            expected = review_deal(state, [1], reviewer_bot("medium"), seed=record["seed"])
+            assert review["lines"] == review_lines(expected, state)
+            assert [(d["move"], d["played"], d["best"], d["mistake"])
+                    for d in review["decisions"]] == [
+                (d.step + 1, str(d.played), str(d.best), d.mistake) for d in expected]
+            me.send({"type": "review", "deal": 2, "ref": "x"})
+            assert "from 1 to 1" in me.receive_until(lambda m: m["type"] == "error")["message"]
+
+            answer = http.post(f"/api/tables/{table['id']}/rematch",
+                               headers={"Authorization": f"Bearer {me.token}"})
+            assert answer.status_code == 201, answer.json()
+            again = answer.json()
+            assert again["seat"] == 1 and again["owner_token"] and again["token"]
+            new = again["table"]
+            assert new["id"] != table["id"] and not new["seeded"]
+            assert (new["variant"], new["options"]) == (table["variant"], table["options"])
+            assert [(s["kind"], s["bot"]) for s in new["seats"]] == \
+                   [(s["kind"], s["bot"]) for s in table["seats"]]
+            assert new["seats"][1]["name"] == "H1" and new["status"] == "playing"
+            notice = me.receive_until(lambda m: m["type"] == "rematch")
+            assert notice == {"type": "rematch", "table": new["id"], "by": 1}
+            # The seat is taken at the rematch already: asking again is refused, and a token
+            # that holds no seat here asks for nothing.
+            assert http.post(f"/api/tables/{table['id']}/rematch",
+                             headers={"Authorization": f"Bearer {me.token}"}).status_code == 409
+            assert http.post(f"/api/tables/{table['id']}/rematch",
+                             headers={"Authorization": "Bearer nope"}).status_code == 401
+        finally:
+            close_all()

@@ -159,6 +159,16 @@ def create_app(
             return _error(e)
         return JSONResponse({"seat": seat, "token": token, "table": table.info()})
 
+    async def rematch(request: Request) -> Response:
+        try:
+            table = tables.get(request.path_params["table_id"])
+            client = request.client.host if request.client is not None else ""
+            new, seat, token, owner = tables.rematch(table, _bearer(request), client)
+        except WebError as e:
+            return _error(e)
+        return JSONResponse({"table": new.info(), "seat": seat, "token": token,
+                             "owner_token": owner}, status_code=201 if owner else 200)
+
     async def hand_over_seat(request: Request) -> Response:
         try:
             table = tables.get(request.path_params["table_id"])
@@ -205,6 +215,7 @@ def create_app(
         Route("/tables", lobby, methods=["GET", "POST"]),
         Route("/tables/{table_id}", get_table, methods=["GET"]),
         Route("/tables/{table_id}/join", join_table, methods=["POST"]),
+        Route("/tables/{table_id}/rematch", rematch, methods=["POST"]),
         Route("/tables/{table_id}/seats/{seat:int}", hand_over_seat, methods=["POST"]),
         Route("/tables/{table_id}/record", table_record, methods=["GET"]),
     ]
@@ -419,6 +430,8 @@ async def _handle(table: Table, client: Client, message: dict[str, Any]) -> None
         table.next_deal(client, message)
     elif kind == "hint":
         table.hint(client, message)  # the search runs on while the next messages are read
+    elif kind == "review":
+        table.review(client, message)  # as a hint: worked out while the next are read
     elif kind == "back":
         table.come_back(client, message)
     elif kind == "ping":
@@ -427,4 +440,4 @@ async def _handle(table: Table, client: Client, message: dict[str, Any]) -> None
         raise WebError("this connection has already said hello")
     else:
         raise WebError(f"unknown message type {quote(kind)}; the types are: hello, action, hint, "
-                       "next_deal, back, ping")
+                       "review, next_deal, back, ping")

@@ -1,6 +1,6 @@
-"""Hints worked out in processes of their own.
+"""Hints and game reviews worked out in processes of their own.
 
-A hint is a search ("hard", "expert"): seconds of CPU. In a thread of the server it would hold
+A hint is a search ("hard", "expert"): seconds of CPU; a review is one such search per decision. In a thread of the server it would hold
 the interpreter's lock against the event loop and the bots' threads, and every table would
 slow down while it runs; in another process it takes only a core's share. The worker gets
 what a remote player would (the observation as JSON, the legal actions as text) and rebuilds
@@ -49,3 +49,23 @@ def work_out_hint(variant: str, players: int, options: dict[str, Any], bot_name:
     action, reason = bot.choose_explained(observation_from_dict(game, observation), actions,
                                           random.Random(seed))
     return str(action), reason
+
+
+def work_out_review(variant: str, players: int, options: dict[str, Any], record: dict[str, Any],
+                    seat: int, level: str, seed: int, deal: int) -> dict[str, Any]:
+    """The review (:mod:`parlour.review`) of ``seat``'s decisions in the finished deal
+    ``record`` (a deal record): a line per decision and the total, and each decision as data.
+    Every search looks from ``seat``'s observation only, so nothing in it tells what the seat
+    could not see."""
+    from parlour.records import replay_deal  # the review loads the searching bots: only here
+    from parlour.review import review_deal, review_lines, reviewer_bot
+
+    new_game(variant, players=players, **options)  # the same checks as the table's own game
+    state = replay_deal(record)
+    decisions = review_deal(state, [seat], reviewer_bot(level), seed=seed, deal=deal)
+    return {
+        "deal": deal, "level": level, "lines": review_lines(decisions, state),
+        "decisions": [{"move": d.step + 1, "played": str(d.played), "best": str(d.best),
+                       "loss": round(d.loss, 3), "mistake": d.mistake, "reason": d.reason}
+                      for d in decisions],
+    }

@@ -23,6 +23,8 @@ def add_parsers(sub: Any) -> None:
                     help="pause before each bot move (default 0.8)")
     sp.add_argument("--hint-bot", default="hard", metavar="NAME",
                     help="the bot that answers hints (default hard)")
+    sp.add_argument("--review-level", default="expert", choices=("medium", "hard", "expert"),
+                    help="the searching level that reviews a deal's moves (default expert)")
     sp.add_argument("--records", default=None, metavar="DIR",
                     help="also save each finished match as DIR/TABLE_ID.json "
                          "(the record parlour replay reads)")
@@ -84,7 +86,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                         tables_per_minute=args.tables_per_minute,
                         table_burst=int(args.table_burst),
                         connections_per_address=int(args.connections_per_address),
-                        idle_timeout=args.idle_timeout, hint_workers=int(args.hint_workers))
+                        idle_timeout=args.idle_timeout, hint_workers=int(args.hint_workers),
+                        review_level=args.review_level)
     app = create_app(args.database, bot_delay=args.bot_delay, hint_bot=args.hint_bot,
                      instance=args.instance, records=args.records, settings=settings)
     scheme = "http" if args.certfile is None else "https"

@@ -22,6 +22,9 @@ class Settings:
     bot_delay: float = 0.8
     #: The bot that answers a hint.
     hint_bot: str = "hard"
+    #: The searching level that reviews a deal's decisions (it shares the hints' processes
+    #: and their pace per seat).
+    review_level: str = "expert"
     #: A folder where each finished match is also saved as ``TABLE_ID.json`` (``None``: the
     #: records stay in the database only).
     records: str | None = None

@@ -38,7 +38,7 @@ from parlour.cards import parse_card
 from parlour.errors import CardError, ParlourError
 from parlour.game import Action, Game, Observation, State
 from parlour.match import Match
-from parlour.records import save
+from parlour.records import deal_record, save
 from parlour.registry import new_game
 from parlour.session import HUMAN, TableSession
 from parlour.web import hints
@@ -133,8 +133,10 @@ class Table:
         self.archived = False
         #: When a client last joined, connected, left or sent something (``time.monotonic``).
         self.touched = time.monotonic()
-        #: Seats whose hint is being worked out.
-        self.hinting: set[int] = set()
+        #: Seats whose hint or review is being worked out, and which of the two.
+        self.hinting: dict[int, str] = {}
+        #: The table of the rematch, once a player asked for one.
+        self.rematch_id: str | None = None
         #: Per seat, the deal's log so far: (deal number, actions told, lines).
         self._logs: dict[int, tuple[int, int, list[str]]] = {}
         self._task: asyncio.Task[None] | None = None
@@ -630,45 +632,87 @@ class Table:
         """Start working out a hint for ``client``'s seat; it is sent when found.
 
         Refused (:class:`WebError`) when it is not the seat's turn, while the seat's last hint
-        is still being worked out, past the seat's rate, and when the hint pool is full."""
+        or review is still being worked out, past the seat's rate, and when the pool is full."""
         seat = self.acting_seat(client, message)
-        if self.archived:
-            raise WebError(f"table {self.id} was closed")
-        if self.tables.closed:
-            raise WebError("the server is shutting down")
+        self._check_work(seat, "hint")
         state = self.match.current
         if state is None or state.is_over or state.current_player != seat:
             raise WebError("a hint is for your turn")
-        if seat in self.hinting:
-            raise WebError("a hint for your seat is still being worked out", 429)
+        self.back(seat)
+        # What a remote player would get, as plain data for the hint's own process.
+        request = (self.game.name, self.game.players, self.game.option_values(),
+                   self.tables.settings.hint_bot, state.observation(seat).to_dict(),
+                   [str(a) for a in state.legal_actions()],
+                   f"hint/{self.match.seed}/{self.deal_number}/{len(state.history)}")
+
+        def reply(answer: tuple[str, str]) -> dict[str, Any]:
+            return {"type": "hint", "action": answer[0], "reason": answer[1]}
+
+        self._work(client, seat, "hint", hints.work_out_hint, request, reply, message.get("ref"))
+
+    def review(self, client: Client, message: dict[str, Any]) -> None:
+        """Start reviewing ``client``'s seat's decisions in a finished deal (``deal``: its
+        number, default the last one); the review is sent to that client alone when done.
+        Refused as a hint is (it shares the hints' processes and pace), and when the deal
+        is not finished."""
+        seat = self.acting_seat(client, message)
+        self._check_work(seat, "review")
+        number = message.get("deal", len(self.match.deals))
+        if (not isinstance(number, int) or isinstance(number, bool)
+                or not 1 <= number <= len(self.match.deals)):
+            raise WebError("a review is of a finished deal: 'deal' is its number, from 1 to "
+                           f"{len(self.match.deals)}" if self.match.deals
+                           else "a review is of a finished deal: none is finished yet")
+        state = self.match.deals[number - 1]
+        request = (self.game.name, self.game.players, self.game.option_values(),
+                   deal_record(state), seat, self.tables.settings.review_level,
+                   self.match.seed, number)
+
+        def reply(review: dict[str, Any]) -> dict[str, Any]:
+            return {"type": "review", **review}
+
+        self._work(client, seat, "review", hints.work_out_review, request, reply,
+                   message.get("ref"))
+
+    def _check_work(self, seat: int, what: str) -> None:
+        """Refuse a hint or review (``what``) for ``seat`` that cannot start now: they share
+        one pace per seat."""
+        if self.archived:
+            raise WebError(f"table {self.id} was closed")
         tables = self.tables
+        if tables.closed:
+            raise WebError("the server is shutting down")
+        if seat in self.hinting:
+            raise WebError(f"a {self.hinting[seat]} for your seat is still being worked out", 429)
         if len(tables.hints) >= 2 * tables.settings.hint_workers:
             raise WebError("the hint helper is busy with other tables: ask again in a moment",
                            429, retry_after=1.0)
         wait = tables.hint_limit.wait((self.id, seat))
         if wait:
-            raise WebError(f"too many hints: the next one in {math.ceil(wait)} s", 429,
+            raise WebError(f"too many {what}s: the next one in {math.ceil(wait)} s", 429,
                            retry_after=wait)
-        self.back(seat)
-        # What a remote player would get, as plain data for the hint's own process.
-        request = (self.game.name, self.game.players, self.game.option_values(),
-                   tables.settings.hint_bot, state.observation(seat).to_dict(),
-                   [str(a) for a in state.legal_actions()],
-                   f"hint/{self.match.seed}/{self.deal_number}/{len(state.history)}")
-        self.hinting.add(seat)
-        task = asyncio.get_running_loop().create_task(
-            self._hint(client, seat, request, message.get("ref")))
-        tables.hints.add(task)
-        task.add_done_callback(tables.hints.discard)
 
-    async def _hint(self, client: Client, seat: int, request: tuple[Any, ...],
-                    ref: Any) -> None:
-        try:
-            action, reason = await asyncio.get_running_loop().run_in_executor(
-                self.tables.hint_pool, hints.work_out_hint, *request)
-        finally:
-            self.hinting.discard(seat)
-        client.send({"type": "hint", "action": action, "reason": reason, "ref": ref})
+    def _work(self, client: Client, seat: int, what: str, work: Callable[..., Any],
+              request: tuple[Any, ...], reply: Callable[[Any], dict[str, Any]], ref: Any) -> None:
+        """Run ``work(*request)`` (``what``: "hint" or "review") in the hints' processes and
+        send ``reply(answer)`` (with ``ref``) to ``client`` alone; a refusal it raises is sent
+        as an error."""
+        self.hinting[seat] = what
+
+        async def run() -> None:
+            try:
+                answer = await asyncio.get_running_loop().run_in_executor(
+                    self.tables.hint_pool, work, *request)
+            except ParlourError as e:
+                client.send({"type": "error", "message": shorten(str(e)), "ref": ref})
+                return
+            finally:
+                self.hinting.pop(seat, None)
+            client.send({**reply(answer), "ref": ref})
+
+        task = asyncio.get_running_loop().create_task(run())
+        self.tables.hints.add(task)
+        task.add_done_callback(self.tables.hints.discard)
 
 
 def _number(value: float) -> int | float:
@@ -747,6 +791,31 @@ class Tables:
         if table.all_taken():
             table.deal()
         return table, owner
+
+    def rematch(self, table: Table, token: object, client: str = "") -> tuple[Table, int, str,
+                                                                            str | None]:
+        """Play again: a new table with ``table``'s game, seats and settings (a new secret
+        seed), where the holder of ``token`` takes the same seat under the same name. The first
+        to ask creates it (and gets its owner token) and every client of ``table`` is told; the
+        others who ask join it. Returns the new table, the seat, its token and the owner token
+        (``None`` but for the creator); :class:`WebError` if refused."""
+        seat = table.seat_of(token)
+        if not table.match.is_over:
+            raise WebError("a rematch follows a finished match: this one goes on", 409)
+        owner = None
+        new = self.live.get(table.rematch_id) if table.rematch_id else None
+        if new is None:
+            spec = {"variant": table.game.name, "players": table.game.players,
+                    "options": table.game.option_values(),
+                    "seats": [{"kind": "bot", "bot": s.bot_name} if s.kind == "bot"
+                              else {"kind": "human"} for s in table.seats],
+                    "turn_timeout": table.turn_timeout, "stand_in": table.stand_in}
+            new, owner = self.create(spec, client)
+            table.rematch_id = new.id
+            for c in table.clients:
+                c.send({"type": "rematch", "table": new.id, "by": seat})
+        seat, token = new.join(seat, table.seats[seat].name)
+        return new, seat, token, owner
 
     def _turn_timeout(self, body: dict[str, Any]) -> float | None:
         if "turn_timeout" not in body:

@@ -39,6 +39,9 @@ export const api = {
   create: (spec) => request("POST", "/api/tables", spec),
   join: (id, seat, name) =>
     request("POST", `/api/tables/${encodeURIComponent(id)}/join`, { seat, name }),
+  /** Play again: the rematch table of a finished match, the same seat taken there. */
+  rematch: (id, token) =>
+    request("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, undefined, token),
   /** The owner hands a seat on: `{to: "bot", bot: NAME}` or `{to: "free"}`. */
   handOver: (id, seat, owner, body) =>
     request("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}`, body, owner),

@@ -51,6 +51,10 @@ const S = {
   owner: null,
   bots: [],
   menus: new Map(),
+  // The last review of this seat's moves (a "review" message), and the rematch table once a
+  // player asked for one.
+  review: null,
+  rematch: null,
 };
 
 // -- names -----------------------------------------------------------------------------------------
@@ -495,11 +499,20 @@ function renderDealOver(obs) {
       element("span", { className: "who", textContent: `${seatName(s)}:` }),
       (cards ?? []).length ? cardRow(cards, ["small"]) : element("span", { className: "muted", textContent: "no cards" })))));
   }
+  if (S.review?.deal === view.deal) parts.push(reviewBox(S.review));
+  const review = S.seat !== null
+    ? element("button", { type: "button", id: "review-btn", textContent: "Review my moves", onclick: askReview })
+    : null;
   if (result.match_over) {
     parts.push(element("p", { className: "winners", textContent: `Winner${winners.size === 1 ? "" : "s"}: ${[...winners].map(seatName).join(", ")}` }));
-    parts.push(element("a", { className: "button primary", href: "#/", id: "to-lobby", textContent: "Back to the lobby" }));
+    if (S.seat !== null) {
+      parts.push(element("button", { type: "button", id: "rematch-btn", className: "primary", textContent: S.rematch ? "Join the rematch" : "Play again", onclick: playAgain }));
+      parts.push(review);
+    }
+    parts.push(element("a", { className: "button", href: "#/", id: "to-lobby", textContent: "Back to the lobby" }));
   } else if (S.seat !== null) {
     parts.push(element("button", { type: "button", id: "next-deal", className: "primary", textContent: "Next deal", onclick: nextDeal }));
+    parts.push(review);
   } else {
     parts.push(element("p", { className: "muted", textContent: "Waiting for a player to start the next deal." }));
   }
@@ -720,6 +733,43 @@ function nextDeal() {
   send({ type: "next_deal" });
 }
 
+function askReview() {
+  if (send({ type: "review" })) say($("message"), "Reviewing your moves…", "info");
+}
+
+/** The review of the seat's decisions in a deal: a line each, mistakes marked. */
+function reviewBox(review) {
+  const items = review.decisions.map((d) => element("li", { className: d.mistake ? "mistake" : "", textContent: `${d.mistake ? "? " : ""}move ${d.move}: ${relabel(d.reason)}` }));
+  return element("div", { id: "review", className: "review" },
+    element("h4", { textContent: `Your moves in deal ${review.deal}, judged by ${review.level}` }),
+    element("ol", {}, ...items),
+    element("p", { className: "muted", textContent: review.lines[review.lines.length - 1] ?? "" }));
+}
+
+/** Play again at a rematch table (made by the first to ask), in the same seat. */
+async function playAgain() {
+  const held = seats.get(S.id);
+  if (!held) return;
+  try {
+    const joined = await api.rematch(S.id, held.token);
+    seats.set(joined.table.id, { seat: joined.seat, token: joined.token, name: held.name ?? null });
+    if (joined.owner_token) owners.set(joined.table.id, joined.owner_token);
+    location.hash = `#/table/${encodeURIComponent(joined.table.id)}`;
+  } catch (err) {
+    say($("message"), err.message, "error");
+  }
+}
+
+async function copyInvite() {
+  const link = `${location.origin}${location.pathname}#/table/${encodeURIComponent(S.id)}`;
+  try {
+    await navigator.clipboard.writeText(link);
+    say($("message"), `Copied the invite link: ${link}`, "info");
+  } catch {
+    say($("message"), `The invite link: ${link}`, "info");
+  }
+}
+
 function onMessage(message) {
   switch (message.type) {
     case "welcome":
@@ -750,6 +800,15 @@ function onMessage(message) {
       break;
     case "hint":
       showHint(message);
+      break;
+    case "review":
+      S.review = message;
+      say($("message"), "");
+      render();
+      break;
+    case "rematch":
+      S.rematch = message.table;
+      render();
       break;
     case "notice":
       showNotice(message.message);
@@ -782,6 +841,7 @@ function wire() {
   if (wired) return;
   wired = true;
   $("hint-btn").addEventListener("click", askHint);
+  $("invite-btn").addEventListener("click", copyInvite);
   $("back-btn").addEventListener("click", comeBack);
   $("clear-btn").addEventListener("click", () => {
     S.selected.clear();
@@ -813,7 +873,7 @@ export async function openTable(id) {
   Object.assign(S, {
     id, seat: stored?.seat ?? null, token: stored?.token ?? null, table: null, view: null,
     version: -1, family: null, selected: new Set(), labels: null, owner: owners.get(id),
-    menus: new Map(),
+    menus: new Map(), review: null, rematch: null,
   });
   $("table-view").hidden = false;
   $("table-error").hidden = true;
