@@ -549,3 +549,32 @@ def test_review_judges_each_decision_of_the_person_in_a_saved_match(tmp_path: Pa
     assert main(["review", str(record), "--level", "medium", "--seat", "1"], out=other) == 0
     assert "the decisions of P1" in other.getvalue()
     assert main(["review", str(record), "--seat", "7"], out=io.StringIO()) == 2
+
+
+# -- statistics -----------------------------------------------------------------------------------
+
+def test_finished_deals_count_in_the_players_statistics(own_statistics: Path) -> None:
+    code, _, _ = play(["big-two-4card", "--seed", "4", "--bots", "greedy,random,greedy",
+                       "-o", "deals=2"])
+    assert code == 0
+    out = io.StringIO()
+    assert main(["stats"], out=out) == 0
+    text = out.getvalue()
+    assert str(own_statistics) in text
+    assert "big-two-4card against greedy, random: 2 deals, won " in text
+    assert "matches " in text and " won of 1" in text
+    again, _, _ = play(["big-two-4card", "--seed", "5", "--bots", "greedy,random,greedy",
+                        "-o", "deals=1"])
+    assert again == 0
+    out = io.StringIO()
+    main(["stats"], out=out)
+    assert "3 deals" in out.getvalue() and " won of 2" in out.getvalue()
+
+
+def test_a_statistics_file_that_cannot_be_read_is_left_alone(own_statistics: Path) -> None:
+    own_statistics.write_text("not json")
+    code, _, _ = play(["big-two-4card", "--seed", "4", "--bots", "greedy", "-o", "deals=1"])
+    assert code == 0 and own_statistics.read_text() == "not json"
+    out = io.StringIO()
+    assert main(["stats"], out=out) == 0
+    assert "cannot be shown" in out.getvalue() and "not a statistics file" in out.getvalue()

@@ -132,3 +132,23 @@ def test_play_out_takes_one_generator_one_per_seat_or_one_per_decision() -> None
     assert fresh.is_over
     with pytest.raises(SeatError):
         play_out(game.new_deal(seed=5), bots[:3], random.Random(7))
+
+
+def test_statistics_that_cannot_be_saved_do_not_stop_the_game(tmp_path) -> None:
+    from parlour.stats import PlayerStats
+
+    (tmp_path / "stats.json.part").mkdir()  # where the file is written first: a folder
+    stats = PlayerStats(tmp_path / "stats.json")
+    assert stats.problem is None
+    match = parlour.new_game("big-two-4card", deals=1).new_match(seed=2)
+    session = TableSession(match, [HUMAN, "greedy", "greedy", "greedy"], interactive=False,
+                           stats=stats)
+    state = session.start_deal()
+    while not state.is_over:
+        if session.bot_to_move():
+            turn = session.bot_turn()
+            session.apply_turn(turn, turn.think())
+        else:
+            session.play(0, state.legal_actions()[0])
+    assert session.finish_deal().match_over
+    assert stats.problem is not None and "cannot save the statistics" in stats.problem

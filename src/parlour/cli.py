@@ -47,6 +47,7 @@ from parlour.records import (
 )
 from parlour.registry import get_variant, new_game, player_counts_text, variants
 from parlour.session import HUMAN, TableSession
+from parlour.stats import PlayerStats
 from parlour.text import clip, sentence
 
 #: The documented exit codes (see the module docstring).
@@ -130,7 +131,7 @@ class Table:
     def __init__(self, match: Match, seats: Sequence[str], prompt: Prompt, out: TextIO,
                  save_path: Path | None) -> None:
         # Against a person, searching bots answer within a time limit, not a fixed budget.
-        self.session = TableSession(match, seats, save_path=save_path)
+        self.session = TableSession(match, seats, save_path=save_path, stats=PlayerStats())
         self.match = match
         self.game = match.game
         self.seat = self.session.humans()[0]
@@ -389,6 +390,16 @@ def cmd_review(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
+# -- parlour stats ------------------------------------------------------------------------------
+
+def cmd_stats(args: argparse.Namespace, out: TextIO) -> int:
+    stats = PlayerStats()
+    out.write(f"Your statistics ({stats.path}):\n")
+    for line in stats.lines():
+        out.write(f"  {line}\n")
+    return EXIT_OK
+
+
 # -- parlour bench ------------------------------------------------------------------------------
 
 def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
@@ -471,6 +482,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the searching level that judges (default expert)")
     sp.add_argument("--seed", type=int, default=0, help="seed for the simulated deals")
 
+    sub.add_parser("stats", help="your statistics: deals, wins and points per variant and "
+                                 "opponents, kept on this computer")
+
     sub.add_parser("variants", help="list the variants and their options")
 
     sp = sub.add_parser("bench", help="engine speed: random-play games per second and more")
@@ -515,6 +529,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None,
             return cmd_replay(args, out)
         if args.command == "review":
             return cmd_review(args, out)
+        if args.command == "stats":
+            return cmd_stats(args, out)
         if args.command == "variants":
             return cmd_variants(args, out)
         if args.command in ("serve", "client"):

@@ -28,11 +28,12 @@ from typing import Any
 
 from parlour.bots import Bot, make_bot
 from parlour.cards import Card
-from parlour.errors import ParlourError, SeatError
+from parlour.errors import ParlourError, RecordError, SeatError
 from parlour.game import Action, Observation, State
 from parlour.match import Match
 from parlour.moves import pick
 from parlour.records import match_record, save
+from parlour.stats import PlayerStats
 
 #: What a person's seat is called in a session's ``seats`` and in a record's ``seats`` list;
 #: every other entry is a bot's name.
@@ -84,10 +85,12 @@ class TableSession:
 
     ``interactive`` bots answer a person within a time limit (the searching levels) instead
     of a fixed budget. ``save_path``: where :meth:`save` writes the match after every deal.
+    ``stats``: the person's statistics (:mod:`parlour.stats`), to which every deal finished
+    at a person's seat is added (a table on this computer; never a server's).
     """
 
     def __init__(self, match: Match, seats: Sequence[str], *, save_path: Path | None = None,
-                 interactive: bool = True) -> None:
+                 interactive: bool = True, stats: PlayerStats | None = None) -> None:
         if len(seats) != match.game.players:
             raise SeatError(f"give {match.game.players} seats, not {len(seats)}")
         self.match = match
@@ -97,6 +100,7 @@ class TableSession:
         self.bots: list[Bot | None] = [None if s == HUMAN else make_bot(s, interactive=interactive)
                                        for s in self.seats]
         self.save_path = save_path
+        self.stats = stats
 
     # -- where the table is ---------------------------------------------------------------------
     @property
@@ -186,6 +190,7 @@ class TableSession:
             raise ParlourError("the deal is not over yet")
         self.match.finish_deal(state)
         self.save()
+        self._count(state)
         return self.result()
 
     def result(self) -> DealResult:
@@ -216,6 +221,21 @@ class TableSession:
         if self.save_path is not None:
             save(self.record(), self.save_path)
         return self.save_path
+
+    def _count(self, state: State) -> None:
+        """Add the deal to the statistics of each person's seat."""
+        if self.stats is None:
+            return
+        returns, winners = state.returns(), state.winners()
+        over = self.match.is_over
+        bots = [name for name in self.seats if name != HUMAN]
+        for seat in self.humans():
+            try:
+                self.stats.add_deal(self.game.name, bots or [HUMAN], returns[seat],
+                                    seat in winners,
+                                    seat in self.match.winners() if over else None)
+            except RecordError as e:  # the game goes on; the statistics stop, saying why
+                self.stats.problem = str(e)
 
     def _deal_in_progress(self) -> State:
         state = self.match.current

@@ -24,3 +24,22 @@ def sentence(text: str) -> str:
     """``text`` as a sentence: a capital first letter and a closing full stop."""
     text = text.strip()
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+def plural(count: int, word: str) -> str:
+    """``1 deal``, ``2 deals``.
+
+    >>> plural(1, "deal"), plural(0, "card")
+    ('1 deal', '0 cards')
+    """
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def signed(value: float) -> str:
+    """A score with its sign, never ``-0``: ``+1.5``, ``-2``, ``0``.
+
+    >>> signed(1.5), signed(-2.0), signed(-0.0001)
+    ('+1.5', '-2', '0')
+    """
+    text = f"{value:+.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("+0", "-0") else text
