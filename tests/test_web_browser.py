@@ -476,9 +476,23 @@ def test_two_humans_at_one_table_with_a_spectator(server: str,
 
 def test_phone_sized_table(server: str, new_page: Callable[..., Page]) -> None:
     page = new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    name = "Patricia Montgomery-Smith"
     create_table(page, server, "big-two", ["you", "bot:greedy", "bot:greedy", "bot:greedy"],
-                 seed=21, name="Pat")
+                 seed=21, name=name)
     expect(page.locator("#hand .card")).to_have_count(13)
+    # A 13-card hand takes two rows, each card showing at least 40 px of itself for a finger.
+    expect(page.locator("#hand.two-rows")).to_have_count(1)
+    boxes = [b for b in (c.bounding_box() for c in page.locator("#hand .card").all()) if b]
+    rows = sorted({round(b["y"]) for b in boxes})
+    assert len(rows) == 2, rows
+    for y in rows:
+        row = [b for b in boxes if round(b["y"]) == y]
+        assert min(b2["x"] - b1["x"] for b1, b2 in pairwise(row)) >= 40
+        assert all(b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"] for b in row)
+    # Your own name whole, never cut short.
+    mine = page.locator("#me .seat-box.mine .name")
+    expect(mine).to_have_text(f"{name} (you)")
+    assert mine.evaluate("e => e.scrollWidth <= e.clientWidth")
     wait_for_turn(page)
     play(page, shed_most(legal_moves(page)))
     wait_for_turn(page)
@@ -491,10 +505,10 @@ def test_phone_sized_table(server: str, new_page: Callable[..., Page]) -> None:
         for i in range(locator.count()):
             box = locator.nth(i).bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
-    # Each card of the overlapped hand shows enough of itself to be tapped.
-    boxes = [b for b in (c.bounding_box() for c in page.locator("#hand .card").all()) if b]
-    assert min(b2["x"] - b1["x"] for b1, b2 in pairwise(boxes)) >= 18
     save_screenshot(page, "web-phone.png")
+    # The log is reachable below the table.
+    page.locator("#log").scroll_into_view_if_needed()
+    expect(page.locator("#log")).to_be_in_viewport()
     play_deal(page, shed_most)
     expect_deal_over(page)
     save_screenshot(page, "web-phone-over.png")

@@ -16,6 +16,9 @@ const VERB_LABELS = {
   meld: "Meld", layoff: "Lay off", discard: "Discard",
 };
 
+// The least width of a card in hand left showing, in CSS pixels: enough for a finger.
+const MIN_VISIBLE = 40;
+
 // What the player to move is asked to do, by family and phase.
 const TURN_HINTS = {
   climbing: (obs) => (obs.table ? "beat the play or pass" : "lead any combination"),
@@ -414,15 +417,24 @@ function renderHand() {
   layoutHand();
 }
 
-/** Overlap the hand's cards just enough to fit its width. */
+/** Overlap the hand's cards just enough to fit its width; where a card would show less than
+ * MIN_VISIBLE pixels of itself (a 13-card hand on a phone), the hand takes two rows. */
 function layoutHand() {
   const hand = $("hand");
-  const cards = hand.querySelectorAll(".card");
+  hand.querySelector(".row-break")?.remove();
+  hand.classList.remove("two-rows");
+  const cards = [...hand.querySelectorAll(".card")];
   if (!cards.length) return;
   const width = hand.clientWidth - 8;
   const cardWidth = cards[0].offsetWidth;
-  const n = cards.length;
-  const gap = n > 1 ? Math.min(6, (width - n * cardWidth) / (n - 1)) : 0;
+  const overlap = (n) => (n > 1 ? Math.min(6, (width - n * cardWidth) / (n - 1)) : 0);
+  let gap = overlap(cards.length);
+  if (cards.length > 1 && cardWidth + gap < MIN_VISIBLE) {
+    const first = Math.ceil(cards.length / 2);
+    cards[first - 1].after(element("div", { className: "row-break" }));
+    hand.classList.add("two-rows");
+    gap = overlap(first);
+  }
   hand.style.setProperty("--overlap", `${Math.floor(gap)}px`);
 }
 
