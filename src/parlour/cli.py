@@ -35,7 +35,7 @@ from parlour.args import (
 )
 from parlour.bots import Bot, bot_names, make_bot
 from parlour.errors import ParlourError, RecordError, SeatError
-from parlour.game import Game, State, play_out
+from parlour.game import Game, State
 from parlour.match import Match
 from parlour.records import (
     DEAL_FORMAT,
@@ -293,15 +293,18 @@ def _table(match: Match | None, seats: list[str], save_path: Path | None, pace: 
 
 def simulate(game: Game, bots: Sequence[Bot], games: int, seed: int,
              progress: bool = False) -> tuple[list[list[float]], list[float]]:
-    """Play ``games`` deals; each seat's returns, and its share of wins (ties split)."""
+    """Play ``games`` deals in one seating, each dealt and played as the arena's deal of that
+    number (:func:`parlour.arena.deals.play_deal`); each seat's returns, and its share of wins
+    (ties split)."""
+    from parlour.arena.deals import play_deal  # the arena's deals, loaded only when used
+
     if games < 1:
         raise ParlourError(f"simulate at least 1 deal, not {games}")
-    rng = random.Random(seed)
     returns: list[list[float]] = [[] for _ in range(game.players)]
     wins = [0.0] * game.players
     with _progress(games, "simulating", progress) as advance:
-        for _ in range(games):
-            state = play_out(game.new_deal(seed=rng.randrange(2**63)), bots, rng)
+        for deal in range(games):
+            state = play_deal(game, bots, seed, deal)
             for i, r in enumerate(state.returns()):
                 returns[i].append(r)
             winners = state.winners()

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from parlour.bots import make_bot
-from parlour.game import Game, State, play_out
+from parlour.game import Game, Player, State, play_out
 from parlour.records import deal_record, save
 from parlour.registry import game_from_description
 
@@ -93,15 +93,15 @@ class Play:
     winners: tuple[int, ...]
 
 
-def play_deal(game: Game, bots: Sequence[str], seed: int, deal: int) -> State:
+def play_deal(game: Game, bots: Sequence[str | Player], seed: int, deal: int) -> State:
     """Deal ``deal`` of a run with master ``seed``, played to its end by ``bots`` (a registered
-    bot name per seat). Bots see only their observation and the legal actions.
+    bot name, or a bot, per seat). Bots see only their observation and the legal actions.
 
     The generator of each seat depends on the seat, not on who sits there, so in duplicate mode
     identical bots make identical choices in every seating and the luck of the draw cancels.
     """
     state = game.new_deal(seed=derive_seed(seed, "deal", deal))
-    players = [make_bot(name) for name in bots]
+    players = [make_bot(b) if isinstance(b, str) else b for b in bots]
     rngs = [random.Random(derive_seed(seed, "bot", deal, seat)) for seat in range(len(bots))]
     return play_out(state, players, rngs)
 
