@@ -184,3 +184,31 @@ def test_the_web_views_carry_the_seat_views_data(game: Game) -> None:
     check(state)
     assert seen_result
     assert seen_tricks == (game.variant.family == "trump")
+
+
+@pytest.mark.parametrize("variant", ["spoil-five", "forty-five"])
+def test_spoil_five_counts_each_seats_chips_as_its_text_does(variant: str) -> None:
+    import parlour
+
+    state = parlour.new_game(variant).new_deal(seed=4)
+    rng = random.Random(4)
+    while True:
+        for seat in range(state.game.players):
+            view = state.observation(seat).view()
+            if variant == "forty-five":  # the scores are the sides', not the seats'
+                assert dict(view.seat_figures) == {}
+                continue
+            chips = view.seat_figures["chips"]
+            scores = next(p for p in view.panels if p.name == "scores").lines[0]
+            assert scores.endswith(" · ".join(f"{state.game.seat_name(s)} {c:g}"
+                                              for s, c in enumerate(chips)))
+            web = seat_view(state.observation(seat), [], [])
+            assert web["seat_figures"] == {"chips": list(chips)}
+        if state.is_over:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    everyone = spectator_view([state.observation(s) for s in range(state.game.players)],
+                              [[] for _ in range(state.game.players)])
+    expected = {} if variant == "forty-five" else {
+        "chips": list(state.observation(0).view().seat_figures["chips"])}
+    assert everyone["seat_figures"] == expected

@@ -79,9 +79,11 @@ class SeatView:
     hand in the variant's card order, the cards in hand marked with why (``{card: reason}``,
     such as :data:`JUST_DRAWN`), the deal's result in one line once it is over (``None``
     before), the trump games' last finished trick and trick in progress, and the climbing
-    games' caption over the table play (``None`` elsewhere).
+    games' caption over the table play (``None`` elsewhere), and figures each seat has, by
+    what they count (``{"chips": (18, 20, 22)}`` in Spoil Five), for a seat panel to show.
 
-    ``marked`` is kept read-only, so a view is a value like the observation it comes from.
+    ``marked`` and ``seat_figures`` are kept read-only, so a view is a value like the
+    observation it comes from.
 
     >>> from parlour.cards import parse_card
     >>> drawn = parse_card("4C")
@@ -98,10 +100,12 @@ class SeatView:
     result: str | None
     tricks: tuple[TrickView, ...] = ()
     caption: str | None = None
+    seat_figures: Mapping[str, tuple[float, ...]] = field(default_factory=dict, hash=False)
 
     def __post_init__(self) -> None:
-        # Frozen: the read-only copy is put in place the way dataclasses set fields.
+        # Frozen: the read-only copies are put in place the way dataclasses set fields.
         object.__setattr__(self, "marked", MappingProxyType(dict(self.marked)))
+        object.__setattr__(self, "seat_figures", MappingProxyType(dict(self.seat_figures)))
 
     def text(self) -> str:
         """The title line, then every panel's lines in order: ``Observation.render()``."""

@@ -138,6 +138,7 @@ def seat_view(obs: Observation, legal: Sequence[Action], log: list[str]) -> dict
         "tricks": trick_entries(seat.tricks),
         "caption": seat.caption,
         "deal_result": seat.result,
+        "seat_figures": {label: list(v) for label, v in seat.seat_figures.items()},
         "hand": [str(c) for c in obs.hand],
         "hand_sizes": list(obs.hand_sizes),
         "log": log,
@@ -151,8 +152,9 @@ def seat_view(obs: Observation, legal: Sequence[Action], log: list[str]) -> dict
 def spectator_view(observations: Sequence[Observation],
                    logs: Sequence[list[str]]) -> dict[str, Any]:
     """The part of a View a spectator gets: the public view of every seat's observation
-    (``logs``: each seat's ``log_lines(0)``). The tricks, the caption and the result are
-    public, so every seat's view has them alike; they are taken only when it does."""
+    (``logs``: each seat's ``log_lines(0)``). The tricks, the caption, the result and the
+    seats' figures are public, so every seat's view has them alike; they are taken only when
+    it does."""
     first = observations[0]
     views = [o.view() for o in observations]
     tricks = _agreed([v.tricks for v in views])
@@ -166,6 +168,8 @@ def spectator_view(observations: Sequence[Observation],
         "tricks": trick_entries(tricks or ()),
         "caption": _agreed([v.caption for v in views]),
         "deal_result": _agreed([v.result for v in views]),
+        "seat_figures": {label: list(v)
+                         for label, v in (_agreed([v.seat_figures for v in views]) or {}).items()},
         "hand": [],
         "hand_sizes": list(first.hand_sizes),
         "log": common_lines(logs),
@@ -180,6 +184,7 @@ def empty_view(seat: int | None) -> dict[str, Any]:
     """The view before the first deal."""
     return {
         "seat": seat, "current_player": -1, "your_turn": False, "observation": None, "text": "",
-        "panels": [], "tricks": [], "caption": None, "deal_result": None, "hand": [],
+        "panels": [], "tricks": [], "caption": None, "deal_result": None, "seat_figures": {},
+        "hand": [],
         "hand_sizes": [], "log": [], "legal": [], "verbs": [], "marked": {}, "new_card": None,
     }

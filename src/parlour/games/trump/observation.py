@@ -200,7 +200,9 @@ class TrumpObservation(Observation):
                    ("result", [] if result is None else [_OVER + result]),
                    ("scores", [self._standing_text()]),
                    ("turn", turn)),
-            hand=tuple(self.hand), marked={}, result=result, tricks=tricks)
+            hand=tuple(self.hand), marked={}, result=result, tricks=tricks,
+            # Spoil Five's chips belong to each seat (Forty-Five's scores are the sides').
+            seat_figures={} if self.game.partnership else {"chips": tuple(self._scores_now())})
 
     def log_lines(self, start: int = 0) -> list[str]:
         """The deal told from action ``start`` on: a line per action, who took each trick,
@@ -370,14 +372,17 @@ class TrumpObservation(Observation):
         # With one seat a side the side totals already say it all.
         return text if len(won) == 2 else f"{text} (by seat: {by_seat})"
 
+    def _scores_now(self) -> list[int]:
+        """Each seat's score now (Spoil Five: its chips; Forty-Five: by side): before the deal,
+        less the ante paid in, plus what the deal paid out (returns count the ante, so they
+        replace it once the deal is over)."""
+        ante = 0 if self.game.partnership else int(self.game.options.ante)
+        return [v + (int(self.returns[s]) if self.is_over else -ante)
+                for s, v in enumerate(self.scores)]
+
     def _standing_text(self) -> str:
         """The scores now: after this deal once it is over."""
-        ante = 0 if self.game.partnership else int(self.game.options.ante)
-        # A seat's score now: before the deal, less the ante paid in, plus what the deal paid
-        # out (returns count the ante, so they replace it once the deal is over).
-        now = [
-            v + (int(self.returns[s]) if self.is_over else -ante) for s, v in enumerate(self.scores)
-        ]
+        now = self._scores_now()
         if self.game.partnership:
             label = "scores after this deal" if self.is_over else "scores"
             return f"{label} ({self.game.options.target} to win): " + " · ".join(

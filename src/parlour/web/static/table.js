@@ -92,17 +92,6 @@ function relabel(text) {
   return S.labels.re ? String(text).replace(S.labels.re, (l) => S.labels.map.get(l) ?? l) : String(text);
 }
 
-/** The seat a label of the engine's text stands for, or -1. */
-function seatOfLabel(label) {
-  const n = S.table?.players ?? 0;
-  for (let s = 0; s < n; s++) if (labelOf(s) === label) return s;
-  return -1;
-}
-
-function textLines() {
-  return String(S.view?.text ?? "").split("\n");
-}
-
 // -- small pieces ---------------------------------------------------------------------------------
 
 function caption(text, className = "caption") {
@@ -239,14 +228,6 @@ function sidesPanel(obs) {
 }
 
 /** Per seat, the number after its label on a line of the text starting with `prefix`. */
-function numbersOnLine(prefix) {
-  const line = textLines().find((l) => l.startsWith(prefix));
-  const values = new Map();
-  if (!line) return values;
-  for (const m of line.matchAll(/(P\d+) (-?\d+)/g)) values.set(seatOfLabel(m[1]), Number(m[2]));
-  return values;
-}
-
 function trumpSeat(obs, seat) {
   const out = [];
   if (obs.dealer === seat) out.push(badge("dealer"));
@@ -254,8 +235,6 @@ function trumpSeat(obs, seat) {
   if (obs.robber === seat) out.push(badge("robbed"));
   const tricks = obs.tricks_won?.[seat];
   if (tricks !== undefined && tricks !== null) out.push(element("span", { className: "stat", textContent: `${tricks} trick${tricks === 1 ? "" : "s"}` }));
-  const chips = numbersOnLine("pool:").get(seat);
-  if (chips !== undefined) out.push(element("span", { className: "stat", textContent: `${chips} chips` }));
   return out;
 }
 
@@ -324,6 +303,10 @@ function seatBox(obs, seat, mine) {
   const row = element("div", { className: "seat-details" });
   if (count !== undefined && !mine) row.append(miniBacks(count), element("span", { className: "count", textContent: `${count} card${count === 1 ? "" : "s"}` }));
   if (obs && FAMILIES[S.family]) row.append(...FAMILIES[S.family].seat(obs, seat));
+  // What the view counts per seat (Spoil Five's chips), as the table's text counts it.
+  for (const [label, values] of Object.entries(S.view?.seat_figures ?? {})) {
+    if (values[seat] !== undefined) row.append(element("span", { className: "stat", textContent: `${values[seat]} ${label}` }));
+  }
   const total = S.table.totals?.[seat];
   // The trump games show their match score in place: the sides' points, or the chips.
   if (total !== undefined && S.family !== "trump") row.append(element("span", { className: "total", textContent: `match ${fmt(total, false)}` }));
