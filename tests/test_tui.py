@@ -1,26 +1,37 @@
 """The terminal table, driven headlessly through Textual's pilot: every variant from the start
 screen through illegal and legal moves, the hint, saving mid-deal, resuming and finishing the
-deal; no key crashes any screen; and SVG snapshots of each family's main screens."""
+deal; no key crashes any screen; what the table says and shows (refusals, names, scores, the
+hand, the help, the start screen) at 80x24 and 60x20; and SVG snapshots of its main screens."""
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import io
 import random
+import re
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input, Select, Static
+from rich.console import Console
+from rich.table import Table
+from textual import events
+from textual.command import CommandPalette
+from textual.containers import VerticalScroll
+from textual.widgets import Input, Label, Select, Static
 
 import parlour
+from parlour.cards import Card
 from parlour.cli import HUMAN, main
 from parlour.moves import parse_move, pick
 from parlour.records import load, resume_match
 from parlour.review import review_deal, review_lines, reviewer_bot
+from parlour.summaries import summary as rules_summary
 from parlour.tui import ParlourApp
-from parlour.tui.app import TableScreen
+from parlour.tui.app import MESSAGE_ROWS, TableScreen
 from parlour.tui.moves import verb_key
 from parlour.tui.screens import (
+    BOT_LEVELS,
     ChoiceScreen,
     DealOverScreen,
     HelpScreen,
@@ -28,9 +39,12 @@ from parlour.tui.screens import (
     ReviewScreen,
     StartScreen,
 )
-from parlour.tui.widgets import Hand
+from parlour.tui.views import standing, view
+from parlour.tui.widgets import Hand, card_face, sorted_hand
 
 SIZE = (80, 24)
+#: The smallest window the table is made for.
+SMALL = (60, 20)
 
 
 def sync(test):
@@ -66,6 +80,60 @@ async def settle(pilot) -> None:
 
 def message(screen: TableScreen) -> str:
     return str(screen.query_one("#message", Static).content)
+
+
+def screen_text(app: ParlourApp) -> str:
+    """What the window shows, as text (the screen's own rendering, as a screenshot takes it)."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), record=True,
+                      force_terminal=True, color_system="truecolor", legacy_windows=False)
+    console.print(app.screen._compositor.render_update(
+        full=True, screen_stack=app._background_screens))
+    return console.export_text()
+
+
+def rows_of(app: ParlourApp, widget) -> list[str]:
+    """The window's rows that ``widget``'s content takes, cut to its columns."""
+    region = widget.content_region
+    rows = screen_text(app).splitlines()[region.y:region.y + region.height]
+    return [row[region.x:region.x + region.width] for row in rows]
+
+
+def score_rows(screen: DealOverScreen) -> dict[str, list[str]]:
+    """The deal-over table's rows by seat ("P0": its words)."""
+    grid = next(part for part in screen.parts if isinstance(part, Table))
+    console = Console(width=80, file=io.StringIO(), record=True)
+    console.print(grid)
+    rows = [line.split() for line in console.export_text().splitlines()[1:]]
+    return {cells[0]: cells for cells in rows if cells}
+
+
+def inside(app: ParlourApp, widget) -> bool:
+    """Whether ``widget`` is wholly in the window."""
+    region, (width, height) = widget.region, app.size
+    return (region.width > 0 and region.height > 0 and region.x >= 0 and region.y >= 0
+            and region.right <= width and region.bottom <= height)
+
+
+def words(text: str) -> str:
+    return " ".join(text.split())
+
+
+async def play_greedy(pilot, table: TableScreen) -> None:
+    """The person's move as greedy would make it (no hint asked), then the bots'."""
+    action = parlour.bots.make_bot("greedy").choose(
+        table.state.observation(table.seat), table.state.legal_actions(), random.Random(0))
+    table.played(table.session.play(table.seat, action))
+    await settle(pilot)
+
+
+def sit(variant: str, seat: int = 0, players: int | None = None, bots: str = "greedy",
+        seed: int = 7, **options) -> ParlourApp:
+    """The app sat at a new match, as 'parlour play VARIANT --seat SEAT' opens it."""
+    game = parlour.new_game(variant, players=players, **options)
+    seats = [bots] * (game.players - 1)
+    seats.insert(seat, HUMAN)
+    return table_app(match=game.new_match(seed=seed), seats=seats)
 
 
 async def start_from_start_screen(pilot, variant: str, seed: int) -> TableScreen:
@@ -115,18 +183,21 @@ async def play_hint(pilot, table: TableScreen) -> None:
 
 
 async def illegal_move(pilot, table: TableScreen) -> None:
-    """Every card selected and "play": never legal in any variant; refused in place."""
+    """Every card selected and "play" (Rummy: "meld"): never legal in any variant; refused in
+    place, with the rule's reason and never the parser's."""
     hand = table.query_one("#hand", Hand)
     before = list(table.state.history)
+    verb = "play" if "play" in table.game_verbs else "meld"
     await pilot.press("c")
     for _ in hand.cards:
         await pilot.press("space", "right")
     assert hand.selected == set(hand.cards)
-    await pilot.press("p")
+    await pilot.press(verb_key(verb))
     await pilot.pause()
     assert message(table).startswith("Not allowed: ")
+    assert "expected" not in message(table)
     with pytest.raises(parlour.IllegalAction):
-        pick(table.state, "play", hand.selected)
+        pick(table.state, verb, hand.selected)
     assert table.state.history == before and isinstance(pilot.app.screen, TableScreen)
     await pilot.press("c")
     assert hand.selected == set()
@@ -172,10 +243,13 @@ async def test_a_deal_of_every_variant_from_the_start_screen_with_save_and_resum
             await settle(pilot)
         assert isinstance(resumed.screen, DealOverScreen)
         assert len(table.match.deals) == 1
-        summary = "\n".join(resumed.screen.lines)
-        assert "Deal 1 is over" in summary
-        for seat in range(table.game.players):
-            assert f"match {table.match.totals[seat]:g}" in summary
+        assert resumed.screen.title_text == "Deal 1 is over"
+        # Each seat's row: its score this deal and its standing in the match.
+        rows = score_rows(resumed.screen)
+        scores = standing(table.game, table.match.totals,
+                          view(table.state.observation(table.seat)).figures)
+        for seat, figure in enumerate(scores.figures):
+            assert rows[f"P{seat}"][-1] == figure
         # The review judges the person's decisions of the deal, then the deal's result is back.
         await pilot.press("r")
         await settle(pilot)
@@ -183,7 +257,8 @@ async def test_a_deal_of_every_variant_from_the_start_screen_with_save_and_resum
         review = str(resumed.screen.query_one("#review-lines", Static).content)
         decisions = review_deal(table.match.deals[0], [table.seat], reviewer_bot("medium"),
                                 seed=table.match.seed)
-        assert review.splitlines() == review_lines(decisions, table.match.deals[0])
+        assert review.splitlines() == [table.names.text(line) for line in
+                                       review_lines(decisions, table.match.deals[0])]
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(resumed.screen, DealOverScreen)
@@ -208,7 +283,7 @@ def test_the_table_runs_only_on_a_terminal_else_the_line_player(tmp_path: Path, 
 
 
 KEYS = ["left", "right", "space", "enter", "escape", "tab", "up", "down", "home", "end",
-        "backspace", "delete", "1", "9", "z", "question_mark", "f1", "c", "h", "n", *"parkijtsdmlx"]
+        "backspace", "delete", "1", "9", "z", "question_mark", "f1", "c", "h", "n", *"parkijtswdmlx"]
 
 
 @pytest.mark.parametrize("variant", ["big-two", "forty-five", "rummy"])
@@ -324,3 +399,460 @@ def test_snapshot_help(snap_compare) -> None:
         await _at_table("rummy")(pilot)
         await pilot.press("f1")
     assert snap_compare(table_app(), terminal_size=SIZE, run_before=help_screen)
+
+
+def test_snapshot_start_screen_small(snap_compare) -> None:
+    assert snap_compare(table_app(), terminal_size=SMALL)
+
+
+@pytest.mark.parametrize("size", [SIZE, SMALL], ids=["80x24", "60x20"])
+def test_snapshot_six_players(snap_compare, size) -> None:
+    assert snap_compare(table_app(), terminal_size=size,
+                        run_before=_at_table("spoil-five", 6, 1))
+
+
+def test_snapshot_thirteen_cards_small(snap_compare) -> None:
+    async def selected(pilot) -> None:
+        await _at_table("big-two")(pilot)
+        await pilot.press("right", "space", "right", "space")
+    assert snap_compare(table_app(), terminal_size=SMALL, run_before=selected)
+
+
+@pytest.mark.parametrize("size", [SIZE, SMALL], ids=["80x24", "60x20"])
+def test_snapshot_long_refusal(snap_compare, size) -> None:
+    async def refused(pilot) -> None:
+        await _at_table("big-two")(pilot)
+        await refuse_five(pilot, pilot.app.screen)
+    assert snap_compare(table_app(), terminal_size=size, run_before=refused)
+
+
+def test_snapshot_help_small(snap_compare) -> None:
+    async def help_screen(pilot) -> None:
+        await _at_table("big-two")(pilot)
+        await pilot.press("question_mark")
+    assert snap_compare(table_app(), terminal_size=SMALL, run_before=help_screen)
+
+
+def test_snapshot_deal_over_small(snap_compare) -> None:
+    async def finish(pilot) -> None:
+        await _at_table("spoil-five", 6)(pilot)
+        while isinstance(pilot.app.screen, TableScreen):
+            await play_hint(pilot, pilot.app.screen)
+            await settle(pilot)
+    assert snap_compare(table_app(), terminal_size=SMALL, run_before=finish)
+
+
+# -- 1. messages wrap, never cut --------------------------------------------------------------
+
+async def refuse_five(pilot, table: TableScreen) -> str:
+    """At Big Two's first lead (seed 7), the 3♦ and the next four cards played: not a play, and
+    the rule's long reason; the refusal's text."""
+    hand = table.query_one("#hand", Hand)
+    cards = set(hand.cards[:5])
+    with pytest.raises(parlour.IllegalAction) as refused:
+        pick(table.state, "play", cards)
+    hand.select_only(cards)
+    await pilot.press("p")
+    await pilot.pause()
+    return f"Not allowed: {refused.value}"
+
+
+@pytest.mark.parametrize("size", [SIZE, SMALL], ids=["80x24", "60x20"])
+@sync
+async def test_a_long_refusal_wraps_and_is_never_cut(size) -> None:
+    app = table_app()
+    async with app.run_test(size=size) as pilot:
+        await _at_table("big-two")(pilot)
+        table = app.screen
+        full = await refuse_five(pilot, table)
+        assert len(full) > size[0] and "valid combination" in full
+        shown = table.query_one("#message", Static)
+        rows = [row.strip() for row in rows_of(app, shown)]
+        assert 2 <= len(rows) <= MESSAGE_ROWS
+        whole = words(" ".join(rows))
+        cards_shown = full
+        for token in re.findall(r"\b(?:10|[2-9JQKA])[CDHS]\b", full):
+            cards_shown = cards_shown.replace(token, card_face(Card.parse(token)), 1)
+        if whole.endswith("…"):
+            # Too long for three rows at this width: cut there, and shown whole in a notice.
+            assert words(cards_shown).startswith(whole[:-1].rstrip())
+            assert [n.message for n in app._notifications] == [cards_shown]
+        else:
+            assert whole == words(cards_shown)
+        # Every message the table says wraps the same way: a hint, a plain refusal.
+        table.say("x " * 200)
+        await pilot.pause()
+        assert len(rows_of(app, shown)) == MESSAGE_ROWS
+
+
+# -- 2. six players, thirteen cards, 60x20 ----------------------------------------------------
+
+@pytest.mark.parametrize("size", [SIZE, SMALL], ids=["80x24", "60x20"])
+@pytest.mark.parametrize(("variant", "players"), [("spoil-five", 6), ("big-two", None),
+                                                   ("rummy", 4)])
+@sync
+async def test_the_table_fits_the_window(size, variant: str, players: int | None) -> None:
+    app = table_app()
+    async with app.run_test(size=size) as pilot:
+        await _at_table(variant, players)(pilot)
+        table = app.screen
+        n = table.game.players
+        hand = table.query_one("#hand", Hand)
+        for name in ("#status", "#seats", "#table-scroll", "#log", "#hand", "#actions"):
+            assert inside(app, table.query_one(name)), name
+        # The whole hand in one row of cards, the cursor's row under it.
+        assert hand.region.height == 3 and len(hand.cards) * 4 <= hand.content_size.width
+        assert "▲" in rows_of(app, hand)[2]
+        assert rows_of(app, hand)[1].split() == [card_face(c) for c in hand.cards]
+        # Whose turn, and every seat with its cards and score.
+        assert table.query_one("#status").region.y == 0
+        assert rows_of(app, table.query_one("#status"))[0].strip().startswith("your turn")
+        seats = [row.split() for row in rows_of(app, table.query_one("#seats"))]
+        for seat in range(n):
+            row = next(cells for cells in seats if f"P{seat}" in cells)
+            assert row[-2] == str(len(table.state.observation(seat).hand))
+        assert table.query_one("#table-scroll").region.height >= 4
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert inside(app, app.screen.query_one("#help"))
+
+
+# -- 3. refusals name the rule ----------------------------------------------------------------
+
+async def until(pilot, table: TableScreen, ready) -> None:
+    """Play the person's moves as greedy until ``ready(table)``."""
+    for _ in range(200):
+        if ready(table):
+            return
+        await play_greedy(pilot, table)
+    raise AssertionError("the position never came")
+
+
+def legal_moves(table: TableScreen):
+    return [parse_move(a) for a in table.state.legal_actions()]
+
+
+@sync
+async def test_rummy_refusals_name_the_rule() -> None:
+    app = sit("rummy", seed=6)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = app.screen
+        hand = table.query_one("#hand", Hand)
+        # Drawing first: laying off is not a move yet.
+        assert [m.verb for m in legal_moves(table)] == ["draw stock", "draw discard"]
+        hand.select_only({hand.cards[0]})
+        await pilot.press("l")
+        assert message(table) == "Not allowed: you cannot lay off now: you can draw stock or draw discard"
+
+        def layoff_offered(t: TableScreen) -> bool:
+            return any(m.verb == "layoff" for m in legal_moves(t))
+
+        await until(pilot, table, layoff_offered)
+        fits = {c for m in legal_moves(table) if m.verb == "layoff" for c in m.cards}
+        loose = next(c for c in hand.cards if c not in fits)
+        hand.select_only({loose})
+        await pilot.press("l")
+        assert message(table) == f"Not allowed: {card_face(loose)} fits no meld on the table"
+        hand.select_only(set(hand.cards[:2]))
+        await pilot.press("x")
+        assert message(table) == "Not allowed: select one card to discard"
+        assert not hand.selected - set(hand.cards) and len(table.state.history) > 0
+
+
+@pytest.mark.parametrize("variant", ["forty-five", "spoil-five"])
+@sync
+async def test_robbing_with_two_cards_selected_asks_for_one(variant: str) -> None:
+    app = sit(variant, seed=2)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = app.screen
+        assert "rob" in table.verbs
+        hand = table.query_one("#hand", Hand)
+        hand.select_only(set(hand.cards[:2]))
+        await pilot.press("r")
+        assert message(table) == "Not allowed: select one card to discard"
+        await pilot.press("c", "r")
+        assert message(table) == "Not allowed: select one card to discard"
+        await pilot.press("c", "space", "right", "space", "p")
+        assert message(table) == "Not allowed: you cannot play now: you can rob or keep"
+
+
+# -- 4. quitting, and keys typed fast ---------------------------------------------------------
+
+@sync
+async def test_quitting_by_any_route_offers_to_save() -> None:
+    app = sit("big-two")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = app.screen
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, QuitScreen) and app.is_running
+        await pilot.press("escape", "escape")
+        assert app.screen is table
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press(*"quit")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, QuitScreen) and app.is_running
+        await pilot.click("#discard")
+        await pilot.pause()
+    assert app.return_value == 0
+
+
+@sync
+async def test_keys_typed_fast_after_clear_are_kept() -> None:
+    app = sit("big-two")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        hand = app.screen.query_one("#hand", Hand)
+        # Typed faster than the table answers: all queued before any is done.
+        for key in ("space", "c", "right", "space", "right", "space"):
+            app.post_message(events.Key(key, " " if key == "space" else key))
+        await pilot.pause()
+        await pilot.pause()
+        assert hand.cursor == 2 and hand.selected == {hand.cards[1], hand.cards[2]}
+
+
+# -- 5. the hand: selection without colour, dimmed cards, sorting -----------------------------
+
+@sync
+async def test_the_hand_shows_selection_and_legal_cards_without_colour() -> None:
+    app = sit("big-two")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = app.screen
+        hand = table.query_one("#hand", Hand)
+        await pilot.press("right", "space")
+        raised, level, cursor = hand.render().split()
+        chosen = hand.cards[1]
+        # The selected card sits a row above the others, the cursor under it.
+        assert raised.plain.split() == [card_face(chosen)]
+        assert card_face(chosen) not in level.plain.split()
+        assert cursor.plain.index("▲") == raised.plain.index(card_face(chosen))
+        # The opening lead must hold 3♦: the cards no legal play uses are dimmed.
+        playable = {c for m in legal_moves(table) for c in m.cards}
+        assert playable and playable != set(hand.cards)
+        for i, card in enumerate(hand.cards):
+            style = hand.card_style(card)
+            assert ("dim" in style) == (card not in playable), (card, style)
+            assert i == 1 or card_face(card) in level.plain
+
+
+@sync
+async def test_a_long_hand_wraps_onto_rows_each_with_its_cursor_row() -> None:
+    app = sit("rummy", hand_size=20)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        hand = app.screen.query_one("#hand", Hand)
+        await pilot.press(*["right"] * 16, "space")
+        rows = rows_of(app, hand)
+        assert inside(app, hand) and len(rows) == 6
+        assert rows[1].split() + rows[4].split() == [card_face(c) for c in hand.cards
+                                                     if c != hand.cards[16]]
+        assert rows[3].split() == [card_face(hand.cards[16])] and "▲" in rows[5]
+        await pilot.click(hand, offset=(1 + 4 * 3 + 1, 4))  # the second row's fourth card
+        assert hand.selected == {hand.cards[16], hand.cards[17]}
+
+
+@sync
+async def test_s_sorts_the_hand_by_suit_then_by_rank() -> None:
+    app = sit("big-two")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = app.screen
+        hand = table.query_one("#hand", Hand)
+        order = table.game.card_order()
+        assert hand.cards == sorted_hand(hand.cards, "rank", order)  # Big Two's own order
+        await pilot.press("s")
+        assert [c.suit for c in hand.cards] == sorted(
+            (c.suit for c in hand.cards), key=[1, 0, 2, 3].index)  # ♦ ♣ ♥ ♠, Big Two's
+        assert hand.cards == sorted_hand(hand.cards, "suit", order)
+        assert "sorted by suit" in message(table)
+        await pilot.press("s")
+        assert hand.cards == sorted_hand(hand.cards, "rank", order)
+        assert "s Sort" in screen_text(app).splitlines()[-1]
+
+
+@sync
+async def test_enter_makes_the_move_the_selected_cards_make() -> None:
+    app = sit("big-two")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = app.screen
+        await pilot.press("space", "enter")  # the 3♦, the first lead
+        await settle(pilot)
+        assert [str(a) for s, a in table.state.history if s == table.seat][:1] == ["3D"]
+    app = sit("rummy", seed=6)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("space", "enter")  # Rummy has no "play": which keys make a move
+        assert message(app.screen) == ("Press the key of your move: draw stock (w), "
+                                       "draw discard (d).")
+
+
+# -- 6. the start screen ----------------------------------------------------------------------
+
+@sync
+async def test_the_start_screen_speaks_plainly() -> None:
+    app = table_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert app.focused is screen.query_one("#variant", Select)
+        for variant in [v.name for v in parlour.variants()]:
+            screen.query_one("#variant", Select).value = variant
+            await pilot.pause()
+            game = parlour.new_game(variant)
+            # Each level in a line of its own words; learned where it has a network.
+            offered = [value for _, value in screen.query_one("#bot-0", Select)._options]
+            assert offered[:6] == ["random", "easy", "greedy", "medium", "hard", "expert"]
+            assert ("learned" in offered) == (variant == "big-two-4card")
+            prompts = [str(prompt) for prompt, _ in screen.query_one("#bot-0", Select)._options]
+            assert all(f"{v} — {BOT_LEVELS[v]}" in prompts for v in offered)
+            # The opponents by seat; the options in words, without the rules' codes.
+            labels = [str(label.content) for label in screen.query(".bot-label").results(Label)]
+            assert labels == [f"P{i}" for i in range(1, game.players)]
+            for option in screen.query(".option").results(Static):
+                text = str(option.content)
+                assert not re.search(r"\([A-Z]\d+\)|_|\[|True|False", text), text
+            description = str(screen.query_one("#description", Static).content)
+            # Said once: how a match ends (Big Two's), how many play (Spoil Five's).
+            sentences = [s.strip().lower() for s in re.split(r"[.;]", description) if s.strip()]
+            assert len(sentences) == len(set(sentences))
+            assert description.lower().count("match ends") <= 1
+            assert description.count("players") <= 1
+        screen.query_one("#variant", Select).value = "spoil-five"
+        await pilot.pause()
+        screen.query_one("#seat", Select).value = 2
+        await pilot.pause()
+        labels = [str(label.content) for label in screen.query(".bot-label").results(Label)]
+        assert labels == ["P0", "P1", "P3"]
+
+
+@sync
+async def test_after_a_match_new_game_keeps_the_game_and_settings() -> None:
+    app = sit("big-two-4card", seat=2, bots="easy", deals=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        while isinstance(app.screen, TableScreen):
+            await play_greedy(pilot, app.screen)
+        assert isinstance(app.screen, DealOverScreen) and app.screen.match_over
+        assert "The match is over after 1 deal." in screen_text(app)
+        await pilot.press("n")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, StartScreen)
+        assert screen.query_one("#variant", Select).value == "big-two-4card"
+        assert screen.query_one("#seat", Select).value == 2
+        assert [screen.query_one(f"#bot-{k}", Select).value for k in range(3)] == ["easy"] * 3
+        assert screen.query_one("#opt-deals", Input).value == "1"
+        assert screen.chosen().options == {"deals": 1}
+
+
+# -- 7. the help ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("variant", "mine", "others"), [
+    ("big-two", ["p", "a"], ["r", "k", "w", "m", "l", "x", "j"]),
+    ("rummy", ["w", "d", "m", "l", "x"], ["p", "a", "r", "k", "j"]),
+    ("forty-five", ["p", "r", "k", "i"], ["a", "w", "m", "l", "x"]),
+])
+@sync
+async def test_help_shows_this_games_keys_and_its_rules_whole(variant, mine, others) -> None:
+    app = sit(variant)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen)
+        keys = [line.split()[0] for line in
+                str(help_screen.query_one("#keys", Static).content).splitlines()]
+        assert set(mine) <= set(keys) and not set(others) & set(keys)
+        assert "s" in keys
+        assert str(help_screen.query_one("#rules", Static).content) == rules_summary(variant)
+        # Taller than the window: it scrolls, and the keys are at its end.
+        dialog = help_screen.query_one("#help", VerticalScroll)
+        assert inside(app, dialog) and dialog.max_scroll_y > 0
+        await pilot.press("end")
+        await pilot.pause()
+        assert dialog.scroll_y == dialog.max_scroll_y
+        # The other families' verb keys do nothing at this table.
+        await pilot.press("escape", others[0])
+        assert message(app.screen) == ""
+
+
+# -- 8. names and numbers ---------------------------------------------------------------------
+
+@sync
+async def test_penalties_are_counted_one_way_and_never_minus_zero() -> None:
+    app = sit("big-two", seed=3)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        while isinstance(app.screen, TableScreen):
+            await play_greedy(pilot, app.screen)
+        table = app.screen_stack[-2]
+        shown = screen_text(app)
+        assert not re.search(r"-0\b", shown)
+        # The game says "penalties: P0 7, P1 0 …": the table's figures are the same.
+        said = dict(re.findall(r"(P\d) (\d+)", shown.split("penalties:")[1].split("\n")[0]))
+        rows = score_rows(app.screen)
+        for seat, penalty in said.items():
+            assert rows[seat][-2:] == [penalty, penalty]
+        await pilot.press("n")
+        await settle(pilot)
+        seats = [row.split() for row in rows_of(app, table.query_one("#seats"))]
+        assert seats[0][-1] == "penalties"
+        for seat, penalty in said.items():
+            assert next(r for r in seats if seat in r)[-1] == penalty
+
+
+@sync
+async def test_spoil_five_chips_are_the_same_in_the_seat_panel_and_at_the_table() -> None:
+    app = sit("spoil-five", players=5)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = app.screen
+        chips = re.search(r"chips: (.*)", str(table.query_one("#table", Static).content))
+        at_table = dict(re.findall(r"(P\d) (\d+)", chips.group(1)))
+        seats = [row.split() for row in rows_of(app, table.query_one("#seats"))]
+        assert seats[0][-1] == "chips"
+        for seat, count in at_table.items():
+            assert next(r for r in seats if seat in r)[-1] == count
+        assert int(at_table["P0"]) == table.match.totals[0] - 1  # the ante is in the pool
+
+
+def test_a_climbing_refusal_counts_its_cards() -> None:
+    state = parlour.new_game("big-two").new_deal(seed=1)
+    state.apply("3D")
+    hand = state.observation(state.current_player).hand
+    pair = next([a, b] for a in hand for b in hand if a.rank == b.rank and a < b)
+    with pytest.raises(parlour.IllegalAction, match="play 1 card that beats it, or pass"):
+        pick(state, "play", pair)
+
+
+@sync
+async def test_parlour_play_rummy_seat_1_names_the_seats_right(monkeypatch) -> None:
+    import parlour.cli
+    import parlour.tui
+
+    opened = {}
+    monkeypatch.setattr(parlour.cli, "isatty", lambda stream: True)
+    monkeypatch.setattr(parlour.tui, "run", lambda **kwargs: opened.update(kwargs) or 0)
+    assert main(["play", "rummy", "--seat", "1", "--seed", "3"]) == 0
+    app = table_app(match=opened["match"], seats=opened["seats"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = app.screen
+        shown = screen_text(app)
+        assert "Human" not in shown and "Computer" not in shown
+        seats = [row.split() for row in rows_of(app, table.query_one("#seats"))]
+        assert seats[1][:2] == ["P0", "greedy"] and seats[2][:3] == ["▶", "P1", "you"]
+        assert "you are P1" in rows_of(app, table.query_one("#status"))[0]
+        assert "P0 draws" in shown or "P0 takes" in shown

@@ -283,6 +283,12 @@ class Game(ABC):
         self._options = options
 
     @property
+    def penalty_scoring(self) -> bool:
+        """Whether a deal scores penalty points (the fewer the better): the returns are then
+        their negatives, and a table shows them counted up from 0 as the rules count them."""
+        return False
+
+    @property
     def name(self) -> str:
         return self._variant.name
 

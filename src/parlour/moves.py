@@ -93,8 +93,8 @@ def pick(state: State, verb: str, selected: Iterable[Card]) -> Action:
     """The legal action for ``verb`` with the ``selected`` cards.
 
     Verbs without cards (``pass``, ``keep``, ``draw stock`` …) ignore the selection. Raises
-    :class:`Choice` when several actions fit, and :class:`~parlour.errors.IllegalAction` with
-    the engine's reason when none does; the state is never changed.
+    :class:`Choice` when several actions fit, and :class:`~parlour.errors.IllegalAction` naming
+    the rule when none does (:func:`refusal`); the state is never changed.
 
     >>> import parlour
     >>> state = parlour.new_game("big-two").new_deal(seed=1)
@@ -115,7 +115,8 @@ def pick(state: State, verb: str, selected: Iterable[Card]) -> Action:
         # A set would quietly drop the repeats; the text form refuses them, and so does this.
         twice = next(c for c in cards if cards.count(c) > 1)
         raise IllegalAction(f"{twice} is named twice")
-    moves = [m for m in map(parse_move, state.legal_actions()) if m.verb == verb]
+    legal = [parse_move(a) for a in state.legal_actions()]
+    moves = [m for m in legal if m.verb == verb]
     if moves and all(not m.cards for m in moves):
         if len(moves) == 1:
             return moves[0].action
@@ -125,20 +126,76 @@ def pick(state: State, verb: str, selected: Iterable[Card]) -> Action:
         return fitting[0].action
     if fitting:
         raise Choice(fitting)
-    if moves and not chosen:
-        raise IllegalAction(f"select the card(s) to {verb_label(verb)} first")
-    return _refusal(state, verb, chosen)
+    raise refusal(state, verb, chosen, legal)
 
 
-def _refusal(state: State, verb: str, chosen: frozenset[Card]) -> Action:
-    """Raise the engine's reason for refusing ``verb`` with ``chosen``, on a copy of the state."""
-    order = {c: i for i, c in enumerate(state.observation(state.current_player).hand)}
+#: What the selected cards are for, where that is not the verb itself: a player who robs takes
+#: the turn-up and discards the card selected.
+CARDS_FOR = {"rob": "discard"}
+
+
+def refusal(state: State, verb: str, chosen: frozenset[Card],
+            legal: Sequence[Move]) -> IllegalAction:
+    """Why no legal action is ``verb`` with the ``chosen`` cards, in the words of the rules.
+
+    A selection the verb's actions can be written with gets the engine's reason (tried on a
+    copy of the state). One that cannot be written (two cards to discard, a lay-off without
+    a meld, a verb not of this moment) is the player's choice, not a typing mistake, so it is
+    answered from the legal actions (``legal``, taken apart) rather than with the parser's
+    "expected …", which is left only for its own rules.
+
+    >>> import parlour
+    >>> state = parlour.new_game("rummy").new_deal(seed=1)
+    >>> legal = [parse_move(a) for a in state.legal_actions()]
+    >>> str(refusal(state, "layoff", frozenset([parse_card("AD")]), legal))
+    'you cannot lay off now: you can draw stock or draw discard'
+    """
+    hand = list(state.observation(state.current_player).hand)
+    order = {c: i for i, c in enumerate(hand)}
     cards = " ".join(str(c) for c in sorted(chosen, key=lambda c: order.get(c, int(c))))
     text = cards if verb == "play" else f"{verb} {cards}".strip()
-    trial = state.clone()
+    moves = [m for m in legal if m.verb == verb]
+    purpose = CARDS_FOR.get(verb, verb_label(verb))
+    one_card = {len(m.cards) for m in moves} == {1}
+    if moves and not chosen:
+        return IllegalAction(f"select one card to {purpose}" if one_card
+                             else f"select the cards to {purpose} first")
+    unwritten = parse_error(state, text)
+    if unwritten is None:
+        trial = state.clone()
+        try:
+            trial.apply(text)
+        except ParlourError as e:
+            return IllegalAction(str(e))
+        # The engine took it on the copy, yet it matched no legal action: refuse it all the same.
+        return IllegalAction(f"{text} is not one of your legal moves")
+    if not chosen <= set(hand):
+        return IllegalAction(f"you do not hold {' '.join(map(str, sorted(chosen - set(hand))))}")
+    # A lay-off names its meld ("on N"): when it is the time to put cards down, the cards fit
+    # none of the melds on the table.
+    takes_meld = any(m.target is not None for m in moves) or (
+        parse_error(state, f"{text} on 1") is None and any(m.cards for m in legal))
+    if one_card and len(chosen) != 1:
+        return IllegalAction(f"select one card to {purpose}")
+    if takes_meld:
+        return IllegalAction(f"{cards} {'fits' if len(chosen) == 1 else 'fit'} no meld on the table")
+    if not moves:
+        verbs = " or ".join(verb_label(v) for v in offered_verbs(m.action for m in legal))
+        return IllegalAction(f"you cannot {verb_label(verb)} now: you can {verbs}")
+    # What is left is the parser's own rule (Big Two's "not a valid combination").
+    return IllegalAction(unwritten)
+
+
+def parse_error(state: State, text: str) -> str | None:
+    """Why ``text`` is not an action of the game as written (legal or not); ``None`` if it is.
+
+    >>> import parlour
+    >>> state = parlour.new_game("big-two").new_deal(seed=1)
+    >>> parse_error(state, "pass"), parse_error(state, "rob 4D") is None
+    (None, False)
+    """
     try:
-        trial.apply(text)
+        state.parse_action(text)
     except ParlourError as e:
-        raise IllegalAction(str(e)) from None
-    # The engine took it on the copy, yet it matched no legal action: refuse it all the same.
-    raise IllegalAction(f"{text} is not one of your legal moves")
+        return str(e)
+    return None

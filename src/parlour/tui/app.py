@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
 
+from rich.console import RenderableType
+from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -30,8 +32,8 @@ from parlour.records import check_save_path
 from parlour.registry import new_game
 from parlour.review import REVIEWER, review_deal, review_lines, reviewer_bot
 from parlour.session import HUMAN, Position, TableSession, Turn
-from parlour.text import clip
-from parlour.tui.moves import VERB_KEYS, verb_key
+from parlour.text import clip, plural
+from parlour.tui.moves import VERB_HELP, VERB_KEYS, game_verbs, verb_key
 from parlour.tui.screens import (
     DEFAULT_BOT,
     ChoiceScreen,
@@ -43,11 +45,13 @@ from parlour.tui.screens import (
     StartScreen,
     guarded,
 )
-from parlour.tui.views import view
+from parlour.tui.views import SeatNames, deal_points, grid, standing, view
 from parlour.tui.widgets import Hand, cards_markup
 
 #: Seconds between two bots' moves, so that each can be followed.
 DEFAULT_PACE = 0.8
+#: Rows the message under the log grows to; a longer message is shown whole in a notice too.
+MESSAGE_ROWS = 3
 
 
 def strongest_bot() -> str:
@@ -62,9 +66,10 @@ class TableScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("h", "hint", "Hint"),
         Binding("c", "clear", "Clear"),
+        Binding("s", "sort", "Sort"),
         Binding("question_mark,f1", "help", "Help"),
         Binding("q", "quit_table", "Quit"),
-        Binding("enter", "verb('play')", "Play", show=False),
+        Binding("enter", "confirm", "Play", show=False),
         *[Binding(key, f"verb({verb!r})", label(verb), show=False)
           for verb, key in VERB_KEYS.items()],
     ]
@@ -76,14 +81,17 @@ class TableScreen(Screen[None]):
         self.game = match.game
         self.seats = list(seats)
         self.seat = self.seats.index(HUMAN)
+        self.names = SeatNames(self.game)
         #: The deal on the table: the current one, or the last finished one between deals.
         self.state: State = self.session.start_deal()
+        #: The verbs of this game, whose keys are the table's (another family's are not).
+        self.game_verbs = game_verbs(self.state)
         self.logged = 0
         self.verbs: list[str] = []
         self.thinking = False
         self.closed = False
-        #: The deal-over lines, shown again after a review.
-        self.deal_over_lines: list[str] = []
+        #: The deal-over screen's parts, shown again after a review.
+        self.deal_over: tuple[str, list[str | RenderableType]] = ("", [])
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -91,16 +99,23 @@ class TableScreen(Screen[None]):
             yield Static(id="seats")
             with VerticalScroll(id="table-scroll"):
                 yield Static(id="table")
-        yield RichLog(id="log", wrap=True, markup=False)
+        # Wrapped to the log's own width (not at least 78 columns, RichLog's default).
+        yield RichLog(id="log", wrap=True, markup=False, min_width=20)
         yield Static(id="message")
-        yield Hand(id="hand")
+        yield Hand(self.game.card_order(), id="hand")
         yield Horizontal(id="actions")
         yield Footer()
 
     def on_mount(self) -> None:
+        # Every seat's row of the seat panel stays in sight, with its header.
+        self.query_one("#top").styles.min_height = self.game.players + 1
         self.query_one("#hand", Hand).focus()
         self.new_deal_log()
         self.advance()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Another family's verb keys do nothing here (``r`` robs only in the trump games)."""
+        return action != "verb" or parameters[0] in self.game_verbs
 
     # -- what is shown ------------------------------------------------------------------------
     @property
@@ -119,37 +134,42 @@ class TableScreen(Screen[None]):
         log = self.query_one("#log", RichLog)
         log.clear()
         done = len(self.state.history)
-        log.write(f"— deal {self.deal_number}" + (f", resumed after {done} actions" if done
-                                                  else "") + " —")
+        log.write(f"— deal {self.deal_number}" + (f", resumed after {plural(done, 'action')}"
+                                                  if done else "") + " —")
         self.logged = 0
 
     def show(self) -> None:
         """Redraw everything from the human's observation."""
         obs = self.state.observation(self.seat)
-        v = view(obs)
-        name = self.game.seat_name
+        v = view(obs, self.names)
+        name = self.names
         if self.state.is_over:
             turn = "the deal is over"
         elif self.my_turn:
             turn = "your turn"
         else:
             turn = f"{name(self.state.current_player)} is playing…"
-        self.query_one("#status", Static).update(f"{v.title} · deal {self.deal_number} · {turn}")
+        # Whose turn first: on a narrow window the title's end is what gives way.
+        self.query_one("#status", Static).update(f"{turn} · deal {self.deal_number} · {v.title}")
+        scores = standing(self.game, self.match.totals, v.figures)
         rows = []
         for i, who in enumerate(self.seats):
-            mark = "▶" if i == self.state.current_player else " "
-            player = "you" if who == HUMAN else who
-            size = obs.hand_sizes[i]
-            rows.append(f"{mark} {name(i)} ({player})\n    {size} card{'s' * (size != 1)} · "
-                        f"match {self.match.totals[i]:g}")
-        self.query_one("#seats", Static).update("\n".join(rows))
+            mark = "▶" if i == self.state.current_player and not self.state.is_over else " "
+            row = [f"{mark} {name(i)}", "you" if who == HUMAN else who, str(obs.hand_sizes[i]),
+                   scores.figures[i]]
+            rows.append([Text(cell, style="bold") for cell in row] if mark != " " else row)
+        self.query_one("#seats", Static).update(
+            grid(["", "", "cards", scores.label], rows, right=2))
         self.query_one("#table", Static).update(v.table)
-        self.query_one("#hand", Hand).show(v.hand, v.new_card)
+        legal = [parse_move(a) for a in self.state.legal_actions()] if self.my_turn else []
+        # On the person's turn, the cards no legal move uses are dimmed (when moves use cards).
+        playable = frozenset(c for m in legal for c in m.cards)
+        self.query_one("#hand", Hand).show(v.hand, v.new_card, playable or None)
         log = self.query_one("#log", RichLog)
         for line in obs.log_lines(self.logged):
-            log.write(cards_markup(line))
+            log.write(cards_markup(self.names.text(line)))
         self.logged = len(obs.history)
-        verbs = offered_verbs(self.state.legal_actions()) if self.my_turn else []
+        verbs = offered_verbs(m.action for m in legal)
         if verbs != self.verbs:
             self.verbs = verbs
             bar = self.query_one("#actions", Horizontal)
@@ -160,10 +180,22 @@ class TableScreen(Screen[None]):
                 button.can_focus = False
 
     def say(self, text: str, style: str = "") -> None:
-        shown = cards_markup(clip(text))
+        """Show ``text`` under the log, wrapped onto up to :data:`MESSAGE_ROWS` rows; a longer
+        one is cut there and shown whole in a notice as well."""
+        shown = cards_markup(self.names.text(clip(text)))
         if style:
             shown.stylize(style)
-        self.query_one("#message", Static).update(shown)
+        message = self.query_one("#message", Static)
+        width = max(message.content_size.width or self.size.width - 2, 10)
+        lines = shown.wrap(self.app.console, width)
+        if len(lines) > MESSAGE_ROWS:
+            self.notify(shown.plain, severity="error" if style == "red" else "information",
+                        timeout=15, markup=False)
+            cut = lines[MESSAGE_ROWS - 1]
+            cut.truncate(width - 1)
+            cut.append("…")
+            shown = Text("\n").join(lines[:MESSAGE_ROWS])
+        message.update(shown)
 
     # -- the flow of play ---------------------------------------------------------------------
     def advance(self) -> None:
@@ -204,29 +236,37 @@ class TableScreen(Screen[None]):
             self.advance()
 
     def end_of_deal(self) -> None:
-        match, name = self.match, self.game.seat_name
+        match, name, game = self.match, self.names, self.game
         result = self.session.finish_deal()
-        lines = [f"Deal {result.number} is over", result.summary]
-        lines += [f"  {name(i)}{' (you)' if i == self.seat else ''}: deal {result.returns[i]:+g}, "
-                  f"match {result.totals[i]:g}" for i in range(self.game.players)]
+        # The standing as the finished deal's table shows it (Spoil Five's chips after it).
+        scores = standing(game, result.totals, view(self.state.observation(self.seat)).figures)
+        seat_rows = [[name(i) + (" (you)" if i == self.seat else ""),
+                      deal_points(game, result.returns[i]), figure]
+                     for i, figure in enumerate(scores.figures)]
+        parts: list[str | RenderableType] = [
+            self.names.text(result.summary), "",
+            grid(["", "this deal", "match total" if scores.label == "match" else scores.label],
+                 seat_rows, right=2)]
         if result.hands is not None:
-            lines += [f"  {name(i)} held {' '.join(map(str, hand))}"
-                      for i, hand in enumerate(result.hands) if hand and i != self.seat]
+            held = [f"{name(i)} held {' '.join(map(str, hand))}"
+                    for i, hand in enumerate(result.hands) if hand and i != self.seat]
+            parts += ["", *held]
         if match.is_over:
-            winners = ", ".join(name(w) for w in match.winners())
-            lines.append(f"The match is over after {len(match.deals)} deals. Winner(s): {winners}")
+            winners = [name(w) for w in match.winners()]
+            parts += ["", f"The match is over after {plural(len(match.deals), 'deal')}. "
+                          f"{'Winner' if len(winners) == 1 else 'Winners'}: {', '.join(winners)}."]
         else:
-            lines.append(f"The match goes on: {self.game.match_end_text()}.")
+            parts += ["", f"The match goes on: {game.match_end_text()}."]
         self.show()
-        self.deal_over_lines = lines
-        self.app.push_screen(DealOverScreen(lines, match.is_over), self.after_deal)
+        self.deal_over = (f"Deal {result.number} is over", parts)
+        self.app.push_screen(DealOverScreen(*self.deal_over, match.is_over), self.after_deal)
 
     def after_deal(self, choice: str | None) -> None:
         if choice == "review":
             self.app.push_screen(ReviewScreen(f"Review of deal {len(self.match.deals)}",
                                               self.deal_review),
                                  lambda _: self.app.push_screen(
-                                     DealOverScreen(self.deal_over_lines, self.match.is_over),
+                                     DealOverScreen(*self.deal_over, self.match.is_over),
                                      self.after_deal))
         elif choice == "quit":
             self.action_quit_table()
@@ -235,6 +275,8 @@ class TableScreen(Screen[None]):
             self.app.pop_screen()
             app = self.app
             if isinstance(app, ParlourApp):
+                # A new game starts from the game and settings just played.
+                app.settings = Settings.played(self.game, self.seats)
                 app.show_start()
         else:
             self.state = self.session.start_deal()
@@ -260,6 +302,22 @@ class TableScreen(Screen[None]):
             return
         self.played(action)
 
+    @guarded
+    def action_confirm(self) -> None:
+        """Enter: the move the selected cards make, whatever its verb (play, meld, discard …),
+        when only one fits; otherwise ``play`` says what is wrong, or, in a game without it
+        (Rummy), which keys make a move."""
+        selected = self.query_one("#hand", Hand).selected
+        fits = offered_verbs(a for a in self.state.legal_actions()
+                             if parse_move(a).cards == selected) if selected and self.my_turn else []
+        if len(fits) == 1:
+            self.action_verb(fits[0])
+        elif "play" in self.game_verbs or not self.my_turn:
+            self.action_verb("play")
+        else:
+            keys = ", ".join(f"{label(v)} ({verb_key(v)})" for v in self.verbs)
+            self.say(f"Press the key of your move: {keys}.")
+
     def chosen(self, move: Move | None) -> None:
         if move is not None and self.my_turn:
             self.played(self.session.play(self.seat, move.action))
@@ -278,6 +336,11 @@ class TableScreen(Screen[None]):
     @guarded
     def action_clear(self) -> None:
         self.query_one("#hand", Hand).select_only(set())
+
+    @guarded
+    def action_sort(self) -> None:
+        by = self.query_one("#hand", Hand).sort()
+        self.say(f"Your hand is sorted by {by}; s sorts it by {'rank' if by == 'suit' else 'suit'}.")
 
     @guarded
     def action_hint(self) -> None:
@@ -313,11 +376,30 @@ class TableScreen(Screen[None]):
         level = getattr(self.app, "review_level", REVIEWER)
         decisions = review_deal(state, [self.seat], reviewer_bot(level), seed=self.match.seed,
                                 deal=len(self.match.deals))
-        return review_lines(decisions, state)
+        return [self.names.text(line) for line in review_lines(decisions, state)]
+
+    def keys_help(self) -> list[tuple[str, str]]:
+        """The keys of this game, for the help."""
+        return [
+            ("← →", "move along your hand"),
+            ("space / click", "select or unselect a card"),
+            ("c", "clear the selection"),
+            ("s", "sort your hand by suit, or by rank"),
+            *[(VERB_KEYS[verb], VERB_HELP[verb]) for verb in self.game_verbs],
+            ("enter", "the move the selected cards make"),
+            ("h", "hint: what the strongest bot would do, and why"),
+            ("? / f1", "this help"),
+            ("q", "quit (offers to save the match)"),
+        ]
 
     @guarded
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(self.game.name))
+        # How this match ends, where its options make it other than the rules' usual match.
+        usual = new_game(self.game.name, players=self.game.players)
+        match_end = (None if usual.option_values() == self.game.option_values()
+                     else self.game.match_end_text())
+        self.app.push_screen(HelpScreen(self.game.name, match_end=match_end,
+                                        keys=self.keys_help()))
 
     # -- saving and quitting ------------------------------------------------------------------
     def save_to(self, text: str) -> str:
@@ -331,6 +413,8 @@ class TableScreen(Screen[None]):
         if self.match.is_over:
             self.app.exit(0)
             return
+        if isinstance(self.app.screen, QuitScreen):
+            return  # already asking
         default = str(self.save_path or f"parlour-{self.game.name}-{self.match.seed}.json")
         self.app.push_screen(QuitScreen(default, self.save_to), self.after_quit)
 
@@ -354,7 +438,6 @@ class ParlourApp(App[int]):
 
     CSS_PATH = "parlour.tcss"
     TITLE = "parlour"
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit_anywhere", "Quit", priority=True, show=False)]
 
     def __init__(self, *, match: Match | None = None, seats: Sequence[str] = (),
                  save_path: Path | None = None, settings: Settings | None = None,
@@ -395,10 +478,13 @@ class ParlourApp(App[int]):
         match = game.new_match(seed=settings.seed)
         self.switch_screen(TableScreen(match, seats, self.save_path))
 
-    def action_quit_anywhere(self) -> None:
-        screen = self.screen
-        if isinstance(screen, TableScreen):
-            screen.action_quit_table()
+    async def action_quit(self) -> None:
+        """Quit by any route (ctrl+q, the command palette): a match in progress, under whatever
+        screen is over it, first offers to be saved."""
+        table = next((s for s in reversed(self.screen_stack) if isinstance(s, TableScreen)
+                      and not s.closed), None)
+        if table is not None:
+            table.action_quit_table()
         else:
             self.exit(0)
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, TypeVar, cast
 
+from rich.console import Group, RenderableType
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -16,11 +18,15 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
 from parlour.bots import bot_names
+from parlour.bots.learned import WEIGHTS
 from parlour.errors import ParlourError
-from parlour.moves import Move, verb_label
-from parlour.registry import get_variant, new_game, player_counts_text, variants
+from parlour.game import Game
+from parlour.moves import Move
+from parlour.registry import OptionInfo, get_variant, new_game, variants
+from parlour.session import HUMAN
 from parlour.summaries import summary
-from parlour.tui.moves import VERB_KEYS
+from parlour.text import sentence
+from parlour.tui.views import SeatNames
 from parlour.tui.widgets import cards_markup
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -55,14 +61,71 @@ class Settings:
     options: dict[str, Any] = field(default_factory=dict)
     seed: int | None = None
 
+    @classmethod
+    def played(cls, game: Game, seats: Sequence[str]) -> Settings:
+        """The settings of a match of ``game`` with ``seats`` (:data:`HUMAN` or a bot's name
+        each), to start another like it (a new seed)."""
+        return cls(game.name, game.players, list(seats).index(HUMAN),
+                   [name for name in seats if name != HUMAN], game.option_values())
+
 
 DEFAULT_BOT = "greedy"
+
+#: Each computer player's level in a line short enough for a 60-column window, weakest first.
+#: The searching levels deal the hidden cards in ways they may lie and play their candidate
+#: moves out in those deals (hard and expert stop sooner when their ½ s or 1 s is up).
+BOT_LEVELS = {
+    "random": "any legal move, at random",
+    "easy": "rules of thumb, half at random",
+    "greedy": "rules of thumb, no lookahead",
+    "medium": "tries 48 possible deals a move",
+    "hard": "tries up to 360 deals a move",
+    "expert": "tries up to 18,000 deals a move",
+    "learned": "a network that taught itself",
+}
+#: The rules document's numbers in an option's help, "(B2)": not for players.
+_RULE_CODE = re.compile(r"\s*\([A-Z]\d+\)")
+
+
+def level_names(variant: str) -> list[str]:
+    """The computer players to offer for ``variant``, weakest first: ``learned`` only where it
+    has a network of its own (elsewhere it would only be ``greedy`` under another name)."""
+    names = bot_names()
+    known = [name for name in BOT_LEVELS if name in names]
+    offered = known + [name for name in names if name not in BOT_LEVELS]
+    return [name for name in offered if name != "learned" or variant in WEIGHTS]
+
+
+def level_text(name: str) -> str:
+    """``greedy — rules of thumb, no lookahead``: a level and what it does."""
+    return f"{name} — {BOT_LEVELS[name]}" if name in BOT_LEVELS else name
+
+
+def option_text(info: OptionInfo) -> str:
+    """An option's help as a sentence, without the rules document's codes, with its range.
+
+    >>> from parlour.registry import get_variant
+    >>> for info in get_variant("big-two").option_info()[::6]:
+    ...     print(option_text(info))
+    Allow three of a kind as a 3-card play.
+    Number of deals when match end is 'deals' (1 to 1000).
+    """
+    # An option named in another's help is named in words too ("when match end is 'deals'").
+    words = re.sub(r"\b[a-z]+(?:_[a-z]+)+\b", lambda m: m.group().replace("_", " "),
+                   _RULE_CODE.sub("", info.help))
+    text = sentence(words)
+    if info.choices is None and not isinstance(info.default, bool) and (
+            info.min is not None or info.max is not None):
+        span = (f"{info.min} to {info.max}" if info.min is not None and info.max is not None
+                else f"{info.min} or more" if info.min is not None else f"at most {info.max}")
+        text = f"{text[:-1]} ({span})."
+    return text
 
 
 class StartScreen(Screen[None]):
     """Choose the variant (with its description and rules), players, seat, bots, options, seed."""
 
-    AUTO_FOCUS = "#start"
+    AUTO_FOCUS = "#variant"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "start", "Start"),
         Binding("r", "rules", "Rules"),
@@ -83,7 +146,7 @@ class StartScreen(Screen[None]):
                          allow_blank=False, id="variant")
             yield Static(id="description")
             yield Vertical(id="setup")
-            yield Label("Seed (optional: the same seed deals the same cards)")
+            yield Label("Seed (optional: the same seed deals the same cards)", classes="heading")
             yield Input("" if s.seed is None else str(s.seed), type="integer", id="seed")
         yield Static(id="start-error")
         with Horizontal(id="start-buttons", classes="buttons"):
@@ -100,27 +163,32 @@ class StartScreen(Screen[None]):
         v = get_variant(variant_name)
         n = players if players in v.players else v.default_players
         game = new_game(v.name, players=n)
+        # The description says what the game is; how a match ends is the options' to say
+        # (and the rules'), and the number of players the Players choice's, where there is one.
         self.query_one("#description", Static).update(
-            f"{v.description}. {player_counts_text(v.players)} players. "
-            f"{game.match_end_text()[:1].upper()}{game.match_end_text()[1:]}.")
+            f"{v.description}." + (f" {n} players." if len(v.players) == 1 else ""))
         s = self.settings
+        names = SeatNames(game)
+        seat = s.seat if 0 <= s.seat < n else 0
         rows: list[Any] = []
         if len(v.players) > 1:
             rows += [Label("Players"), Select([(str(k), k) for k in v.players], value=n,
                                              allow_blank=False, id="players")]
         rows += [Label("Your seat"),
-                 Select([(game.seat_name(i), i) for i in range(n)],
-                        value=s.seat if 0 <= s.seat < n else 0, allow_blank=False, id="seat")]
-        names = bot_names()
+                 Select([(names(i), i) for i in range(n)], value=seat, allow_blank=False,
+                        id="seat")]
+        levels = level_names(v.name)
+        if n > 1:
+            rows.append(Label("Computer players", classes="option"))
         for k in range(n - 1):
-            chosen = s.bots[k] if k < len(s.bots) and s.bots[k] in names else DEFAULT_BOT
-            rows.append(Horizontal(Label(f"Opponent {k + 1}", classes="bot-label"),
-                                   Select([(b, b) for b in names], value=chosen,
+            chosen = s.bots[k] if k < len(s.bots) and s.bots[k] in levels else DEFAULT_BOT
+            rows.append(Horizontal(Label(id=f"bot-label-{k}", classes="bot-label"),
+                                   Select([(level_text(b), b) for b in levels], value=chosen,
                                           allow_blank=False, id=f"bot-{k}"),
                                    classes="bot-row"))
         for info in v.option_info():
             value = s.options.get(info.name, info.default) if v.name == s.variant else info.default
-            rows.append(Label(f"{info.name}: {info.help} [{info.allowed()}]", classes="option"))
+            rows.append(Static(option_text(info), classes="option"))
             ident = f"opt-{info.name}"
             if info.choices is not None:
                 rows.append(Select([(str(c), c) for c in info.choices], value=value,
@@ -134,8 +202,16 @@ class StartScreen(Screen[None]):
         setup = self.query_one("#setup", Vertical)
         await setup.remove_children()
         await setup.mount_all(rows)
-        self.settings = Settings(v.name, n, s.seat, s.bots, s.options if v.name == s.variant
+        self.settings = Settings(v.name, n, seat, s.bots, s.options if v.name == s.variant
                                  else {}, s.seed)
+        self.name_opponents(seat)
+
+    def name_opponents(self, seat: int) -> None:
+        """Call each computer player by the seat it takes, with the person at ``seat``."""
+        names = SeatNames(new_game(self.settings.variant, players=self.settings.players))
+        others = [i for i in range(len(names.names)) if i != seat]
+        for k, other in enumerate(others):
+            self.query_one(f"#bot-label-{k}", Label).update(names(other))
 
     @on(Select.Changed, "#variant")
     async def variant_changed(self, event: Select.Changed) -> None:
@@ -146,6 +222,12 @@ class StartScreen(Screen[None]):
     async def players_changed(self, event: Select.Changed) -> None:
         if isinstance(event.value, int) and event.value != self.settings.players:
             await self.rebuild(self.settings.variant, event.value)
+
+    @on(Select.Changed, "#seat")
+    def seat_changed(self, event: Select.Changed) -> None:
+        if isinstance(event.value, int):
+            self.settings.seat = event.value
+            self.name_opponents(event.value)
 
     def chosen(self) -> Settings:
         """The settings as shown; :class:`ParlourError` for a value that is not allowed."""
@@ -179,7 +261,7 @@ class StartScreen(Screen[None]):
 
     @guarded
     def action_rules(self) -> None:
-        self.app.push_screen(HelpScreen(self.settings.variant, in_game=False))
+        self.app.push_screen(HelpScreen(self.settings.variant))
 
     @on(Button.Pressed, "#start")
     def start_pressed(self) -> None:
@@ -205,63 +287,60 @@ def _whole(text: str, what: str) -> int:
         raise ParlourError(f"{what} must be a whole number, not {text!r}") from None
 
 
-KEYS_HELP = [
-    ("← →", "move along your hand"),
-    ("space / click", "select or unselect a card"),
-    ("c", "clear the selection"),
-    *[(key, f"{verb_label(verb)}" + (" the selected cards" if verb in
-                                     ("play", "meld", "layoff", "discard", "rob") else ""))
-      for verb, key in VERB_KEYS.items()],
-    ("enter", "play the selected cards"),
-    ("h", "hint: what the strongest bot would do, and why"),
-    ("? / f1", "this help"),
-    ("q", "quit (offers to save the match)"),
-]
-
-
 class HelpScreen(ModalScreen[None]):
-    """The key bindings and the rules of a variant."""
+    """A variant's rules in full (scrollable), and at the table this match's end and the keys
+    of its game."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark,f1,enter", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,question_mark,f1,enter", "close", "Close")]
 
-    def __init__(self, variant: str, *, in_game: bool = True) -> None:
+    def __init__(self, variant: str, *, match_end: str | None = None,
+                 keys: Sequence[tuple[str, str]] = ()) -> None:
         super().__init__()
         self.variant = variant
-        self.in_game = in_game
+        self.match_end = match_end
+        self.keys = list(keys)
 
     def compose(self) -> ComposeResult:
-        game = new_game(self.variant)
-        with VerticalScroll(classes="dialog"):
+        with VerticalScroll(classes="dialog", id="help"):
             yield Static(f"{self.variant}: rules", classes="title")
-            yield Static(summary(self.variant))
-            yield Static(f"A match: {game.match_end_text()}.")
-            if self.in_game:
-                yield Static("Keys", classes="title")
-                yield Static("\n".join(f"{k:>14}  {what}" for k, what in KEYS_HELP))
-                yield Static("Only the actions you can take now are shown as buttons; a move "
-                             "that is not allowed is refused with the reason.")
-            yield Static("[dim]escape closes[/]")
+            yield Static(summary(self.variant), id="rules")
+            if self.match_end:
+                yield Static(f"This match: {self.match_end}.")
+            if self.keys:
+                yield Static("Keys", classes="title heading")
+                width = max(len(key) for key, _ in self.keys)
+                yield Static("\n".join(f"{key:>{width}}  {what}" for key, what in self.keys),
+                             id="keys")
+                yield Static("Only the moves you can make now are shown as buttons; a move "
+                             "that is not allowed is refused with the rule it breaks.")
+            yield Static("[dim]↑ ↓ scroll · escape closes[/]")
 
     def action_close(self) -> None:
         self.dismiss(None)
 
 
 class DealOverScreen(ModalScreen[str]):
-    """A finished deal's result per seat and the match standing; next deal or quit."""
+    """A finished deal's result per seat and the match standing; next deal or quit.
+
+    ``parts`` are what it says, in order: lines of text (cards drawn as cards) and tables."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n,enter", "choose('next')", "Next"), Binding("r", "choose('review')", "Review"),
         Binding("q", "choose('quit')", "Quit")]
 
-    def __init__(self, lines: Sequence[str], match_over: bool) -> None:
+    def __init__(self, title: str, parts: Sequence[str | RenderableType], match_over: bool) -> None:
         super().__init__()
-        self.lines = list(lines)
+        self.title_text = title
+        self.parts = list(parts)
         self.match_over = match_over
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="deal-over"):
-            yield Static(self.lines[0], classes="title")
-            yield Static(cards_markup("\n".join(self.lines[1:])))
+            yield Static(self.title_text, classes="title")
+            with VerticalScroll(id="deal-over-body"):
+                yield Static(Group(*(cards_markup(part) if isinstance(part, str) else part
+                                     for part in self.parts)), id="deal-over-text")
             with Horizontal(classes="buttons"):
                 yield Button("New game (n)" if self.match_over else "Next deal (n)",
                              id="next", variant="primary")

@@ -107,9 +107,10 @@ class ClimbingState(State):
         cat_new = self._t.category(action)
         cat_old = self._t.category(t)
         table_text = self._t.cards_text(t & MASK)
+        size = t >> SIZE_SHIFT
+        answer = "1 card that beats" if size == 1 else f"{size} cards that beat"
         return (f"a {action >> SIZE_SHIFT}-card {cat_new} cannot answer a "
-                f"{t >> SIZE_SHIFT}-card {cat_old} ({table_text}): play "
-                f"{t >> SIZE_SHIFT} cards that beat it, or pass")
+                f"{size}-card {cat_old} ({table_text}): play {answer} it, or pass")
 
     def _coerce(self, action: object) -> ClimbingAction:
         if isinstance(action, ClimbingAction):  # another variant's play: judge it by its cards

@@ -79,6 +79,10 @@ class ClimbingGame(Game):
     # The deal is scored by the cards each player still holds: they are laid down to be counted.
     reveals_hands_at_end = True
 
+    @property
+    def penalty_scoring(self) -> bool:
+        return self.rules.scoring == "penalty"
+
     def __init__(self, variant: Variant, players: int, options: Any, rules: ClimbingRules) -> None:
         super().__init__(variant, players, options)
         self.rules = rules
