@@ -18,7 +18,7 @@ from rich.table import Table
 from textual import events
 from textual.command import CommandPalette
 from textual.containers import VerticalScroll
-from textual.widgets import Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, Select, Static
 
 import parlour
 from parlour.cards import Card
@@ -754,6 +754,41 @@ async def test_after_a_match_new_game_keeps_the_game_and_settings() -> None:
         assert [screen.query_one(f"#bot-{k}", Select).value for k in range(3)] == ["easy"] * 3
         assert screen.query_one("#opt-deals", Input).value == "1"
         assert screen.chosen().options == {"deals": 1}
+
+
+@sync
+async def test_play_again_deals_a_new_match_at_the_same_seats_and_counts_the_last(
+        own_statistics) -> None:
+    from parlour.stats import PlayerStats
+
+    app = sit("big-two-4card", seat=1, bots="random", deals=1)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        first = app.screen
+        assert isinstance(first, TableScreen)
+        while isinstance(app.screen, TableScreen):
+            await play_greedy(pilot, app.screen)
+        assert isinstance(app.screen, DealOverScreen) and app.screen.match_over
+        buttons = list(app.screen.query(Button).results(Button))
+        assert [b.id for b in buttons] == ["again", "next", "review", "quit"]
+        assert all(b.region.right <= SMALL[0] and b.size.width for b in buttons)
+        await pilot.press("a")
+        await settle(pilot)
+        again = app.screen
+        assert isinstance(again, TableScreen) and again is not first
+        assert again.seats == first.seats == ["random", HUMAN, "random", "random"]
+        assert again.game.option_values() == {**first.game.option_values()}
+        assert again.match.seed != first.match.seed and not again.match.deals
+    # The finished match counts in the person's statistics, and the start screen shows them.
+    rows = PlayerStats(own_statistics).rows()
+    assert [(r.variant, r.opponents, r.deals, r.matches) for r in rows] == [
+        ("big-two-4card", "random", 1, 1)]
+    start = table_app()
+    async with start.run_test(size=SIZE) as pilot:
+        await pilot.press("t")
+        await pilot.pause()
+        shown = str(start.screen.query_one("#stats-lines", Static).content)
+        assert shown == rows[0].line()
 
 
 # -- 7. the help ------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ from parlour.records import check_save_path
 from parlour.registry import new_game
 from parlour.review import REVIEWER, review_deal, review_lines, reviewer_bot
 from parlour.session import HUMAN, Position, TableSession, Turn
+from parlour.stats import PlayerStats
 from parlour.text import clip, plural
 from parlour.tui.moves import VERB_HELP, VERB_KEYS, game_verbs, verb_key
 from parlour.tui.screens import (
@@ -76,7 +77,7 @@ class TableScreen(Screen[None]):
 
     def __init__(self, match: Match, seats: Sequence[str], save_path: Path | None) -> None:
         super().__init__()
-        self.session = TableSession(match, seats, save_path=save_path)
+        self.session = TableSession(match, seats, save_path=save_path, stats=PlayerStats())
         self.match = match
         self.game = match.game
         self.seats = list(seats)
@@ -270,6 +271,10 @@ class TableScreen(Screen[None]):
                                      self.after_deal))
         elif choice == "quit":
             self.action_quit_table()
+        elif choice == "again" and isinstance(self.app, ParlourApp):
+            # Another match with the same game, seats and bots, dealt from a new seed.
+            self.closed = True
+            self.app.start(Settings.played(self.game, self.seats))
         elif self.match.is_over:
             self.closed = True
             self.app.pop_screen()

@@ -24,6 +24,7 @@ from parlour.game import Game
 from parlour.moves import Move
 from parlour.registry import OptionInfo, get_variant, new_game, variants
 from parlour.session import HUMAN
+from parlour.stats import PlayerStats
 from parlour.summaries import summary
 from parlour.text import sentence
 from parlour.tui.views import SeatNames
@@ -129,6 +130,7 @@ class StartScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "start", "Start"),
         Binding("r", "rules", "Rules"),
+        Binding("t", "stats", "Statistics"),
         Binding("q", "app.quit", "Quit"),
     ]
 
@@ -152,6 +154,7 @@ class StartScreen(Screen[None]):
         with Horizontal(id="start-buttons", classes="buttons"):
             yield Button("Start (s)", id="start", variant="primary")
             yield Button("Rules (r)", id="rules")
+            yield Button("Stats (t)", id="stats")
             yield Button("Quit (q)", id="quit")
         yield Footer()
 
@@ -271,6 +274,14 @@ class StartScreen(Screen[None]):
     def rules_pressed(self) -> None:
         self.action_rules()
 
+    @guarded
+    def action_stats(self) -> None:
+        self.app.push_screen(StatsScreen())
+
+    @on(Button.Pressed, "#stats")
+    def stats_pressed(self) -> None:
+        self.action_stats()
+
     @on(Button.Pressed, "#quit")
     def quit_pressed(self) -> None:
         self.app.exit(0)
@@ -327,7 +338,7 @@ class DealOverScreen(ModalScreen[str]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n,enter", "choose('next')", "Next"), Binding("r", "choose('review')", "Review"),
-        Binding("q", "choose('quit')", "Quit")]
+        Binding("a", "again", "Play again"), Binding("q", "choose('quit')", "Quit")]
 
     def __init__(self, title: str, parts: Sequence[str | RenderableType], match_over: bool) -> None:
         super().__init__()
@@ -342,17 +353,40 @@ class DealOverScreen(ModalScreen[str]):
                 yield Static(Group(*(cards_markup(part) if isinstance(part, str) else part
                                      for part in self.parts)), id="deal-over-text")
             with Horizontal(classes="buttons"):
+                if self.match_over:
+                    yield Button("Play again (a)", id="again", variant="primary")
                 yield Button("New game (n)" if self.match_over else "Next deal (n)",
-                             id="next", variant="primary")
+                             id="next", variant="default" if self.match_over else "primary")
                 yield Button("Review (r)", id="review")
                 yield Button("Quit (q)", id="quit")
 
     def action_choose(self, what: str) -> None:
         self.dismiss(what)
 
+    def action_again(self) -> None:
+        """Play again: only once the match is over (mid-match the key does nothing)."""
+        if self.match_over:
+            self.dismiss("again")
+
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id or "quit")
+
+
+class StatsScreen(ModalScreen[None]):
+    """The person's statistics (:mod:`parlour.stats`), as ``parlour stats`` shows them."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,enter,t", "close", "Close")]
+
+    def compose(self) -> ComposeResult:
+        stats = PlayerStats()
+        with VerticalScroll(classes="dialog", id="stats-dialog"):
+            yield Static("Your statistics", classes="title")
+            yield Static(Text("\n".join(stats.lines())), id="stats-lines")
+            yield Static(Text(f"kept in {stats.path} · escape closes", style="dim"))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
 
 
 class ReviewScreen(ModalScreen[None]):
