@@ -189,7 +189,11 @@ def cards_named(message: dict[str, Any]) -> set[str]:
 
 
 def hidden_from(state: State, seat: int | None) -> CardSet:
-    """The cards ``seat`` cannot see; for a spectator (``None``), those some seat cannot see."""
+    """The cards ``seat`` cannot see; for a spectator (``None``), those some seat cannot see.
+    Nothing once the deal is over in a game that lays the hands left down to be counted
+    (``Game.reveals_hands_at_end``): the table shows them with the result."""
+    if state.is_over and state.game.reveals_hands_at_end:
+        return CardSet(0)
     if seat is not None:
         return state.hidden_from(seat)
     hidden = CardSet(0)

@@ -174,10 +174,11 @@ class ClimbingState(State):
 
     def hidden_from(self, seat: int) -> CardSet:
         """The other hands, less the lowest card while the opening is due (everyone knows the
-        seat to open holds it). Once the deal is over the hands left are laid face up to be
-        counted (:attr:`~parlour.game.Game.reveals_hands_at_end`): nothing is hidden."""
-        hidden = self._e.hidden_from(self.check_seat(seat))
-        return self._t.card_set(0 if self.is_over else hidden)
+        seat to open holds it): what play hides. The hands left are laid down to be counted
+        once the deal is over (:attr:`~parlour.game.Game.reveals_hands_at_end`), which the
+        tables show with the result; the recorded traces fix this method's answer at the end
+        too, so it stays what play hid."""
+        return self._t.card_set(self._e.hidden_from(self.check_seat(seat)))
 
     def hand(self, seat: int) -> CardSet:
         """``seat``'s cards in the variant's order (the full state sees every hand)."""
