@@ -88,3 +88,12 @@ def named_cards(text: str) -> CardSet:
     '2C 3C 4C'
     """
     return CardSet.from_cards(Card.parse(token) for token in CARD_TOKEN.findall(text))
+
+
+def hidden_now(state: State, seat: int) -> CardSet:
+    """The cards ``seat`` may not be shown at this point: ``state.hidden_from(seat)``, and none
+    once the deal is over in a game that lays the hands left down to be counted
+    (``Game.reveals_hands_at_end``: the tables show them with the result)."""
+    if state.is_over and state.game.reveals_hands_at_end:
+        return CardSet(0)
+    return state.hidden_from(seat)

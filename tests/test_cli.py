@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 import parlour
+from helpers import hidden_now
 from parlour import cli
 from parlour.bots import make_bot
 from parlour.cli import main
@@ -156,11 +157,11 @@ def _hidden_stretches(deal: dict[str, Any], seat: int) -> list[set[parlour.Card]
         while at < low:  # the seat's own move
             state.apply(actions[at][1])
             at += 1
-        hidden = set(state.hidden_from(seat))
+        hidden = set(hidden_now(state, seat))
         while at < high:
             state.apply(actions[at][1])
             at += 1
-            hidden &= set(state.hidden_from(seat))
+            hidden &= set(hidden_now(state, seat))
         stretches.append(hidden)
     return stretches
 

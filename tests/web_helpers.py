@@ -24,6 +24,7 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 import parlour
+from helpers import hidden_now
 from parlour.bots import make_bot
 from parlour.cards import CardSet
 from parlour.client import observation_from_dict
@@ -189,16 +190,13 @@ def cards_named(message: dict[str, Any]) -> set[str]:
 
 
 def hidden_from(state: State, seat: int | None) -> CardSet:
-    """The cards ``seat`` cannot see; for a spectator (``None``), those some seat cannot see.
-    Nothing once the deal is over in a game that lays the hands left down to be counted
-    (``Game.reveals_hands_at_end``): the table shows them with the result."""
-    if state.is_over and state.game.reveals_hands_at_end:
-        return CardSet(0)
+    """The cards ``seat`` may not be shown (``helpers.hidden_now``); for a spectator
+    (``None``), those some seat may not be shown."""
     if seat is not None:
-        return state.hidden_from(seat)
+        return hidden_now(state, seat)
     hidden = CardSet(0)
     for s in range(state.game.players):
-        hidden |= state.hidden_from(s)
+        hidden |= hidden_now(state, s)
     return hidden
 
 
