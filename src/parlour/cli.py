@@ -41,8 +41,7 @@ from parlour.records import (
     DEAL_FORMAT,
     check_save_path,
     load,
-    replay_deal,
-    replay_match,
+    replay,
     resume_match,
 )
 from parlour.registry import get_variant, new_game, player_counts_text, variants
@@ -356,7 +355,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     record = load(args.file)
     is_deal = record.get("format") == DEAL_FORMAT
-    states = [replay_deal(record)] if is_deal else replay_match(record)
+    states = replay(record)
     for n, state in enumerate(states, 1):
         game = state.game
         out.write(f"=== {game.name}, deal {n} ===\n")
@@ -374,18 +373,17 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
 # -- parlour review -----------------------------------------------------------------------------
 
 def cmd_review(args: argparse.Namespace, out: TextIO) -> int:
-    from parlour.review import review_lines, review_record, reviewer_bot  # searches: loaded here
+    from parlour.review import review_deals, review_lines, reviewed_seats, reviewer_bot
 
     record = load(args.file)
-    is_deal = record.get("format") == DEAL_FORMAT
-    states = [replay_deal(record)] if is_deal else replay_match(record)
+    states = replay(record)
     if not states:
         out.write("The record holds no deal to review.\n")
         return EXIT_OK
-    bot = reviewer_bot(args.level)
-    decisions = review_record(record, args.seat, bot, seed=args.seed)
-    seats = sorted({d.seat for d in decisions})
-    who = ", ".join(states[0].game.seat_name(s) for s in seats) or "nobody"
+    seats = reviewed_seats(record, states[0].game) if args.seat is None else args.seat
+    decisions = review_deals(states, seats, reviewer_bot(args.level), seed=args.seed)
+    judged = sorted({d.seat for d in decisions})
+    who = ", ".join(states[0].game.seat_name(s) for s in judged) or "nobody"
     out.write(f"Review of {args.file} by {args.level}: the decisions of {who}; '?' marks a "
               "mistake\n")
     for line in review_lines(decisions, states[0]):

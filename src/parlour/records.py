@@ -130,6 +130,18 @@ def replay_match(record: object) -> list[State]:
     return [*match.deals, *([match.current] if match.current is not None else [])]
 
 
+def replay(record: dict[str, Any]) -> list[State]:
+    """The deals of a deal record (one) or a match record, replayed and verified by
+    :func:`replay_deal` or :func:`replay_match`.
+
+    >>> import parlour
+    >>> state = parlour.new_game("big-two").new_deal(seed=1)
+    >>> [len(s.history) for s in replay(deal_record(state))]
+    [0]
+    """
+    return [replay_deal(record)] if record.get("format") == DEAL_FORMAT else replay_match(record)
+
+
 def resume_match(record: object) -> Match:
     """The match rebuilt from its record (verified as by :func:`replay_match`).
 

@@ -26,12 +26,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from parlour.bots import Bot, make_bot
-from parlour.bots.search import Candidate, SearchBot
+from parlour.bots.search import Candidate, SearchBot, paired_difference
 from parlour.envs.encoding import reward_scale
 from parlour.errors import ParlourError, VariantError
-from parlour.game import Action, State
-from parlour.records import DEAL_FORMAT, replay_deal, replay_match
+from parlour.game import Action, Game, State
+from parlour.records import replay
 from parlour.session import HUMAN
+from parlour.text import plural
 
 #: A clear loss larger than this share of the variant's largest deal score is a mistake
 #: (about 2 points a deal in big-two-4card, 0.15 in Pusoy Dos).
@@ -101,17 +102,27 @@ def review_deal(state: State, seats: Iterable[int], bot: Bot | None = None, seed
 def review_record(record: dict[str, Any], seats: Sequence[int] | None = None,
                   bot: Bot | None = None, seed: int = 0) -> list[Decision]:
     """Review a saved deal or match (:mod:`parlour.records`): the decisions of ``seats``, by
-    default the seats the record marks as a person's (``"seats"``), or every seat if it marks
-    none."""
-    states = ([replay_deal(record)] if record.get("format") == DEAL_FORMAT
-              else replay_match(record))
+    default :func:`reviewed_seats`."""
+    states = replay(record)
     if not states:
         return []
-    players = states[0].game.players
-    if seats is None:
-        marked = record.get("seats")
-        seats = ([s for s, who in enumerate(marked) if who == HUMAN]
-                 if isinstance(marked, list) and HUMAN in marked else list(range(players)))
+    chosen = reviewed_seats(record, states[0].game) if seats is None else seats
+    return review_deals(states, chosen, bot, seed)
+
+
+def reviewed_seats(record: dict[str, Any], game: Game) -> list[int]:
+    """The seats a record marks as a person's (its ``"seats"``), or every seat if it marks
+    none."""
+    marked = record.get("seats")
+    if isinstance(marked, list) and HUMAN in marked:
+        return [s for s, who in enumerate(marked) if who == HUMAN]
+    return list(range(game.players))
+
+
+def review_deals(states: Sequence[State], seats: Sequence[int], bot: Bot | None = None,
+                 seed: int = 0) -> list[Decision]:
+    """The decisions of ``seats`` in the deals ``states`` of one match (numbered from 1)."""
+    players = states[0].game.players if states else 0
     for s in seats:
         if not 0 <= s < players:
             raise ParlourError(f"seat {s} is not a seat of this game: seats are 0 to {players - 1}")
@@ -129,8 +140,8 @@ def review_lines(decisions: Sequence[Decision], state: State) -> list[str]:
         lines.append(f"{mark} deal {d.deal}, move {d.step + 1}, {name(d.seat)}: {d.reason}")
     lost = math.fsum(d.loss for d in decisions)
     mistakes = sum(d.mistake for d in decisions)
-    lines.append(f"{len(decisions)} decision{'s' * (len(decisions) != 1)} reviewed, "
-                 f"{mistakes} mistake{'s' * (mistakes != 1)}, {lost:.2f} points lost in all")
+    lines.append(f"{plural(len(decisions), 'decision')} reviewed, "
+                 f"{plural(mistakes, 'mistake')}, {lost:.2f} points lost in all")
     return lines
 
 
@@ -140,10 +151,7 @@ def _judged(deal: int, step: int, seat: int, played: Action, best: Action,
     mine, top = by_action[played], by_action[best]
     # Paired over the worlds both were played in (a candidate dropped by the race has fewer).
     n = min(mine.samples, top.samples)
-    diffs = [b - a for a, b in zip(mine.values[:n], top.values[:n], strict=True)]
-    mean = math.fsum(diffs) / n if n else 0.0
-    error = (math.sqrt(math.fsum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
-             if n > 1 else math.inf)
+    mean, error = paired_difference(top.values[:n], mine.values[:n])
     # The search's own choice loses nothing; otherwise its lead (at least 0: keep_policy may
     # keep a move whose mean is a little lower).
     loss = 0.0 if played == best else max(mean, 0.0)

@@ -194,16 +194,26 @@ class SearchResult:
         return f"{text}; next best {second.action}: {figures}"
 
 
+def paired_difference(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``a − b`` over worlds both were played in, world by world, and its standard
+    error (infinite below two worlds; the mean 0 with none).
+
+    >>> paired_difference([3.0, 1.0, 2.0], [1.0, 1.0, 1.0])
+    (1.0, 0.5773502691896258)
+    """
+    diffs = [x - y for x, y in zip(a, b, strict=True)]
+    n = len(diffs)
+    mean = math.fsum(diffs) / n if n else 0.0
+    if n < 2:
+        return mean, math.inf
+    return mean, math.sqrt(math.fsum((d - mean) ** 2 for d in diffs) / (n - 1)) / math.sqrt(n)
+
+
 def _clearly_better(a: Candidate, b: Candidate, margin: float) -> bool:
     """Whether ``a``'s paired lead over ``b`` (played in the same worlds) is more than
     ``margin`` standard errors."""
-    diffs = [x - y for x, y in zip(a.values, b.values, strict=True)]
-    n = len(diffs)
-    if n < 2:
-        return False
-    mean = math.fsum(diffs) / n
-    spread = math.sqrt(math.fsum((d - mean) ** 2 for d in diffs) / (n - 1))
-    return mean > margin * spread / math.sqrt(n)
+    mean, error = paired_difference(a.values, b.values)
+    return error < math.inf and mean > margin * error
 
 
 class SearchBot(Bot):
