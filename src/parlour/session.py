@@ -144,8 +144,8 @@ class TableSession:
 
     def bot_turn(self, bot: Bot | None = None) -> Turn:
         """The turn of the seat to move, for its bot (or ``bot``: a stand-in for a person)."""
-        state, seat = self._deal_in_progress(), self.to_move()
-        assert state is not None and seat is not None
+        state = self._deal_in_progress()
+        seat = state.current_player
         player = bot or self.bots[seat]
         if player is None:
             raise ParlourError(f"{self.game.seat_name(seat)} is a person's seat: give a stand-in "
@@ -198,12 +198,8 @@ class TableSession:
         if not self.match.deals:
             raise ParlourError("no deal has been scored yet")
         state = self.match.deals[-1]
-        hands = None
-        if self.game.reveals_hands_at_end:
-            zones = state.zones()
-            hands = tuple(tuple(zones[f"P{s}"]) for s in range(self.game.players))
         return DealResult(len(self.match.deals), tuple(state.returns()), tuple(self.match.totals),
-                          deal_summary(state), hands, self.match.is_over,
+                          deal_summary(state), laid_down(state), self.match.is_over,
                           tuple(self.match.winners()))
 
     # -- the record -----------------------------------------------------------------------------
@@ -250,6 +246,15 @@ class TableSession:
             raise ParlourError(refusal or f"it is {self.game.seat_name(state.current_player)}'s "
                                           "turn, not yours")
         return state
+
+
+def laid_down(state: State) -> tuple[tuple[Card, ...], ...] | None:
+    """The cards each seat still holds at the end of a finished deal, where the rules lay them
+    down to be counted (``Game.reveals_hands_at_end``); ``None`` where they stay hidden."""
+    if not state.game.reveals_hands_at_end:
+        return None
+    zones = state.zones()
+    return tuple(tuple(zones[f"P{s}"]) for s in range(state.game.players))
 
 
 def deal_summary(state: State) -> str:

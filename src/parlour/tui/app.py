@@ -83,10 +83,8 @@ class TableScreen(Screen[None]):
         self.seats = list(seats)
         self.seat = self.seats.index(HUMAN)
         self.names = SeatNames(self.game)
-        #: The deal on the table: the current one, or the last finished one between deals.
-        self.state: State = self.session.start_deal()
         #: The verbs of this game, whose keys are the table's (another family's are not).
-        self.game_verbs = game_verbs(self.state)
+        self.game_verbs = game_verbs(self.session.start_deal())
         self.logged = 0
         self.verbs: list[str] = []
         self.thinking = False
@@ -119,6 +117,13 @@ class TableScreen(Screen[None]):
         return action != "verb" or parameters[0] in self.game_verbs
 
     # -- what is shown ------------------------------------------------------------------------
+    @property
+    def state(self) -> State:
+        """The deal on the table: the current one, or the last finished one between deals."""
+        state = self.session.state
+        assert state is not None  # a deal is dealt when the table opens
+        return state
+
     @property
     def deal_number(self) -> int:
         return self.session.deal_number
@@ -284,7 +289,7 @@ class TableScreen(Screen[None]):
                 app.settings = Settings.played(self.game, self.seats)
                 app.show_start()
         else:
-            self.state = self.session.start_deal()
+            self.session.start_deal()
             self.verbs = []
             self.new_deal_log()
             self.say("")

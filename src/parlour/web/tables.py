@@ -40,7 +40,7 @@ from parlour.game import Action, Game, Observation, State
 from parlour.match import Match
 from parlour.records import deal_record, save
 from parlour.registry import new_game
-from parlour.session import HUMAN, TableSession
+from parlour.session import HUMAN, TableSession, laid_down
 from parlour.web import hints
 from parlour.web.limits import RateLimit, quote, shorten
 from parlour.web.settings import DEFAULT_BOT, TURN_TIMEOUT_RANGE, Settings
@@ -215,10 +215,9 @@ class Table:
         deal = {"deal": number, "actions": public.get("history", []),
                 "log": common_lines([o.log_lines(0) for o in observations]),
                 "result": state.returns()}
-        if self.game.reveals_hands_at_end:
-            zones = state.zones()
-            deal["hands_left"] = [[str(c) for c in zones[f"P{s}"]]
-                                  for s in range(self.game.players)]
+        hands = laid_down(state)
+        if hands is not None:
+            deal["hands_left"] = [[str(c) for c in hand] for hand in hands]
         return deal
 
     def _seat_records(self) -> list[dict[str, Any]]:
