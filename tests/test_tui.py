@@ -385,13 +385,18 @@ def test_snapshot_table(snap_compare, variant: str, players: int | None, moves: 
                         run_before=_at_table(variant, players, moves))
 
 
-def test_snapshot_deal_over(snap_compare) -> None:
+def _at_deal_over(variant: str, players: int | None = None):
+    """Sit at ``variant`` from the start screen and play the deal out with hints."""
     async def finish(pilot) -> None:
-        await _at_table("big-two-4card")(pilot)
+        await _at_table(variant, players)(pilot)
         while isinstance(pilot.app.screen, TableScreen):
             await play_hint(pilot, pilot.app.screen)
             await settle(pilot)
-    assert snap_compare(table_app(), terminal_size=SIZE, run_before=finish)
+    return finish
+
+
+def test_snapshot_deal_over(snap_compare) -> None:
+    assert snap_compare(table_app(), terminal_size=SIZE, run_before=_at_deal_over("big-two-4card"))
 
 
 def test_snapshot_help(snap_compare) -> None:
@@ -434,12 +439,8 @@ def test_snapshot_help_small(snap_compare) -> None:
 
 
 def test_snapshot_deal_over_small(snap_compare) -> None:
-    async def finish(pilot) -> None:
-        await _at_table("spoil-five", 6)(pilot)
-        while isinstance(pilot.app.screen, TableScreen):
-            await play_hint(pilot, pilot.app.screen)
-            await settle(pilot)
-    assert snap_compare(table_app(), terminal_size=SMALL, run_before=finish)
+    assert snap_compare(table_app(), terminal_size=SMALL,
+                        run_before=_at_deal_over("spoil-five", 6))
 
 
 # -- 1. messages wrap, never cut --------------------------------------------------------------
