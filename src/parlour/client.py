@@ -5,7 +5,8 @@ on every ``update`` where its seat is to move, rebuilds the seat's
 :class:`~parlour.game.Observation` from the ``observation`` the server sent
 (:func:`observation_from_dict`), asks the bot and sends the chosen action's text. It keeps no
 copy of the deal and never gets more than its seat's view, so a bot in its own process cannot
-read the state. The protocol is ``docs/web-protocol.md``.
+read the state. The protocol is described in the documentation
+("The web protocol").
 
 ``parlour client URL TABLE [--seat N | --token T] [--bot NAME]`` runs it from the command line.
 

@@ -151,7 +151,7 @@ def _load() -> None:
 
 
 def variants() -> list[Variant]:
-    """Every variant, in the order of the rules document."""
+    """Every variant, in the order of the rules pages of the documentation."""
     _load()
     return list(_REGISTRY.values())
 

@@ -1,13 +1,13 @@
 """Each variant's rules in a few lines, for the tables' start and help screens (terminal and web).
 
-The complete rules, with every ambiguity resolved, are in the project's rules document; these
+The complete rules are in the documentation (``docs/rules/``, one page per variant); these
 summaries say what a player needs at the table. Each family gives its variants' summaries when
 it registers them (``Variant.summary``, in ``parlour/games/<family>/__init__.py``).
 
 >>> summary("rummy").startswith("Each turn: draw")
 True
 >>> summary("no-such-game")
-'See the rules document for this variant.'
+'No summary of the rules of this variant.'
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 from parlour.errors import VariantError
 from parlour.registry import get_variant
 
-GENERIC = "See the rules document for this variant."
+GENERIC = "No summary of the rules of this variant."
 
 
 def summary(variant: str) -> str:

@@ -47,6 +47,7 @@ def register_bot(
 
 
 def bot_names() -> list[str]:
+    """The bot names :func:`make_bot` knows, in the order they were registered."""
     return list(_BOTS)
 
 

@@ -10,6 +10,8 @@ from parlour.game import Action, Observation
 
 
 class GreedyBot(Bot):
+    """``greedy``: the variant's own rule-based policy."""
+
     name = "greedy"
 
     def choose(

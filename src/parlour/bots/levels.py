@@ -18,10 +18,10 @@ greedy ones).
 
 A level searches a fixed number of rollouts (fewer when racing leaves one candidate early), so
 the arena and tests are reproducible: the same seed gives the same moves on any machine and at
-any load. How the levels measure against each other is in the README ("Strength"), with what
-was tried. ``make_bot("hard", interactive=True)``, for play against a person, has the same
-budget and also stops when its time is up (0.2, 0.5 and 1 s a move), which bounds every move on
-a slow or busy machine.
+any load. How the levels measure against each other, and what was tried, is in the
+documentation ("Speed and strength"). ``make_bot("hard", interactive=True)``, for play against a
+person, has the same budget and also stops when its time is up (0.2, 0.5 and 1 s a move), which
+bounds every move on a slow or busy machine.
 
 >>> from parlour.bots import make_bot
 >>> make_bot("hard").iterations, make_bot("hard", interactive=True).time_limit

@@ -10,6 +10,8 @@ from parlour.game import Action, Observation
 
 
 class RandomBot(Bot):
+    """``random``: a uniformly random legal action."""
+
     name = "random"
 
     def choose(

@@ -71,7 +71,7 @@ MaskArray = npt.NDArray[np.int8]
 class BatchStep:
     """What :meth:`BatchedEnv.reset` and :meth:`BatchedEnv.step` return (module docstring).
 
-    It reads as the named tuple it was: its fields by name, or in the order of ``_fields`` by
+    It reads as a named tuple: its fields by name, or in the order of ``_fields`` by
     unpacking and index. ``mask`` may be given, or (``None``) made from ``legal`` and
     ``offsets`` when first read, ``actions`` wide.
 

@@ -84,8 +84,6 @@ BOT_LEVELS = {
     "expert": "tries up to 18,000 deals a move",
     "learned": "a network that taught itself",
 }
-#: The rules document's numbers in an option's help, "(B2)": not for players.
-_RULE_CODE = re.compile(r"\s*\([A-Z]\d+\)")
 
 
 def level_names(variant: str) -> list[str]:
@@ -103,7 +101,7 @@ def level_text(name: str) -> str:
 
 
 def option_text(info: OptionInfo) -> str:
-    """An option's help as a sentence, without the rules document's codes, with its range.
+    """An option's help as a sentence, with its range.
 
     >>> from parlour.registry import get_variant
     >>> for info in get_variant("big-two").option_info()[::6]:
@@ -113,7 +111,7 @@ def option_text(info: OptionInfo) -> str:
     """
     # An option named in another's help is named in words too ("when match end is 'deals'").
     words = re.sub(r"\b[a-z]+(?:_[a-z]+)+\b", lambda m: m.group().replace("_", " "),
-                   _RULE_CODE.sub("", info.help))
+                   info.help)
     text = sentence(words)
     if info.choices is None and not isinstance(info.default, bool) and (
             info.min is not None or info.max is not None):

@@ -1,6 +1,6 @@
 """The web table: ``parlour serve`` (:func:`create_app`), its lobby, tables and storage.
 
-The protocol is documented in ``docs/web-protocol.md``; :mod:`parlour.client` plays a bot at a
+The protocol is documented in ``docs/web/protocol.md``; :mod:`parlour.client` plays a bot at a
 remote seat over it. Importing this package is cheap (the ``parlour`` command builds its parser
 from :mod:`parlour.web.serve`); the app and its dependencies load on first use.
 """

@@ -2,7 +2,7 @@
 
 The server is the only authority over every game: clients send intentions, the table checks
 them with the engine, stores them and sends every client its own view. The message format is
-``docs/web-protocol.md``.
+``docs/web/protocol.md``.
 
 >>> from starlette.testclient import TestClient
 >>> app = create_app("sqlite://", bot_delay=0)
@@ -66,7 +66,7 @@ TABLE_STATUSES = ("waiting", "playing", "finished")
 
 _PLACEHOLDER = """<!doctype html><meta charset="utf-8"><title>parlour</title>
 <p>The parlour web table is running; its page is not installed. The lobby is at
-<a href="/api/tables">/api/tables</a>; the protocol is in docs/web-protocol.md.</p>"""
+<a href="/api/tables">/api/tables</a>; the protocol is in docs/web/protocol.md.</p>"""
 
 
 def create_app(
@@ -84,7 +84,8 @@ def create_app(
     belongs to ``instance``.
 
     ``bot_delay`` is the pause before each bot move (0 in tests), ``hint_bot`` the bot that
-    answers hints, ``instance`` this process's name (see the README on several processes),
+    answers hints, ``instance`` this process's name (docs/web/hosting.md,
+    "Several processes behind a proxy"),
     ``records`` a folder where each finished match is also saved as JSON. ``settings`` gives
     every other limit (:class:`~parlour.web.tables.Settings`); the arguments above override
     its fields of the same names.

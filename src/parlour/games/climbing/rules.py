@@ -116,13 +116,13 @@ class BigTwo4CardOptions:
 
 @dataclass(frozen=True)
 class BigTwoOptions:
-    allow_triples: bool = option(False, "allow three of a kind as a 3-card play (B2)")
+    allow_triples: bool = option(False, "allow three of a kind as a 3-card play")
     straights: str = option("standard", "straight windows: 'standard' (3-7 … J-2, no wrap) or "
-                            "'hong-kong' (A-5 and 2-6 lowest, no J-2) (B5)",
+                            "'hong-kong' (A-5 and 2-6 lowest, no J-2)",
                             choices=("standard", "hong-kong"))
-    flush_order: str = option("suit-first", "compare flushes by suit first, or by top card (B6)",
+    flush_order: str = option("suit-first", "compare flushes by suit first, or by top card",
                               choices=("suit-first", "top-card"))
-    pass_only_if_no_legal_play: bool = option(False, "a player may pass only when unable to beat (B8)")
+    pass_only_if_no_legal_play: bool = option(False, "a player may pass only when unable to beat")
     match_end: str = option("penalty-limit", "end a match when someone's penalties reach the "
                             "limit, or after a fixed number of deals",
                             choices=("penalty-limit", "deals"))
@@ -133,11 +133,11 @@ class BigTwoOptions:
 @dataclass(frozen=True)
 class PusoyDosOptions:
     straights: str = option("seed", "straight windows: 'seed' (A-5 and 2-6 wrap, ranked by the 2), "
-                            "'all-wraps' (also K-4 and Q-3) or 'hong-kong' (A-5, 2-6 lowest) (D1)",
+                            "'all-wraps' (also K-4 and Q-3) or 'hong-kong' (A-5, 2-6 lowest)",
                             choices=("seed", "all-wraps", "hong-kong"))
     control_after_out: str = option("next-player", "when a player goes out: the next player "
-                                    "leads at once (seed), or the others may still beat the last "
-                                    "play (standard) (D4)", choices=("next-player", "standard"))
+                                    "leads at once (as in the original game), or the others may still beat the last "
+                                    "play (as in Big Two)", choices=("next-player", "standard"))
     next_leader: str = option("3C", "who opens later deals of a match: the 3C holder, or the "
                               "previous first place leading freely", choices=("3C", "winner"))
     scoring: str = option("placement", "deal score: placement points 3/2/1/0, or Big Two card "

@@ -52,7 +52,7 @@ def _silent_ace_option() -> Any:
 def _ace_pickup_option() -> Any:
     return option(
         AFTER_FIRST_TRICK,
-        "when a dealer who robs a turned ace takes it: after trick 1 (seed) or immediately",
+        "when a dealer who robs a turned ace takes it: after the first trick (the usual rule) or immediately",
         choices=(AFTER_FIRST_TRICK, IMMEDIATE),
     )
 

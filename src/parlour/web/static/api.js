@@ -1,4 +1,4 @@
-// The server's HTTP API and the table's WebSocket (docs/web-protocol.md), and the seats this
+// The server's HTTP API and the table's WebSocket (docs/web/protocol.md), and the seats this
 // browser holds. Every refusal comes back as an Error carrying the server's own message.
 
 async function request(method, url, body, bearer) {
