@@ -9,7 +9,7 @@ CRATE  := --manifest-path rust/Cargo.toml
 # it by itself, so the package is reinstalled whenever one of them changes.
 RUST_SOURCES := rust/Cargo.toml rust/Cargo.lock $(shell find rust/src -name '*.rs')
 
-.PHONY: play test lint typecheck bench clean rust-test
+.PHONY: play test lint typecheck bench clean rust-test docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -46,8 +46,18 @@ test: $(VENV)/.test-deps $(BIN)/parlour system-deps rust-test
 	$(BIN)/mypy
 	$(BIN)/python -m mypy.stubtest parlour._core  # the typed stub matches the compiled module
 
+# The documentation site (docs/, mkdocs.yml) into build/site; `make test` builds it too, with
+# --strict, in tests/test_docs.py. `.venv/bin/mkdocs serve` previews it while writing.
+$(VENV)/.docs-deps: pyproject.toml | $(BIN)/parlour
+	$(BIN)/pip install --quiet -e '.[docs]'
+	touch $@ $(BIN)/parlour
+
+docs: $(VENV)/.docs-deps
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+	@echo "the site is in build/site (open build/site/index.html)"
+
 bench: $(BIN)/parlour
 	$(BIN)/parlour bench
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache rust/target src/parlour/_core*.so
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache rust/target src/parlour/_core*.so build/site

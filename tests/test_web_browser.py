@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import shutil
 import socket
 import threading
 import time
@@ -31,6 +32,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import uvicorn
+from PIL import Image, ImageChops
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -39,6 +41,8 @@ from parlour.web.settings import Settings
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+#: The documentation's screenshots of the web table, refreshed from these tests' (below).
+DOCS_IMAGES = Path(__file__).resolve().parent.parent / "docs" / "images"
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                "--disable-component-update", "--disable-sync", "--no-first-run"]
 PHONE = {"width": 390, "height": 844}
@@ -136,9 +140,28 @@ def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
     assert not errors, errors
 
 
-def save_screenshot(page: Page, name: str) -> None:
+def save_screenshot(page: Page, name: str, *, docs: str | None = None) -> None:
+    """Save the page under ``test-artifacts/``, and as the documentation's image ``docs``."""
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+    shot = ARTIFACTS / name
+    page.screenshot(path=str(shot), full_page=True)
+    if docs is not None:
+        refresh_docs_image(shot, DOCS_IMAGES / docs)
+
+
+def refresh_docs_image(shot: Path, image: Path, tolerance: float = 0.01) -> None:
+    """Copy a screenshot over the documentation's image when the page looks different: another
+    size, or more than ``tolerance`` of its pixels changed. Every deal shown is seeded, so what
+    changes between runs of the same page is a table's id and little else: those runs leave
+    the committed image alone, while a change to the page replaces it."""
+    if image.exists():
+        with Image.open(shot) as new, Image.open(image) as old:
+            if new.size == old.size:
+                diff = ImageChops.difference(new.convert("RGB"), old.convert("RGB"))
+                unchanged = diff.convert("L").histogram()[0]
+                if new.width * new.height - unchanged <= tolerance * new.width * new.height:
+                    return
+    shutil.copyfile(shot, image)
 
 
 def fits_the_width(page: Page) -> bool:
@@ -319,7 +342,7 @@ def test_climbing_deal_through_the_lobby_with_a_refused_move_and_a_hint(
             # The hint selects its cards; the player still decides.
             hint_cards = next(m["cards"] for m in moves if m["action"] == hinted[0])
             expect(page.locator("#hand .card.selected")).to_have_count(len(hint_cards))
-            save_screenshot(page, "web-climbing.png")
+            save_screenshot(page, "web-climbing.png", docs="web-table.png")
 
     moves = play_deal(page, shed_most, during)
     assert moves >= 3
@@ -505,7 +528,7 @@ def test_phone_sized_table(server: str, new_page: Callable[..., Page]) -> None:
         for i in range(locator.count()):
             box = locator.nth(i).bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
-    save_screenshot(page, "web-phone.png")
+    save_screenshot(page, "web-phone.png", docs="web-phone.png")
     # The log is reachable below the table.
     page.locator("#log").scroll_into_view_if_needed()
     expect(page.locator("#log")).to_be_in_viewport()
@@ -540,7 +563,7 @@ def test_lobby_pages_and_filters_ask_only_for_the_page_shown(
     # Each table says what it is before anyone sits down: its turn timer here.
     expect(items.first.locator(".tag.timer")).to_have_text("30 s a turn")
     expect(page.locator("#tables .tag.seed")).to_have_count(0)
-    save_screenshot(page, "web-lobby.png")
+    save_screenshot(page, "web-lobby.png", docs="web-lobby.png")
 
     page.click("#tables-next")
     expect(page.locator("#tables-range")).to_have_text("21–25 of 25")
@@ -748,7 +771,7 @@ def test_after_the_match_review_my_moves_then_play_again_with_the_same_seats(
     assert moves.count() >= 1
     assert all(text.startswith(("move ", "? move ")) for text in moves.all_inner_texts())
     expect(review.locator("p")).to_contain_text("decisions reviewed")
-    save_screenshot(page, "web-review.png")
+    save_screenshot(page, "web-review.png", docs="web-review.png")
     page.click("#rematch-btn")
     page.wait_for_function("first => !location.hash.endsWith(first)", arg=first)
     expect(page.locator("#me .seat-box.mine .name")).to_have_text("Ann (you)")
