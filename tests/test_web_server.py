@@ -504,10 +504,26 @@ def test_parlour_client_plays_bots_at_remote_seats(server: str) -> None:
     assert record["over"] and record["totals"] == results[0]["totals"]
     assert len(replay_match(record)) == len(record["deals"]) >= 1
     assert [s["name"] for s in record["seats"]] == ["R0", "greedy", "R2", "random"]
-    # The command printed the match's result; the remote seat only ever got its own view.
+    # The command printed the seat it took with the token that takes it back, then the
+    # match's result; the remote seat only ever got its own view.
+    first, *_ = printed.getvalue().splitlines()
+    assert first.startswith(f"seat 2 of table {table['id']}; to come back to it: --token ")
     assert results[0]["summary"] in printed.getvalue()
     views = [m["view"] for m in seen if m["type"] == "update" and m["view"]["deal"] > 0]
     assert views and all(v["seat"] == 0 and v["observation"]["seat"] == 0 for v in views)
+
+
+def test_a_remote_bot_waits_for_the_table_as_long_as_it_takes(db: str) -> None:
+    """The client's timeout bounds connecting, not the quiet while others think: bots that
+    take longer than it to move do not end the remote seat's match."""
+    import httpx2 as httpx
+
+    with running_server(create_app(db, bot_delay=0.5, hint_bot="greedy")) as live:
+        table = httpx.post(f"{live.url}/api/tables", json={
+            "variant": "forty-five", "players": 2, "options": {"target": 5}, "seed": 3,
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]}).json()["table"]
+        result = play_remote(live.url, table["id"], "greedy", timeout=0.2)
+    assert result["match_over"] and max(result["totals"]) >= 5
 
 
 @contextlib.contextmanager

@@ -166,6 +166,10 @@ def play_remote(
     makes the same choices. ``deal_on`` sends ``next_deal`` after each deal; ``on_message`` sees
     every message received (the load test times its moves with it). An ``error`` from the
     server (other than a next deal someone else already dealt) raises :class:`ClientError`.
+
+    ``timeout`` bounds connecting, never the wait for the table: a person may think for as long
+    as the table allows. The connection's pings (every 20 s, answered within 20 s) tell a lost
+    server from a quiet table, and a lost connection raises :class:`ClientError`.
     """
     from websockets.exceptions import WebSocketException
     from websockets.sync.client import connect
@@ -184,7 +188,7 @@ def play_remote(
         ws.send(json.dumps({"type": "hello", "token": token}))
         while True:
             try:
-                message = json.loads(ws.recv(timeout=timeout))
+                message = json.loads(ws.recv())
             except (TimeoutError, WebSocketException) as e:
                 raise ClientError(f"the connection to {address} ended: {e!r}") from None
             if on_message is not None:
@@ -239,7 +243,15 @@ def run(args: Any, out: TextIO) -> int:
     """``parlour client``: play until the match is over and print its result to ``out``.
     A refusal from the server (a seat taken, a bad token, no server) is a
     :class:`ClientError`, which the command reports with exit code 2."""
-    result = play_remote(args.url, args.table, args.bot, seat=args.seat, token=args.token,
-                         name=args.name, seed=args.seed)
+    token = args.token
+    if token is None:
+        taken = join(args.url, args.table, args.seat, args.name)
+        token = str(taken["token"])
+        # The token is the seat: printed so that the seat can be taken back (--token) after a
+        # lost connection, and by nothing else.
+        out.write(f"seat {taken['seat']} of table {args.table}; to come back to it: "
+                  f"--token {token}\n")
+        out.flush()
+    result = play_remote(args.url, args.table, args.bot, token=token, seed=args.seed)
     out.write(result["summary"] + "\n")
     return 0
