@@ -21,6 +21,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Button, Input, Label, Select, Static
 
 import parlour
+from parlour.bots import BOT_LEVELS
 from parlour.cards import Card
 from parlour.cli import HUMAN, main
 from parlour.moves import parse_move, pick
@@ -31,7 +32,6 @@ from parlour.tui import ParlourApp
 from parlour.tui.app import MESSAGE_ROWS, TableScreen
 from parlour.tui.moves import verb_key
 from parlour.tui.screens import (
-    BOT_LEVELS,
     ChoiceScreen,
     DealOverScreen,
     HelpScreen,

@@ -598,6 +598,23 @@ def test_lobby_pages_and_filters_ask_only_for_the_page_shown(
     assert any(q["offset"] == ["20"] for q in queries), asked
 
 
+def test_the_lobby_offers_each_game_its_own_computer_players(
+        server: str, new_page: Callable[..., Page]) -> None:
+    page = new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{server}/#/")
+    page.wait_for_selector("#variant option", state="attached")
+    page.select_option("#variant", "big-two-4card")
+    page.select_option("#seat-1", "bot:learned")
+    page.select_option("#seat-2", "bot:expert")
+    # Big Two has no network: learned is not offered, and the seat that had it falls back to
+    # the default bot while the others keep their choice.
+    page.select_option("#variant", "big-two")
+    offered = page.eval_on_selector_all("#seat-1 option", "options => options.map(o => o.value)")
+    assert "bot:learned" not in offered and "bot:expert" in offered
+    assert page.input_value("#seat-1") == "bot:medium"
+    assert page.input_value("#seat-2") == "bot:expert"
+
+
 def test_a_chosen_seed_is_shown_in_the_lobby_and_at_the_table(
         server: str, new_page: Callable[..., Page]) -> None:
     seeded = new_table(server, "rummy", ["human", "greedy"], seed=42)

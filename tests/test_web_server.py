@@ -72,6 +72,10 @@ def test_variants_lists_every_variant_with_its_options_and_the_bots(http: TestCl
     straights = next(o for o in big_two["options"] if o["name"] == "straights")
     assert straights["choices"] == ["standard", "hong-kong"] and straights["default"] == "standard"
     assert {"greedy", "hard"} <= set(data["bots"])
+    # Each game offers its computer players: the learned network only where it has one.
+    offered = {v["name"]: v["bots"] for v in data["variants"]}
+    assert all(bots[:3] == ["random", "easy", "greedy"] for bots in offered.values())
+    assert [n for n, bots in offered.items() if "learned" in bots] == ["big-two-4card"]
 
 
 def test_create_list_and_join(http: TestClient) -> None:

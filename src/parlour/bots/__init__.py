@@ -4,7 +4,7 @@
 
 from parlour.bots.base import Bot, bot_names, make_bot, register_bot
 from parlour.bots.greedy import GreedyBot
-from parlour.bots.learned import LearnedBot
+from parlour.bots.learned import WEIGHTS, LearnedBot
 from parlour.bots.levels import EasyBot, register_levels
 from parlour.bots.random_bot import RandomBot
 from parlour.bots.search import SearchBot
@@ -14,7 +14,34 @@ register_bot("greedy", GreedyBot)
 register_levels()
 register_bot("learned", LearnedBot)
 
+#: Each computer player's level in a line short enough for a 60-column window, weakest first.
+#: The searching levels deal the hidden cards in ways they may lie and play their candidate
+#: moves out in those deals (hard and expert stop sooner when their ½ s or 1 s is up).
+BOT_LEVELS = {
+    "random": "any legal move, at random",
+    "easy": "rules of thumb, half at random",
+    "greedy": "rules of thumb, no lookahead",
+    "medium": "tries 48 possible deals a move",
+    "hard": "tries up to 360 deals a move",
+    "expert": "tries up to 18,000 deals a move",
+    "learned": "a network that taught itself",
+}
+
+
+def offered_bots(variant: str) -> list[str]:
+    """The computer players a table offers for ``variant``, weakest first: ``learned`` only
+    where it has a network of its own (elsewhere it would only be ``greedy`` by another name).
+
+    >>> offered_bots("big-two-4card")[-1], "learned" in offered_bots("rummy")
+    ('learned', False)
+    """
+    names = bot_names()
+    known = [name for name in BOT_LEVELS if name in names]
+    offered = known + [name for name in names if name not in BOT_LEVELS]
+    return [name for name in offered if name != "learned" or variant in WEIGHTS]
+
+
 __all__ = [
-    "Bot", "EasyBot", "GreedyBot", "LearnedBot", "RandomBot", "SearchBot", "bot_names", "make_bot",
-    "register_bot",
+    "BOT_LEVELS", "Bot", "EasyBot", "GreedyBot", "LearnedBot", "RandomBot", "SearchBot",
+    "bot_names", "make_bot", "offered_bots", "register_bot",
 ]

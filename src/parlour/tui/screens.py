@@ -17,8 +17,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
-from parlour.bots import bot_names
-from parlour.bots.learned import WEIGHTS
+from parlour.bots import BOT_LEVELS, offered_bots
 from parlour.errors import ParlourError
 from parlour.game import Game
 from parlour.moves import Move
@@ -71,29 +70,6 @@ class Settings:
 
 
 DEFAULT_BOT = "greedy"
-
-#: Each computer player's level in a line short enough for a 60-column window, weakest first.
-#: The searching levels deal the hidden cards in ways they may lie and play their candidate
-#: moves out in those deals (hard and expert stop sooner when their ½ s or 1 s is up).
-BOT_LEVELS = {
-    "random": "any legal move, at random",
-    "easy": "rules of thumb, half at random",
-    "greedy": "rules of thumb, no lookahead",
-    "medium": "tries 48 possible deals a move",
-    "hard": "tries up to 360 deals a move",
-    "expert": "tries up to 18,000 deals a move",
-    "learned": "a network that taught itself",
-}
-
-
-def level_names(variant: str) -> list[str]:
-    """The computer players to offer for ``variant``, weakest first: ``learned`` only where it
-    has a network of its own (elsewhere it would only be ``greedy`` under another name)."""
-    names = bot_names()
-    known = [name for name in BOT_LEVELS if name in names]
-    offered = known + [name for name in names if name not in BOT_LEVELS]
-    return [name for name in offered if name != "learned" or variant in WEIGHTS]
-
 
 def level_text(name: str) -> str:
     """``greedy — rules of thumb, no lookahead``: a level and what it does."""
@@ -178,7 +154,7 @@ class StartScreen(Screen[None]):
         rows += [Label("Your seat"),
                  Select([(names(i), i) for i in range(n)], value=seat, allow_blank=False,
                         id="seat")]
-        levels = level_names(v.name)
+        levels = offered_bots(v.name)
         if n > 1:
             rows.append(Label("Computer players", classes="option"))
         for k in range(n - 1):

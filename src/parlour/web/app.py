@@ -34,7 +34,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from parlour.bots import bot_names
+from parlour.bots import bot_names, offered_bots
 from parlour.records import check_save_path
 from parlour.registry import variants
 from parlour.summaries import summary
@@ -242,6 +242,7 @@ def _variant_info(variant: Any) -> dict[str, Any]:
         "rules": summary(variant.name), "players": list(variant.players),
         "default_players": variant.default_players,
         "match_end": variant.make().match_end_text(),
+        "bots": offered_bots(variant.name),
         "options": [{"name": o.name, "default": o.default, "help": o.help,
                      "choices": None if o.choices is None else list(o.choices),
                      "min": o.min, "max": o.max} for o in variant.option_info()],

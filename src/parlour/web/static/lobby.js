@@ -32,8 +32,14 @@ function currentVariant() {
   return variants.find((v) => v.name === $("variant").value) ?? variants[0];
 }
 
+// The computer players this game offers (learned only where it has a network).
+function variantBots() {
+  return currentVariant()?.bots ?? bots;
+}
+
 function defaultBot() {
-  return PREFERRED_BOT.find((b) => bots.includes(b)) ?? bots[0];
+  const offered = variantBots();
+  return PREFERRED_BOT.find((b) => offered.includes(b)) ?? offered[0];
 }
 
 function renderVariant() {
@@ -54,12 +60,15 @@ function renderSeats() {
   const count = Number($("players").value);
   const rows = $("seat-rows");
   const previous = [...rows.querySelectorAll("select")].map((s) => s.value);
-  const kinds = [...SEAT_KINDS, ...bots.map((b) => ({ value: `bot:${b}`, label: `Bot: ${b}` }))];
+  const kinds = [...SEAT_KINDS, ...variantBots().map((b) => ({ value: `bot:${b}`, label: `Bot: ${b}` }))];
   rows.replaceChildren();
   for (let seat = 0; seat < count; seat++) {
     const select = element("select", { id: `seat-${seat}`, dataset: { seat } },
       ...kinds.map((k) => element("option", { value: k.value, textContent: k.label })));
-    select.value = previous[seat] ?? (seat === 0 ? "you" : `bot:${defaultBot()}`);
+    // A seat keeps its choice across games unless this game does not offer it.
+    const fallback = seat === 0 ? "you" : `bot:${defaultBot()}`;
+    const wanted = previous[seat] ?? fallback;
+    select.value = kinds.some((k) => k.value === wanted) ? wanted : fallback;
     select.addEventListener("change", () => {
       // One "You" per table: choosing it here opens the seat that had it.
       if (select.value !== "you") return;

@@ -881,8 +881,8 @@ export async function openTable(id) {
   try {
     const [{ table }, { variants, bots }] = await Promise.all([api.table(id), loadVariants()]);
     if (S.id !== id) return;
-    S.bots = bots;
     const variant = variants.find((v) => v.name === table.variant);
+    S.bots = variant?.bots ?? bots;
     S.family = variant?.family ?? null;
     S.table = S.table ?? table;
     $("table-rules").textContent = variant?.rules ?? "";
