@@ -309,16 +309,17 @@ impl Table {
                 let winner = usize::from(finished[0]);
                 let total: u32 = left.iter().sum();
                 for (i, (r, &c)) in returns.iter_mut().zip(left).enumerate() {
+                    // `0.0 - x`, not `-x`: no seat's return is ever -0.0.
                     *r = if i == winner {
                         f64::from(total)
                     } else {
-                        -f64::from(c)
+                        0.0 - f64::from(c)
                     };
                 }
             }
             Scoring::Penalty => {
                 for (r, &c) in returns.iter_mut().zip(left) {
-                    *r = -f64::from(super::rules::penalty(c));
+                    *r = 0.0 - f64::from(super::rules::penalty(c));
                 }
             }
             Scoring::Placement => {

@@ -543,6 +543,7 @@ mod tests {
         assert!(s.is_over());
         assert_eq!(s.finished(), &[2]);
         assert_eq!(s.returns(), &[-1.0, -2.0, 0.0, -1.0]);
+        assert!(s.returns()[2].is_sign_positive()); // 0, never -0 (it would print "-0")
         assert_eq!(s.apply(PASS), Err(Illegal::Over));
     }
 
