@@ -450,7 +450,9 @@ def test_variants_lists_every_variant_with_options() -> None:
     text = out.getvalue()
     for v in parlour.variants():
         assert re.search(rf"^{v.name}  \(", text, re.M)
-    assert "allow_triples=False" in text
+    # Each option as it is typed after -o, and what it may be.
+    assert re.search(r"-o allow_triples=false +allow three of a kind .*\[true, false\]$", text, re.M)
+    assert re.search(r"-o straights=standard .*\[standard, hong-kong\]$", text, re.M)
 
 
 def test_bench_prints_figures_for_a_variant() -> None:

@@ -46,6 +46,18 @@ def option_value(text: str) -> Any:
         return text
 
 
+def option_text(value: Any) -> str:
+    """A value as one types it after ``-o NAME=``: :func:`option_value` reads it back as ``value``.
+
+    >>> [option_text(v) for v in (False, "hong-kong", 50, "3C", "12")]
+    ['false', 'hong-kong', '50', '3C', '"12"']
+    >>> all(option_value(option_text(v)) == v for v in (True, "standard", 7, "true", "12"))
+    True
+    """
+    text = value if isinstance(value, str) else json.dumps(value)
+    return text if option_value(text) == value else json.dumps(value)
+
+
 def game_from_args(args: argparse.Namespace) -> Game:
     options: dict[str, Any] = {}
     for item in args.option or []:

@@ -29,6 +29,7 @@ from typing import Any, NoReturn, TextIO
 from parlour.args import (
     game_from_args,
     isatty,
+    option_text,
     pace_seconds,
     positive_int,
     positive_seconds,
@@ -81,8 +82,11 @@ def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"{v.name}  ({counts} players, default {v.default_players})\n")
         out.write(f"    {v.description}\n")
         for o in v.option_info():
-            setting = f"{o.name}={o.default!r}"
-            out.write(f"    -o {setting:<34} {o.help} [{o.allowed()}]\n")
+            # Values as they are typed after -o (true, hong-kong), not as Python writes them.
+            setting = f"{o.name}={option_text(o.default)}"
+            allowed = (", ".join(option_text(c) for c in o.choices) if o.choices is not None
+                       else "true, false" if isinstance(o.default, bool) else o.allowed())
+            out.write(f"    -o {setting:<34} {o.help} [{allowed}]\n")
     return EXIT_OK
 
 
