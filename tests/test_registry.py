@@ -68,6 +68,10 @@ def test_options_take_effect_and_games_compare_by_ruleset() -> None:
     assert a.describe() == {"variant": "big-two", "players": 4,
                             "options": {**parlour.new_game("big-two").option_values(),
                                         "allow_triples": True}}
+    # A choice is matched in any case, as cards are, and kept as the rules name it.
+    upper = parlour.new_game("pusoy-dos", next_leader="3C", straights="seed")
+    assert parlour.new_game("pusoy-dos", next_leader="3c", straights="SEED") == upper
+    assert upper.options.next_leader == "3C"
 
 
 @pytest.mark.parametrize(("name", "fragment"), [

@@ -92,14 +92,14 @@ class Variant:
                 f"{self.name} is played by {player_counts_text(self.players)} players, not {players!r}"
             )
         infos = {i.name: i for i in self.option_info()}
-        for key, value in values.items():
+        for key in values:
             if key not in infos:
                 raise VariantError(
                     f"{self.name} has no option '{key}'; its options are: "
                     + (", ".join(infos) or "none")
                 )
-            _check(self.name, infos[key], value)
-        return self.factory(self, n, self.options_type(**values))
+        checked = {key: _checked(self.name, infos[key], value) for key, value in values.items()}
+        return self.factory(self, n, self.options_type(**checked))
 
 
 def _info(f: Field[Any]) -> OptionInfo:
@@ -116,9 +116,14 @@ def player_counts_text(counts: tuple[int, ...]) -> str:
     return ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
 
 
-def _check(variant: str, info: OptionInfo, value: Any) -> None:
+def _checked(variant: str, info: OptionInfo, value: Any) -> Any:
+    """``value`` if ``info`` allows it (a choice in any case given as the choice itself, as
+    cards are: ``3c`` is ``3C``), else :class:`VariantError` saying what is allowed."""
     bad = False
     if info.choices is not None:
+        if isinstance(value, str) and value not in info.choices:
+            value = next((c for c in info.choices if isinstance(c, str)
+                          and c.lower() == value.lower()), value)
         bad = value not in info.choices
     elif isinstance(info.default, bool):
         bad = not isinstance(value, bool)
@@ -134,6 +139,7 @@ def _check(variant: str, info: OptionInfo, value: Any) -> None:
         raise VariantError(
             f"{variant} option {info.name}={value!r} is not allowed; expected {info.allowed()}"
         )
+    return value
 
 
 _REGISTRY: dict[str, Variant] = {}
