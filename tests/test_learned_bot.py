@@ -107,7 +107,7 @@ def test_the_bot_explains_its_choice_and_is_deterministic() -> None:
     choices = {LearnedBot().choose_explained(obs, legal, random.Random(i)) for i in range(3)}
     assert len(choices) == 1
     (action, why), = choices
-    assert why.startswith(f"{action}: the learned network expects ")
+    assert why.startswith(f"{action.words()}: the learned network expects ")
     assert "more than after the next best" in why
     scores = prior(obs, legal, random.Random(0))
     assert scores is not None and legal[int(np.argmax(scores))] == action
@@ -121,7 +121,7 @@ def test_without_weights_the_bot_plays_the_rule_based_choice(variant: str) -> No
     obs, legal = state.observation(state.current_player), state.legal_actions()
     action, why = LearnedBot().choose_explained(obs, legal, random.Random(3))
     assert action == GreedyBot().choose(obs, legal, random.Random(3))
-    assert why == f"{action}: the rule-based choice (no learned weights for {variant})"
+    assert why == f"{action.words()}: the rule-based choice (no learned weights for {variant})"
     assert prior(obs, legal, random.Random(3)) is None
 
 
@@ -227,7 +227,7 @@ def test_the_guided_search_is_reproducible_and_guided() -> None:
            top + [a for a in greedy_order if a not in top]
     assert all(c.prior == scores[legal.index(c.action)] for c in first.candidates)
     why = guided().choose_explained(obs, legal, random.Random(8))[1]
-    assert why.startswith(f"{first.action}: wins ") and "(learned policy " in why
+    assert why.startswith(f"{first.action.words()}: wins ") and "(learned policy " in why
 
 
 def test_a_strong_prior_outweighs_a_few_worlds() -> None:
@@ -255,7 +255,7 @@ def test_a_clear_prior_is_played_without_searching() -> None:
     result = bot.search(obs, legal, random.Random(0))
     assert result.action == legal[int(np.argmax(scores))]
     assert (result.iterations, result.worlds) == (0, 0)
-    assert result.explanation().startswith(f"{result.action}: the learned policy rates it ")
+    assert result.explanation().startswith(f"{result.action.words()}: the learned policy rates it ")
     closer = SearchBot(iterations=30, guide=prior, prior_margin=ranked[0] - ranked[1] + 0.01)
     assert closer.search(obs, legal, random.Random(0)).worlds > 0
 

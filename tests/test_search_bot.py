@@ -56,7 +56,8 @@ def test_search_returns_a_legal_explained_move_in_every_variant(variant: str, mo
     before = state.history
     action, why = small_search().choose_explained(state.observation(seat), legal, random.Random(2))
     assert action in legal
-    assert why.startswith(f"{action}: wins ")
+    # The move in words ("the pair of 9s (9♣ 9♠)", "pass"), then its figures.
+    assert why.startswith(f"{action.words()}: wins ")
     assert "simulated deals" in why
     assert state.history == before and state.current_player == seat  # the state is untouched
 
@@ -112,7 +113,7 @@ def test_the_search_finds_the_winning_lead_that_greedy_misses() -> None:
     assert str(game.greedy_action(obs, legal, random.Random(0))) == "3D"
     action, why = small_search().choose_explained(obs, legal, random.Random(0))
     assert str(action) == "2H"
-    assert why.startswith("2H: wins 100% of ") and "next best 3D: wins 0%" in why
+    assert why.startswith("the 2♥: wins 100% of ") and "next best the 3♦: wins 0%" in why
 
 
 def test_hard_beats_random_over_fixed_deals() -> None:
@@ -203,7 +204,7 @@ def test_an_explained_choice_is_the_same_choice(bot: Bot) -> None:
     obs, legal = state.observation(state.current_player), state.legal_actions()
     action, why = bot.choose_explained(obs, legal, random.Random(4))
     assert action == bot.choose(obs, legal, random.Random(4))
-    assert why.startswith(f"{action}: ")
+    assert why.startswith(f"{action.words()}: ")
 
 
 def test_bench_lines_time_both_ends_of_the_levels() -> None:

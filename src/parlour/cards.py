@@ -28,6 +28,9 @@ SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
 RANK_NAMES = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
               "jack", "queen", "king", "ace")
+#: A rank's cards spoken of together: "the pair of 9s", "three jacks".
+RANK_PLURALS = ("2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "10s", "jacks", "queens", "kings",
+                "aces")
 
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
 TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(13)
@@ -87,6 +90,10 @@ class Card(int):
 
     def __format__(self, spec: str) -> str:
         return format(_TEXT[int(self)], spec)
+
+    def symbol(self) -> str:
+        """``"Q♠"``: the card as a player reads it."""
+        return RANK_TEXT[self.rank] + SUIT_SYMBOLS[self.suit]
 
     def name(self) -> str:
         """``"queen of spades"``."""

@@ -61,6 +61,12 @@ class Action(int):
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)
 
+    def words(self) -> str:
+        """The move in a player's words ("the pair of nines", "rob, discarding the 4♦"), for
+        hints and reviews; each family says its moves this way, and the notation is the rest's.
+        """
+        return str(self)
+
 
 class Knowledge(Protocol):
     """What a seat knows, compiled: the search samples worlds from it and plays them out

@@ -156,14 +156,16 @@ def _judged(deal: int, step: int, seat: int, played: Action, best: Action,
     # keep a move whose mean is a little lower).
     loss = 0.0 if played == best else max(mean, 0.0)
     mistake = played != best and loss > threshold and loss > 2 * error
+    # The moves in a player's words ("the pair of 9s (9♣ 9♠)"), as the hints say them.
+    said, better = played.words(), best.words()
     if played == best:
-        reason = (f"{played}: the best move found (wins {mine.win_rate:.0%} of "
+        reason = (f"{said}: the best move found (wins {mine.win_rate:.0%} of "
                   f"{mine.samples} simulated deals)")
     elif loss < 0.005:  # the search kept another move its policy prefers, no better in points
-        reason = (f"{played}: as good as {best}, the search's choice (each wins "
+        reason = (f"{said}: as good as {better}, the search's choice (each wins "
                   f"{mine.win_rate:.0%} and {top.win_rate:.0%} of {n} simulated deals)")
     else:
-        reason = f"{played}: {best} was better by {loss:.2f} points a deal on average"
+        reason = f"{said}: {better} was better by {loss:.2f} points a deal on average"
         if top.win_rate >= mine.win_rate:
             reason += (f" (wins {top.win_rate:.0%} of {n} simulated deals, against "
                        f"{mine.win_rate:.0%})")

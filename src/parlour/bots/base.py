@@ -29,7 +29,7 @@ class Bot(ABC):
         action = self.choose(observation, legal_actions, rng)
         if len(legal_actions) == 1:
             return action, "the only legal move"
-        return action, f"{action}: the choice of {self.name}"
+        return action, f"{action.words()}: the choice of {self.name}"
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"

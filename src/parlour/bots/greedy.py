@@ -25,4 +25,4 @@ class GreedyBot(Bot):
         self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random
     ) -> tuple[Action, str]:
         action, reason = super().choose_explained(observation, legal_actions, rng)
-        return action, reason if len(legal_actions) == 1 else f"{action}: the rule-based choice"
+        return action, reason if len(legal_actions) == 1 else f"{action.words()}: the rule-based choice"

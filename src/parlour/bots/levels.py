@@ -63,7 +63,7 @@ class EasyBot(Bot):
     ) -> tuple[Action, str]:
         if len(legal_actions) > 1 and rng.random() < self.blunder:
             action = rng.choice(legal_actions)
-            return action, f"{action}: a move on a whim"
+            return action, f"{action.words()}: a move on a whim"
         return self._greedy.choose_explained(observation, legal_actions, rng)
 
 

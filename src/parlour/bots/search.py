@@ -57,7 +57,7 @@ an iteration budget gives the same move on any number of threads and under any l
 >>> seat = state.current_player
 >>> action, why = bot.choose_explained(state.observation(seat), state.legal_actions(),
 ...                                    random.Random(1))
->>> action in state.legal_actions() and why.startswith(str(action))
+>>> action in state.legal_actions() and why.startswith(action.words())
 True
 """
 
@@ -167,15 +167,16 @@ class SearchResult:
         best; where the next best shows a higher figure (it wins more often, or it scored
         more but the policy's choice was kept), the line says why it was not chosen.
 
-        ``"9S 9H: wins 62% of 400 simulated deals, +1.25 points a deal; next best pass: wins
-        48%, +0.10 points"``
+        ``"the pair of 9s (9♠ 9♥): wins 62% of 400 simulated deals, +1.25 points a deal; next
+        best pass: wins 48%, +0.10 points"``
         """
         best = next(c for c in self.candidates if c.action == self.action)
         if not self.worlds and len(self.candidates) > 1:  # the guide's choice was clear
             second = self.candidates[1]
-            return (f"{best.action}: the learned policy rates it {best.prior - second.prior:+.2f} "
-                    f"points a deal above the next best, {second.action}")
-        text = (f"{best.action}: wins {best.win_rate:.0%} of {best.samples} simulated deals, "
+            return (f"{best.action.words()}: the learned policy rates it "
+                    f"{best.prior - second.prior:+.2f} points a deal above the next best, "
+                    f"{second.action.words()}")
+        text = (f"{best.action.words()}: wins {best.win_rate:.0%} of {best.samples} simulated deals, "
                 f"{best.mean:+.2f} points a deal")
         if self.prior_weight:
             text += f" (learned policy {best.prior:+.2f})"
@@ -186,12 +187,12 @@ class SearchResult:
         second = max(others, key=lambda c: (c.score(w), -c.rank))
         figures = f"wins {second.win_rate:.0%}, {second.mean:+.2f} points"
         if second.score(w) > best.score(w):  # SearchBot(keep_policy=…) kept the policy's choice
-            return (f"{text}; {second.action} scored more ({figures}) but not clearly: "
+            return (f"{text}; {second.action.words()} scored more ({figures}) but not clearly: "
                     "the policy's choice, not clearly beaten")
         if second.win_rate > best.win_rate:
-            return (f"{text}; {second.action} wins more often ({figures}) but scores fewer "
+            return (f"{text}; {second.action.words()} wins more often ({figures}) but scores fewer "
                     "points a deal")
-        return f"{text}; next best {second.action}: {figures}"
+        return f"{text}; next best {second.action.words()}: {figures}"
 
 
 def paired_difference(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:

@@ -16,7 +16,7 @@ search keeps its plain behaviour.
 >>> seat = state.current_player
 >>> action, why = LearnedBot().choose_explained(state.observation(seat), state.legal_actions(),
 ...                                             random.Random(0))
->>> action in state.legal_actions(), why.startswith(str(action))
+>>> action in state.legal_actions(), why.startswith(action.words())
 (True, True)
 """
 
@@ -152,15 +152,15 @@ class LearnedBot(Bot):
         policy = self.policy or guide_for(observation)
         if policy is None:
             action = observation.game.greedy_action(observation, legal_actions, rng)
-            return action, (f"{action}: the rule-based choice (no learned weights for "
+            return action, (f"{action.words()}: the rule-based choice (no learned weights for "
                             f"{observation.game.name})")
         scores = policy.scores(observation, legal_actions)
         ranked = sorted(range(len(legal_actions)), key=lambda i: -scores[i])
         best, second = ranked[0], ranked[1]
         action = legal_actions[best]
-        return action, (f"{action}: the learned network expects {scores[best]:+.1f} points after "
-                        f"it, {scores[best] - scores[second]:.1f} more than after the next best, "
-                        f"{legal_actions[second]}")
+        return action, (f"{action.words()}: the learned network expects {scores[best]:+.1f} "
+                        f"points after it, {scores[best] - scores[second]:.1f} more than after "
+                        f"the next best, {legal_actions[second].words()}")
 
 
 __all__ = ["VARIANTS", "WEIGHTS", "LearnedBot", "Policy", "guide_for", "load_policy", "playouts",

@@ -106,6 +106,58 @@ class ClimbingAction(Action):
             return Category.PASS
         return self.table.category(int(self))
 
+    def words(self) -> str:
+        """The play as a player says it, with its cards where the words do not name them all.
+
+        >>> import parlour
+        >>> deal = parlour.new_game("big-two").new_deal(seed=1)
+        >>> [deal.parse_action(t).words() for t in ("9S", "9C 9S", "4D 4C 4H 9C 9S", "pass")]
+        ['the 9♠', 'the pair of 9s (9♣ 9♠)', 'a full house, three 4s and two 9s (4♦ 4♣ 4♥ 9♣ 9♠)', 'pass']
+        >>> parlour.new_game("pusoy-dos").new_deal(seed=1).parse_action("AS 2D 3C 4C 5H").words()
+        'a straight, A to 5 (3♣ 4♣ 5♥ A♠ 2♦)'
+        """
+        category = self.category
+        if category is Category.PASS:
+            return "pass"
+        cards = self.cards
+        if category is Category.SINGLE:
+            return f"the {cards[0].symbol()}"
+        return f"{self._kind_words(category, cards)} ({' '.join(c.symbol() for c in cards)})"
+
+    def _kind_words(self, category: Category, cards: list[Card]) -> str:
+        """A combination of two or more cards in words: "the pair of 9s", "a flush in hearts".
+        """
+        # Ranks by how many of the play's cards have them, most first, then the higher first.
+        key = self.table.card_order.index
+        counts: dict[int, int] = {}
+        for card in cards:
+            counts[card.rank] = counts.get(card.rank, 0) + 1
+        ranks = sorted(counts, key=lambda r: (-counts[r], -key(r * 4)))
+        word = [RANK_WORDS[(r + 12) % 13] for r in ranks]
+        if category is Category.PAIR:
+            return f"the pair of {word[0]}"
+        if category is Category.TRIPLE:
+            return f"three {word[0]}"
+        if category is Category.FOUR_OF_A_KIND:
+            return f"four {word[0]}"
+        if category is Category.TWO_PAIR:
+            return f"two pair, {word[0]} and {word[1]}"
+        if category is Category.FULL_HOUSE:
+            return f"a full house, three {word[0]} and two {word[1]}"
+        if category is Category.FOUR_PLUS_ONE:
+            kicker = next(c for c in cards if c.rank == ranks[1])
+            return f"four {word[0]} and the {kicker.symbol()}"
+        suit = SUIT_NAMES[cards[0].suit]
+        # A straight's ranks as its window runs (A to 5 where straights wrap), not card order.
+        mine = {(card.rank + 12) % 13 for card in cards}
+        window = next((w for w, _ in self.table.rules.windows if set(w) == mine), sorted(mine))
+        run = f"{RANKS[window[0]]} to {RANKS[window[-1]]}"
+        if category is Category.FLUSH:
+            return f"a flush in {suit}"
+        if category is Category.STRAIGHT:
+            return f"a straight, {run}"
+        return f"a straight flush in {suit}, {run}"
+
 
 class ComboTable:
     """The combinations of one variant's rules."""

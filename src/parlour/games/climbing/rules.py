@@ -13,13 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from parlour.cards import SUIT_TEXT
+from parlour.cards import RANK_PLURALS, SUIT_TEXT
 from parlour.registry import option
 
 #: Climbing ranks, low to high.
 RANKS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
-RANK_WORDS = ("3s", "4s", "5s", "6s", "7s", "8s", "9s", "10s", "jacks", "queens", "kings",
-              "aces", "2s")
+#: The ranks' plurals in this family's order, 3 to 2 ("the pair of 9s").
+RANK_WORDS = RANK_PLURALS[1:] + RANK_PLURALS[:1]
 
 
 

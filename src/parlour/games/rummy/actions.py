@@ -14,10 +14,10 @@ True
 from __future__ import annotations
 
 from parlour._core import RummyActions
-from parlour.cards import parse_card
+from parlour.cards import RANK_PLURALS, RANK_TEXT, SUIT_NAMES, parse_card
 from parlour.errors import IllegalAction
 from parlour.game import Action, action_text
-from parlour.games.rummy.melds import FULL, TO_RUMMY, text_of
+from parlour.games.rummy.melds import FULL, TO_RUMMY, card_set, is_group, text_of
 
 DRAW_STOCK, DRAW_DISCARD, MELD, LAYOFF, DISCARD = range(5)
 KIND_BITS = 3
@@ -62,6 +62,28 @@ class RummyAction(Action):
         """The 0-based table meld of a lay-off."""
         return int(self) >> TARGET_SHIFT
 
+    def words(self) -> str:
+        """The move as a player says it.
+
+        >>> [parse_action(t).words() for t in ("draw discard", "meld 7c 7d 7s", "meld 4c 5c 6c")]
+        ['take the top discard', 'meld three 7s', 'meld a run of clubs, 4 to 6']
+        >>> parse_action("layoff 7C 8C on 2").words(), parse_action("discard kh").words()
+        ('lay off the 7♣ 8♣ on meld 2', 'discard the K♥')
+        """
+        kind = self.kind
+        if kind in _SAID:
+            return _SAID[kind]
+        cards = list(card_set(self.cards))
+        symbols = " ".join(card.symbol() for card in cards)
+        if kind == DISCARD:
+            return f"discard the {symbols}"
+        if kind == LAYOFF:
+            return f"lay off the {symbols} on meld {self.target + 1}"
+        if is_group(self.cards):
+            return f"meld {'three' if len(cards) == 3 else 'four'} {RANK_PLURALS[cards[0].rank]}"
+        ranks = [RANK_TEXT[card.rank] for card in cards]
+        return f"meld a run of {SUIT_NAMES[cards[0].suit]}, {ranks[0]} to {ranks[-1]}"
+
     def __str__(self) -> str:
         v = int(self)
         kind = v & 7
@@ -76,6 +98,9 @@ class RummyAction(Action):
             return f"layoff {cards} on {(v >> TARGET_SHIFT) + 1}"
         return f"discard {cards}"
 
+
+#: The draws, as a player says them (:meth:`RummyAction.words`).
+_SAID = {DRAW_STOCK: "draw from the stock", DRAW_DISCARD: "take the top discard"}
 
 #: Every move's one object, by packed value: made through :class:`RummyAction` the first time a
 #: move is met, here or by the engine (``RummyCore``), and shared from then on.

@@ -56,6 +56,19 @@ class TrumpAction(Action):
         # A value made by hand that the game never uses still prints (in an error message).
         return _TEXT.get(v) or f"<no action {v}>"
 
+    def words(self) -> str:
+        """The move as a player says it.
+
+        >>> PLAY[parse_card("5s")].words(), ROB[parse_card("4d")].words(), STOP.words()
+        ('the 5♠', 'rob the trump, discarding the 4♦', 'stop and take the pool')
+        """
+        v = int(self)
+        if v < 52:
+            return f"the {CARDS[v].symbol()}"
+        if ROB_BASE <= v < ROB_BASE + 52:
+            return f"rob the trump, discarding the {CARDS[v - ROB_BASE].symbol()}"
+        return _SAID.get(v, str(self))
+
     @property
     def card(self) -> int:
         """The card played or discarded, or -1."""
@@ -89,6 +102,10 @@ STOP = _make(STOP_CODE, "stop")
 HIDDEN_ROB = _make(HIDDEN_ROB_CODE, "rob")
 
 _WORDS = {"keep": KEEP, "silent": SILENT, "jink": JINK, "stop": STOP, "rob": HIDDEN_ROB}
+#: The moves without a card, as a player says them (:meth:`TrumpAction.words`).
+_SAID = {KEEP_CODE: "keep the hand", SILENT_CODE: "stay silent",
+         JINK_CODE: "jink: play on for all five tricks", STOP_CODE: "stop and take the pool",
+         HIDDEN_ROB_CODE: "rob the trump"}
 
 EXPECTED = (
     "expected a card to play (e.g. 5S), 'rob' and the card to discard (e.g. rob 4D), 'keep', "
