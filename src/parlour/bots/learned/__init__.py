@@ -102,12 +102,23 @@ def load_policy(variant: str) -> Policy | None:
     return Policy(net, ActionFeatures(parlour.new_game(variant)), metadata)
 
 
-def guide_for(observation: Observation) -> Policy | None:
-    """The learned network for the observation's variant, or ``None`` where there is none."""
+def policy_for(observation: Observation) -> Policy | None:
+    """The shipped network for the observation's variant and player count (4), or ``None``."""
     game = observation.game
     if game.players != 4:
         return None
     return load_policy(game.name)
+
+
+#: The variants whose searching levels (``hard``, ``expert``) play out with their network and
+#: take it as their guide: those where that was measured to make them stronger. Elsewhere the
+#: network is the ``learned`` bot alone, and the levels search with ``greedy``'s playouts.
+GUIDED = frozenset({"big-two-4card"})
+
+
+def guide_for(observation: Observation) -> Policy | None:
+    """The network that guides a search of the observation's variant, or ``None``."""
+    return policy_for(observation) if observation.game.name in GUIDED else None
 
 
 def prior(observation: Observation, legal: Sequence[Action],
@@ -149,7 +160,7 @@ class LearnedBot(Bot):
     ) -> tuple[Action, str]:
         if len(legal_actions) == 1:
             return legal_actions[0], "the only legal move"
-        policy = self.policy or guide_for(observation)
+        policy = self.policy or policy_for(observation)
         if policy is None:
             action = observation.game.greedy_action(observation, legal_actions, rng)
             return action, (f"{action.words()}: the rule-based choice (no learned weights for "
@@ -163,5 +174,5 @@ class LearnedBot(Bot):
                         f"the next best, {legal_actions[second].words()}")
 
 
-__all__ = ["VARIANTS", "WEIGHTS", "LearnedBot", "Policy", "guide_for", "load_policy", "playouts",
-           "prior"]
+__all__ = ["GUIDED", "VARIANTS", "WEIGHTS", "LearnedBot", "Policy", "guide_for", "load_policy",
+           "playouts", "policy_for", "prior"]

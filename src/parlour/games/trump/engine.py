@@ -33,7 +33,10 @@ from parlour.game import TERMINAL, State
 from parlour.games.trump.actions import (
     HIDDEN_ROB,
     HIDDEN_ROB_CODE,
+    JINK,
     MOVES,
+    SILENT,
+    STOP,
     TrumpAction,
     parse_action,
 )
@@ -215,7 +218,21 @@ class TrumpState(State):
         return self.card_set(self._e.hands()[self.check_seat(seat)])
 
     def parse_action(self, text: str) -> TrumpAction:
-        return parse_action(text)
+        """``text`` as a move of this game: the family's notation, less the words of options
+        this game does not have (``jink`` without jinking, ``silent`` without the silent ace).
+
+        >>> import parlour
+        >>> parlour.new_game("forty-five").new_deal(seed=1).parse_action("jink")
+        Traceback (most recent call last):
+        ...
+        parlour.errors.IllegalAction: forty-five has no jink (jinking is off)
+        """
+        action = parse_action(text)
+        if action in (JINK, STOP) and not self.rules.jinking:
+            raise IllegalAction(f"{self.game.name} has no {action} (jinking is off)")
+        if action is SILENT and not self.rules.silent_ace:
+            raise IllegalAction(f"{self.game.name} has no {action} (the silent ace is off)")
+        return action
 
     def play_mask(self) -> int:
         """The cards the player to move may play (phase: play)."""
