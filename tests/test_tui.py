@@ -797,7 +797,7 @@ async def test_play_again_deals_a_new_match_at_the_same_seats_and_counts_the_las
 @pytest.mark.parametrize(("variant", "mine", "others"), [
     ("big-two", ["p", "a"], ["r", "k", "w", "m", "l", "x", "j"]),
     ("rummy", ["w", "d", "m", "l", "x"], ["p", "a", "r", "k", "j"]),
-    ("forty-five", ["p", "r", "k", "i"], ["a", "w", "m", "l", "x"]),
+    ("forty-five", ["p", "r", "k"], ["a", "w", "m", "l", "x", "i", "j", "t"]),
 ])
 @sync
 async def test_help_shows_this_games_keys_and_its_rules_whole(variant, mine, others) -> None:
