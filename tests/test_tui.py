@@ -22,6 +22,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 import parlour
 from parlour.bots import BOT_LEVELS
+from parlour.bots.learned import WEIGHTS
 from parlour.cards import Card
 from parlour.cli import HUMAN, main
 from parlour.moves import parse_move, pick
@@ -714,7 +715,7 @@ async def test_the_start_screen_speaks_plainly() -> None:
             # Each level in a line of its own words; learned where it has a network.
             offered = [value for _, value in screen.query_one("#bot-0", Select)._options]
             assert offered[:6] == ["random", "easy", "greedy", "medium", "hard", "expert"]
-            assert ("learned" in offered) == (variant == "big-two-4card")
+            assert ("learned" in offered) == (variant in WEIGHTS)
             prompts = [str(prompt) for prompt, _ in screen.query_one("#bot-0", Select)._options]
             assert all(f"{v} — {BOT_LEVELS[v]}" in prompts for v in offered)
             # The opponents by seat; the options in words, without the rules' codes.

@@ -26,6 +26,7 @@ from starlette.testclient import TestClient
 import parlour
 import parlour.cli
 from parlour.bots import make_bot
+from parlour.bots.learned import WEIGHTS
 from parlour.client import play_remote
 from parlour.records import replay_match
 from parlour.web import create_app
@@ -75,7 +76,7 @@ def test_variants_lists_every_variant_with_its_options_and_the_bots(http: TestCl
     # Each game offers its computer players: the learned network only where it has one.
     offered = {v["name"]: v["bots"] for v in data["variants"]}
     assert all(bots[:3] == ["random", "easy", "greedy"] for bots in offered.values())
-    assert [n for n, bots in offered.items() if "learned" in bots] == ["big-two-4card"]
+    assert [n for n, bots in offered.items() if "learned" in bots] == list(WEIGHTS)
 
 
 def test_create_list_and_join(http: TestClient) -> None:

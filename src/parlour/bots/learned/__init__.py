@@ -1,13 +1,15 @@
-"""``learned``: the self-play network of big-two-4card, as a bot and as a guide for search.
+"""``learned``: the self-play networks of the climbing games, as bots and as guides for search.
 
 The network (:mod:`.dmc`) scores each legal action by the points it expects the seat to end the
 deal with after playing it, from the seat's observation alone; the bot plays the best-scored
 action. It learned by self-play: ``training/selfplay.py`` (Deep Monte-Carlo on the batched
-environment; the command, seed and compute that made the shipped weights are in
-``load_policy("big-two-4card").metadata``).
+environment; the command, seed and compute that made each shipped network are in
+``load_policy(variant).metadata``).
 
-Only big-two-4card has weights. In the other variants ``learned`` plays the rule-based policy
-and says so, so that it can sit at any table; :func:`guide_for` gives no guide there, and a
+big-two-4card and big-two have weights (:data:`WEIGHTS`). In the other variants ``learned``
+plays the rule-based policy and says so, so that it can sit at any table. The searching levels
+play out with a network and take it as their guide only where that was measured to make them
+stronger (:data:`GUIDED`: big-two-4card); elsewhere :func:`guide_for` gives no guide and a
 search keeps its plain behaviour.
 
 >>> import random, parlour
@@ -39,7 +41,8 @@ if TYPE_CHECKING:
     from parlour.bots.learned.dmc import ActionFeatures, QNet
 
 #: The shipped weights of each variant that has them, beside this module.
-WEIGHTS = {"big-two-4card": Path(__file__).with_name("big_two_4card.npz")}
+WEIGHTS = {"big-two-4card": Path(__file__).with_name("big_two_4card.npz"),
+           "big-two": Path(__file__).with_name("big_two.npz")}
 VARIANTS = tuple(WEIGHTS)
 
 
