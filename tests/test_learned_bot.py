@@ -22,7 +22,16 @@ from parlour.arena.core import run_arena
 from parlour.arena.stats import head_to_head
 from parlour.bots import GreedyBot, SearchBot, make_bot
 from parlour.bots import base as bots_base
-from parlour.bots.learned import WEIGHTS, LearnedBot, load_policy, playouts, prior
+from parlour.bots import learned as learned_module
+from parlour.bots.learned import (
+    WEIGHTS,
+    LearnedBot,
+    guide_for,
+    load_policy,
+    playouts,
+    policy_for,
+    prior,
+)
 from parlour.bots.learned.dmc import ARRAYS, FORMAT, ActionFeatures, Config, QNet, Trainer
 from parlour.bots.levels import GUIDED_CANDIDATES, LEVELS
 from parlour.bots.search import policy_order
@@ -267,7 +276,7 @@ def test_a_clear_prior_is_played_without_searching() -> None:
     assert closer.search(obs, legal, random.Random(0)).worlds > 0
 
 
-@pytest.mark.parametrize("variant", ["big-two", "forty-five", "spoil-five", "rummy", "pusoy-dos"])
+@pytest.mark.parametrize("variant", ["forty-five", "spoil-five", "rummy", "pusoy-dos"])
 def test_the_guide_leaves_every_other_variant_searched_as_before(variant: str) -> None:
     state = position(variant, moves=5)
     obs, legal = state.observation(state.current_player), state.legal_actions()
@@ -278,6 +287,19 @@ def test_the_guide_leaves_every_other_variant_searched_as_before(variant: str) -
     assert [(c.action, c.values) for c in plain.candidates] == \
            [(c.action, c.values) for c in with_guide.candidates]
     assert plain.action == with_guide.action
+
+
+def test_a_network_guides_the_search_only_in_the_guided_variants(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    state = position("big-two", moves=5)
+    obs, legal = state.observation(state.current_player), state.legal_actions()
+    assert guide_for(obs) is not None and prior(obs, legal, random.Random(1)) is not None
+    # Out of GUIDED the network still plays as ``learned``, but no search takes it as a guide.
+    monkeypatch.setattr(learned_module, "GUIDED", frozenset({VARIANT}))
+    assert guide_for(obs) is None and policy_for(obs) is not None
+    assert prior(obs, legal, random.Random(1)) is None and playouts(obs) is None
+    assert "the learned network expects" in LearnedBot().choose_explained(
+        obs, legal, random.Random(1))[1]
 
 
 def test_the_compiled_network_scores_every_move_as_numpy_does() -> None:
@@ -312,9 +334,8 @@ def test_network_playouts_are_reproducible_and_not_greedy() -> None:
 
     assert values(playouts=playouts) == values(playouts=playouts)
     assert values(playouts=playouts) != values()
-    # A variant whose search the network does not guide (big-two has a network, but not in
-    # GUIDED) plays out with greedy: the same worlds, the same returns.
-    other = position("big-two", moves=5)
+    # A variant without a network plays out with greedy: the same worlds, the same returns.
+    other = position("pusoy-dos", moves=5)
     oobs, olegal = other.observation(other.current_player), other.legal_actions()
     plain = SearchBot(iterations=40).search(oobs, olegal, random.Random(3))
     with_net = SearchBot(iterations=40, playouts=playouts).search(oobs, olegal, random.Random(3))
