@@ -84,9 +84,7 @@ def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
         for o in v.option_info():
             # Values as they are typed after -o (true, hong-kong), not as Python writes them.
             setting = f"{o.name}={option_text(o.default)}"
-            allowed = (", ".join(option_text(c) for c in o.choices) if o.choices is not None
-                       else "true, false" if isinstance(o.default, bool) else o.allowed())
-            out.write(f"    -o {setting:<34} {o.help} [{allowed}]\n")
+            out.write(f"    -o {setting:<34} {o.help} [{o.allowed(option_text)}]\n")
     return EXIT_OK
 
 

@@ -48,11 +48,13 @@ class OptionInfo:
     min: int | None = None
     max: int | None = None
 
-    def allowed(self) -> str:
+    def allowed(self, show: Callable[[Any], str] = repr) -> str:
+        """The values this option takes, each written by ``show`` (Python's ``repr`` for the
+        API's messages; the command line writes them as they are typed after ``-o``)."""
         if self.choices is not None:
-            return ", ".join(repr(c) for c in self.choices)
+            return ", ".join(show(c) for c in self.choices)
         if isinstance(self.default, bool):
-            return "True, False"
+            return f"{show(True)}, {show(False)}"
         if isinstance(self.default, int):
             lo = "" if self.min is None else str(self.min)
             hi = "" if self.max is None else str(self.max)
