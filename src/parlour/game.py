@@ -62,8 +62,8 @@ class Action(int):
         return format(str(self), spec)
 
     def words(self) -> str:
-        """The move in a player's words ("the pair of nines", "rob, discarding the 4♦"), for
-        hints and reviews; each family says its moves this way, and the notation is the rest's.
+        """The move in a player's words ("the pair of 9s (9♣ 9♠)", "rob the trump, discarding
+        the 4♦"), for hints and reviews; the notation (``str``) is for everything else.
         """
         return str(self)
 

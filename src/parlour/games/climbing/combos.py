@@ -13,6 +13,7 @@ combination in a hand (once per deal; the engine then only filters them as cards
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -127,13 +128,11 @@ class ClimbingAction(Action):
     def _kind_words(self, category: Category, cards: list[Card]) -> str:
         """A combination of two or more cards in words: "the pair of 9s", "a flush in hearts".
         """
-        # Ranks by how many of the play's cards have them, most first, then the higher first.
-        key = self.table.card_order.index
-        counts: dict[int, int] = {}
-        for card in cards:
-            counts[card.rank] = counts.get(card.rank, 0) + 1
-        ranks = sorted(counts, key=lambda r: (-counts[r], -key(r * 4)))
-        word = [RANK_WORDS[(r + 12) % 13] for r in ranks]
+        # The family's ranks (3 lowest, 2 highest) by how many of the play's cards have them,
+        # most first, then the higher first.
+        counts = Counter(_family_rank(card) for card in cards)
+        ranks = sorted(counts, key=lambda r: (-counts[r], -r))
+        word = [RANK_WORDS[r] for r in ranks]
         if category is Category.PAIR:
             return f"the pair of {word[0]}"
         if category is Category.TRIPLE:
@@ -145,18 +144,22 @@ class ClimbingAction(Action):
         if category is Category.FULL_HOUSE:
             return f"a full house, three {word[0]} and two {word[1]}"
         if category is Category.FOUR_PLUS_ONE:
-            kicker = next(c for c in cards if c.rank == ranks[1])
+            kicker = next(c for c in cards if _family_rank(c) == ranks[1])
             return f"four {word[0]} and the {kicker.symbol()}"
         suit = SUIT_NAMES[cards[0].suit]
-        # A straight's ranks as its window runs (A to 5 where straights wrap), not card order.
-        mine = {(card.rank + 12) % 13 for card in cards}
-        window = next((w for w, _ in self.table.rules.windows if set(w) == mine), sorted(mine))
-        run = f"{RANKS[window[0]]} to {RANKS[window[-1]]}"
         if category is Category.FLUSH:
             return f"a flush in {suit}"
+        # A straight's ranks as its window runs (A to 5 where straights wrap), not card order.
+        window = next(w for w, _ in self.table.rules.windows if set(w) == set(counts))
+        run = f"{RANKS[window[0]]} to {RANKS[window[-1]]}"
         if category is Category.STRAIGHT:
             return f"a straight, {run}"
         return f"a straight flush in {suit}, {run}"
+
+
+def _family_rank(card: Card) -> int:
+    """The card's rank in this family's order: 0 for a 3 … 12 for a 2."""
+    return (card.rank + 12) % 13
 
 
 class ComboTable:

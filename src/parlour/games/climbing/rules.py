@@ -136,8 +136,9 @@ class PusoyDosOptions:
                             "'all-wraps' (also K-4 and Q-3) or 'hong-kong' (A-5, 2-6 lowest)",
                             choices=("seed", "all-wraps", "hong-kong"))
     control_after_out: str = option("next-player", "when a player goes out: the next player "
-                                    "leads at once (as in the original game), or the others may still beat the last "
-                                    "play (as in Big Two)", choices=("next-player", "standard"))
+                                    "leads at once (as in the original game), or the others "
+                                    "may still beat the last play (as in Big Two)",
+                                    choices=("next-player", "standard"))
     next_leader: str = option("3C", "who opens later deals of a match: the 3C holder, or the "
                               "previous first place leading freely", choices=("3C", "winner"))
     scoring: str = option("placement", "deal score: placement points 3/2/1/0, or Big Two card "
