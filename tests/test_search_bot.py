@@ -99,7 +99,7 @@ def test_a_single_legal_action_is_returned_without_searching() -> None:
     assert (result.action, result.iterations, result.worlds) == (legal[0], 0, 0)
     reason = small_search().choose_explained(state.observation(state.current_player), legal,
                                              random.Random(0))[1]
-    assert reason == "the only legal move"
+    assert reason == f"{legal[0].words()}: the only legal move"
 
 
 def test_the_search_finds_the_winning_lead_that_greedy_misses() -> None:

@@ -25,10 +25,11 @@ class Bot(ABC):
         self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random
     ) -> tuple[Action, str]:
         """The same choice as :meth:`choose` (from the same ``rng`` state), with a one-line
-        reason for showing a player; here a generic one, which bots that can say more refine."""
+        reason for showing a player that begins with the move in words (:meth:`Action.words`);
+        here a generic one, which bots that can say more refine."""
         action = self.choose(observation, legal_actions, rng)
         if len(legal_actions) == 1:
-            return action, "the only legal move"
+            return action, f"{action.words()}: the only legal move"
         return action, f"{action.words()}: the choice of {self.name}"
 
     def __repr__(self) -> str:

@@ -308,7 +308,7 @@ class SearchBot(Bot):
     ) -> tuple[Action, str]:
         result = self.search(observation, legal_actions, rng)
         if len(result.candidates) == 1:
-            return result.action, "the only legal move"
+            return result.action, f"{result.action.words()}: the only legal move"
         return result.action, result.explanation()
 
     def search(

@@ -377,7 +377,8 @@ class TableScreen(Screen[None]):
         move = parse_move(action)
         self.query_one("#hand", Hand).select_only(set(move.cards))
         key = verb_key(move.verb)
-        self.say(f"Hint: {action} — {reason}" + (f" (press {key})" if key else ""), "green")
+        # The reason begins with the move in words (Bot.choose_explained).
+        self.say(f"Hint: {reason}" + (f" (press {key})" if key else ""), "green")
 
     def deal_review(self) -> list[str]:
         """The review of the last deal's decisions of the person's seat (run in a worker

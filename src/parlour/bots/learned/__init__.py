@@ -162,7 +162,7 @@ class LearnedBot(Bot):
         self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random
     ) -> tuple[Action, str]:
         if len(legal_actions) == 1:
-            return legal_actions[0], "the only legal move"
+            return legal_actions[0], f"{legal_actions[0].words()}: the only legal move"
         policy = self.policy or policy_for(observation)
         if policy is None:
             action = observation.game.greedy_action(observation, legal_actions, rng)

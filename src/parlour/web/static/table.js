@@ -720,7 +720,8 @@ function showHint(message) {
   renderActions();
   markSuggested(move?.verb ?? null);
   const el = $("message");
-  say(el, `Hint: ${prettyAction(message.action)}${message.reason ? ` — ${relabel(message.reason)}` : ""}`, "hint");
+  // The reason begins with the move in words; the action alone where a bot gave none.
+  say(el, `Hint: ${message.reason ? relabel(message.reason) : prettyAction(message.action)}`, "hint");
   el.dataset.action = message.action;
 }
 
