@@ -15,8 +15,9 @@ and every run extends a SQLite results file with openskill ratings across runs.
 
 The results file and its ratings are in :mod:`parlour.arena.results` (imported on its own: it
 brings in SQLAlchemy and openskill), the rating plot in :mod:`parlour.arena.plot`, the Ray
-backend (``run_arena(…, backend="ray")``) in :mod:`parlour.arena.ray_backend`, and
-``parlour arena`` in :mod:`parlour.arena.cli`.
+backend (``run_arena(…, backend="ray")``) in :mod:`parlour.arena.ray_backend`, the journal that
+lets a long run be interrupted and extended (``run_arena(…, journal=path)``) in
+:mod:`parlour.arena.journal`, and ``parlour arena`` in :mod:`parlour.arena.cli`.
 """
 
 from parlour.arena.core import ArenaResult, run_arena

@@ -20,6 +20,7 @@ from parlour.arena.core import (
     run_arena,
 )
 from parlour.arena.deals import all_seatings
+from parlour.arena.journal import Journal, journal_seed
 from parlour.arena.stats import bot_stats, head_to_head, split_differences
 from parlour.args import game_from_args, isatty, positive_int
 from parlour.bots import bot_names
@@ -72,6 +73,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     sp.add_argument("--record", metavar="DIR",
                     help="save every deal played as a JSON deal record in DIR "
                          "(deal-INDEX-SEATING.json; 'parlour replay' replays it)")
+    sp.add_argument("--journal", metavar="FILE",
+                    help="keep every finished deal in FILE; the same command with the same FILE "
+                         "plays only the deals it lacks, so an interrupted run goes on where it "
+                         "stopped and a larger --games extends a run (the seed is FILE's when "
+                         "--seed is not given)")
     sp.add_argument("--results", metavar="FILE", default=DEFAULT_RESULTS,
                     help=f"the SQLite results file runs are added to (default {DEFAULT_RESULTS})")
     sp.add_argument("--ratings", action="store_true",
@@ -97,9 +103,17 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
     game = game_from_args(args)
     names = [n.strip() for n in args.bots.split(",") if n.strip()]
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    seed = args.seed
+    if seed is None and args.journal is not None:
+        seed = journal_seed(args.journal)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
     # Everything that can be refused is refused before the first deal is played.
-    lineup(game, names, args.duplicate)
+    entries = lineup(game, names, args.duplicate)
+    resumed = 0
+    if args.journal is not None:
+        kept = Journal.open(args.journal, game, entries, seed, args.duplicate)
+        resumed = sum(deal < args.games for deal in kept.plays)
     if args.record:
         record_directory(args.record)
     if args.backend == "ray":
@@ -112,8 +126,11 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     with _progress(args.games, f"{game.name} arena", isatty(out)) as advance:
         result = run_arena(game, names, args.games, seed=seed, duplicate=args.duplicate,
                            workers=args.workers, record_dir=args.record, progress=advance,
-                           backend=args.backend)
+                           backend=args.backend, journal=args.journal)
     _report(result, out)
+    if args.journal is not None:
+        out.write(f"\n{resumed} of the {result.deals} deals were read from the journal "
+                  f"{args.journal}; {result.deals - resumed} were played now.\n")
     run_id = record_run(args.results, result)
     standings = leaderboard(args.results, game.name)
     if standings:

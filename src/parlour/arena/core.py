@@ -30,6 +30,7 @@ from parlour.arena.deals import (
     make_entries,
     play_task,
 )
+from parlour.arena.journal import Journal
 from parlour.errors import ParlourError, RecordError
 from parlour.game import Game
 
@@ -83,6 +84,7 @@ def run_arena(
     record_dir: str | Path | None = None,
     progress: Callable[[int], None] | None = None,
     backend: str = "local",
+    journal: str | Path | None = None,
 ) -> ArenaResult:
     """Play ``deals`` deals of ``game`` between ``bots`` (registered names, two or more).
 
@@ -92,7 +94,10 @@ def run_arena(
     under ``if __name__ == "__main__":``); the result is the same for any number.
     ``record_dir`` saves every play as a deal record; ``progress(n)`` is called as ``n`` more
     deals are done. ``backend="ray"`` plays the same tasks as Ray tasks instead of local
-    processes (:mod:`parlour.arena.ray_backend`), with the same result.
+    processes (:mod:`parlour.arena.ray_backend`), with the same result. ``journal`` keeps each
+    finished deal in that file and plays only the deals it lacks (:mod:`parlour.arena.journal`):
+    an interrupted run started again with it, or extended to more deals, gives the result of one
+    uninterrupted run.
     """
     if backend not in BACKENDS:
         raise ParlourError(f"unknown backend {backend!r}; the backends are: {', '.join(BACKENDS)}")
@@ -103,48 +108,59 @@ def run_arena(
     entries = lineup(game, bots, duplicate)
     if record_dir is not None:
         record_dir = record_directory(record_dir)
-    size = max(1, min(MAX_CHUNK, math.ceil(deals / (workers * 8))))
-    tasks = [
-        Task(game.describe(), entries, seed, duplicate, tuple(range(start, min(deals, start + size))),
-              None if record_dir is None else str(record_dir))
-        for start in range(0, deals, size)
-    ]
+    kept = None if journal is None else Journal.open(journal, game, entries, seed, duplicate)
     plays: list[Play] = []
-    if backend == "ray":
+    todo = list(range(deals))
+    if kept is not None:
+        plays = [p for deal in range(deals) for p in kept.plays.get(deal, [])]
+        todo = [deal for deal in todo if deal not in kept.plays]
+        if progress and len(todo) < deals:
+            progress(deals - len(todo))
+    size = max(1, min(MAX_CHUNK, math.ceil(len(todo) / (workers * 8))))
+    tasks = [
+        Task(game.describe(), entries, seed, duplicate, tuple(todo[start:start + size]),
+             None if record_dir is None else str(record_dir))
+        for start in range(0, len(todo), size)
+    ]
+
+    def finished(task: Task, task_plays: list[Play]) -> None:
+        if kept is not None:
+            kept.add(task_plays)
+        plays.extend(task_plays)
+        if progress:
+            progress(len(task.deals))
+
+    if backend == "ray" and tasks:
         from parlour.arena.ray_backend import play_on_ray
 
-        plays = play_on_ray(tasks, workers, progress)
-    elif workers == 1 or len(tasks) == 1:
+        play_on_ray(tasks, workers, finished)
+    elif workers == 1 or len(tasks) <= 1:
         for task in tasks:
-            plays.extend(play_task(task))
-            if progress:
-                progress(len(task.deals))
+            finished(task, play_task(task))
     else:
-        plays = _play_in_processes(tasks, min(workers, len(tasks)), progress)
+        _play_in_processes(tasks, min(workers, len(tasks)), finished)
     # Stable sort: the plays of one deal come from one task, already in seating order.
     plays.sort(key=lambda p: p.deal)
     return ArenaResult(game, entries, seed, deals, duplicate, tuple(plays))
 
 
-def _play_in_processes(
-    tasks: list[Task], workers: int, progress: Callable[[int], None] | None
-) -> list[Play]:
+#: Called with each task and its plays as the task ends.
+Finished = Callable[[Task, list[Play]], None]
+
+
+def _play_in_processes(tasks: list[Task], workers: int, finished: Finished) -> None:
     # ``spawn`` everywhere: the same behaviour on every platform, and no forked copy of a
     # parent's threads or open database connections.
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
-    plays: list[Play] = []
     try:
-        futures: dict[Future[list[Play]], int] = {
-            pool.submit(play_task, task): len(task.deals) for task in tasks
+        futures: dict[Future[list[Play]], Task] = {
+            pool.submit(play_task, task): task for task in tasks
         }
         for future in as_completed(futures):
-            plays.extend(future.result())
-            if progress:
-                progress(futures[future])
+            finished(futures[future], future.result())
     finally:
         # On an error or Ctrl-C, drop the tasks not started rather than wait for all of them.
         pool.shutdown(wait=True, cancel_futures=True)
-    return plays
 
 
 def record_directory(directory: str | Path) -> Path:

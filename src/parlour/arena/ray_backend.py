@@ -102,10 +102,10 @@ def _play_remote(task: Task) -> Played:
 
 
 def play_on_ray(
-    tasks: Sequence[Task], workers: int, progress: Callable[[int], None] | None
-) -> list[Play]:
-    """Play ``tasks`` as Ray tasks, at most ``workers`` at once; the plays in any order (the
-    caller sorts them by deal)."""
+    tasks: Sequence[Task], workers: int, finished: Callable[[Task, list[Play]], None]
+) -> None:
+    """Play ``tasks`` as Ray tasks, at most ``workers`` at once, handing each task's plays to
+    ``finished`` as it ends, in any order (the caller sorts them by deal)."""
     ray = require_ray()
     started = not ray.is_initialized()
     if started:
@@ -120,7 +120,6 @@ def play_on_ray(
     remote = ray.remote(num_cpus=1)(_play_remote)
     waiting = list(tasks)
     running: dict[Any, Task] = {}
-    plays: list[Play] = []
     try:
         while waiting or running:
             while waiting and len(running) < workers:
@@ -128,16 +127,15 @@ def play_on_ray(
                 running[remote.remote(task)] = task
             [ref], _ = ray.wait(list(running), num_returns=1)
             task = running.pop(ref)
+            plays = []
             for play, record in ray.get(ref):
                 if record is not None:
                     save(record, record_path(task, play))
                 plays.append(play)
-            if progress:
-                progress(len(task.deals))
+            finished(task, plays)
     finally:
         # On an error or Ctrl-C, stop the tasks still in flight rather than wait for them.
         for ref in running:
             ray.cancel(ref, force=True)
         if started:
             ray.shutdown()
-    return plays

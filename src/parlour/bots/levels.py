@@ -10,11 +10,11 @@
 
 Each keeps the policy's own choice unless another move beats it by two standard errors of their
 paired difference (``keep_policy=2.0``), so that noise, or what the rollouts' own bias finds, does
-not talk it out of a good move. Where the variant has a learned network
-(:mod:`parlour.bots.learned`: big-two-4card), ``hard`` and ``expert`` search with it instead:
-its 4 best moves lead the candidates, its choice is the one kept, and every seat of every world
-is played out by the network, 300 and 1,500 rollouts a move (a network rollout costs some 40
-greedy ones).
+not talk it out of a good move. Where the variant has a learned network that was measured to
+make the search stronger (:data:`parlour.bots.learned.GUIDED`), ``hard`` and ``expert`` search
+with it instead: its 4 best moves lead the candidates, its choice is the one kept, and every
+seat of every world is played out by the network, 300 and 1,500 rollouts a move (a network
+rollout costs some 30 greedy ones).
 
 A level searches a fixed number of rollouts (fewer when racing leaves one candidate early), so
 the arena and tests are reproducible: the same seed gives the same moves on any machine and at
