@@ -141,6 +141,34 @@ def test_without_weights_the_bot_plays_the_rule_based_choice(variant: str) -> No
     assert prior(obs, legal, random.Random(3)) is None
 
 
+@pytest.mark.parametrize("options", [{"allow_triples": True}, {"straights": "hong-kong"},
+                                     {"flush_order": "top-card"},
+                                     {"pass_only_if_no_legal_play": True}])
+def test_rules_the_network_was_not_trained_on_are_played_without_it(
+        options: dict[str, object]) -> None:
+    # Its action index and encoding are those of the default rules: another play, or the same
+    # play under other rules, is not what it learned.
+    state = parlour.new_game("big-two", **options).new_deal(seed=3)
+    for _ in range(4):  # past the opening, to positions with a choice
+        state.apply(GreedyBot().choose(state.observation(state.current_player),
+                                       state.legal_actions(), random.Random(0)))
+    while len(state.legal_actions()) < 2:
+        state.apply(state.legal_actions()[0])
+    obs, legal = state.observation(state.current_player), state.legal_actions()
+    assert policy_for(obs) is None and guide_for(obs) is None and playouts(obs) is None
+    action, why = LearnedBot().choose_explained(obs, legal, random.Random(3))
+    assert action == GreedyBot().choose(obs, legal, random.Random(3))
+    assert why.endswith("(no learned weights for big-two with these options)")
+    for level in ("hard", "expert"):  # searched with greedy playouts, as in an unguided variant
+        assert make_bot(level).choose(obs, legal, random.Random(1)) in legal
+
+
+def test_options_of_the_match_alone_keep_the_network() -> None:
+    state = parlour.new_game("big-two", match_end="deals", deals=3).new_deal(seed=3)
+    obs = state.observation(state.current_player)
+    assert policy_for(obs) is load_policy("big-two") is not None
+
+
 def test_weights_of_another_format_or_broken_files_are_refused(tmp_path: Path) -> None:
     policy = load_policy(VARIANT)
     assert policy is not None

@@ -106,11 +106,22 @@ def load_policy(variant: str) -> Policy | None:
 
 
 def policy_for(observation: Observation) -> Policy | None:
-    """The shipped network for the observation's variant and player count (4), or ``None``."""
+    """The shipped network for the observation's deal, or ``None``: a network plays the rules it
+    was trained on (the variant's defaults, 4 players), and no others. Options that change only
+    the match (its length) keep the rules; options that change the plays do not.
+
+    >>> import parlour
+    >>> def network(game): return policy_for(game.new_deal(seed=1).observation(0)) is not None
+    >>> network(parlour.new_game("big-two", match_end="deals"))
+    True
+    >>> network(parlour.new_game("big-two", allow_triples=True))
+    False
+    """
     game = observation.game
-    if game.players != 4:
+    policy = load_policy(game.name) if game.players == 4 else None
+    if policy is None or getattr(game, "rules", None) != policy.features.game.rules:
         return None
-    return load_policy(game.name)
+    return policy
 
 
 #: The variants whose searching levels (``hard``, ``expert``) play out with their network and
@@ -166,8 +177,9 @@ class LearnedBot(Bot):
         policy = self.policy or policy_for(observation)
         if policy is None:
             action = observation.game.greedy_action(observation, legal_actions, rng)
-            return action, (f"{action.words()}: the rule-based choice (no learned weights for "
-                            f"{observation.game.name})")
+            game = observation.game
+            which = game.name if load_policy(game.name) is None else f"{game.name} with these options"
+            return action, f"{action.words()}: the rule-based choice (no learned weights for {which})"
         scores = policy.scores(observation, legal_actions)
         ranked = sorted(range(len(legal_actions)), key=lambda i: -scores[i])
         best, second = ranked[0], ranked[1]
