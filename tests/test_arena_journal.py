@@ -64,6 +64,17 @@ def test_an_interrupted_run_goes_on_where_it_stopped(tmp_path: Path,
     assert deals == []
 
 
+def test_a_journal_keeps_small_tasks_so_an_interruption_loses_little(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "run.jsonl"
+    interrupted(path, 200, after=1)
+    tasks = path.read_text().splitlines()[1:]
+    assert len(tasks) == 1 and len(json.loads(tasks[0])["plays"]) == core.JOURNAL_CHUNK < 200 // 8
+    deals = played_deals(monkeypatch)
+    run_arena(GAME, BOTS, 12, seed=5, journal=path)
+    assert deals == list(range(core.JOURNAL_CHUNK, 12))
+
+
 def test_a_run_is_extended_and_shortened_through_its_journal(tmp_path: Path) -> None:
     path = tmp_path / "run.jsonl"
     run_arena(GAME, BOTS, 4, seed=5, journal=path)

@@ -40,6 +40,8 @@ BACKENDS = ("local", "ray")
 #: The most deals one task carries to a worker process: small enough for a smooth progress bar
 #: and even load, large enough that sending the task costs little next to playing it.
 MAX_CHUNK = 64
+#: The same with a journal, which keeps whole tasks: what an interruption can lose is a task.
+JOURNAL_CHUNK = 4
 
 
 def lineup(game: Game, bots: Sequence[str], duplicate: bool) -> tuple[Entry, ...]:
@@ -116,7 +118,8 @@ def run_arena(
         todo = [deal for deal in todo if deal not in kept.plays]
         if progress and len(todo) < deals:
             progress(deals - len(todo))
-    size = max(1, min(MAX_CHUNK, math.ceil(len(todo) / (workers * 8))))
+    most = MAX_CHUNK if kept is None else JOURNAL_CHUNK
+    size = max(1, min(most, math.ceil(len(todo) / (workers * 8))))
     tasks = [
         Task(game.describe(), entries, seed, duplicate, tuple(todo[start:start + size]),
              None if record_dir is None else str(record_dir))
