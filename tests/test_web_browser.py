@@ -606,9 +606,9 @@ def test_the_lobby_offers_each_game_its_own_computer_players(
     page.select_option("#variant", "big-two-4card")
     page.select_option("#seat-1", "bot:learned")
     page.select_option("#seat-2", "bot:expert")
-    # Pusoy Dos has no network: learned is not offered, and the seat that had it falls back
-    # to the default bot while the others keep their choice.
-    page.select_option("#variant", "pusoy-dos")
+    # Forty-Five has no network: learned is not offered, and the seat that had it falls back to
+    # the default bot while the others keep their choice.
+    page.select_option("#variant", "forty-five")
     offered = page.eval_on_selector_all("#seat-1 option", "options => options.map(o => o.value)")
     assert "bot:learned" not in offered and "bot:expert" in offered
     assert page.input_value("#seat-1") == "bot:medium"

@@ -42,7 +42,8 @@ if TYPE_CHECKING:
 
 #: The shipped weights of each variant that has them, beside this module.
 WEIGHTS = {"big-two-4card": Path(__file__).with_name("big_two_4card.npz"),
-           "big-two": Path(__file__).with_name("big_two.npz")}
+           "big-two": Path(__file__).with_name("big_two.npz"),
+           "pusoy-dos": Path(__file__).with_name("pusoy_dos.npz")}
 VARIANTS = tuple(WEIGHTS)
 
 
