@@ -304,7 +304,7 @@ def test_a_clear_prior_is_played_without_searching() -> None:
     assert closer.search(obs, legal, random.Random(0)).worlds > 0
 
 
-@pytest.mark.parametrize("variant", ["forty-five", "spoil-five", "rummy", "pusoy-dos"])
+@pytest.mark.parametrize("variant", ["forty-five", "spoil-five", "rummy"])
 def test_the_guide_leaves_every_other_variant_searched_as_before(variant: str) -> None:
     state = position(variant, moves=5)
     obs, legal = state.observation(state.current_player), state.legal_actions()
@@ -363,7 +363,7 @@ def test_network_playouts_are_reproducible_and_not_greedy() -> None:
     assert values(playouts=playouts) == values(playouts=playouts)
     assert values(playouts=playouts) != values()
     # A variant without a network plays out with greedy: the same worlds, the same returns.
-    other = position("pusoy-dos", moves=5)
+    other = position("forty-five", moves=5)
     oobs, olegal = other.observation(other.current_player), other.legal_actions()
     plain = SearchBot(iterations=40).search(oobs, olegal, random.Random(3))
     with_net = SearchBot(iterations=40, playouts=playouts).search(oobs, olegal, random.Random(3))

@@ -9,7 +9,7 @@ environment; the command, seed and compute that made each shipped network are in
 big-two-4card, big-two and pusoy-dos have weights (:data:`WEIGHTS`). In the other variants ``learned``
 plays the rule-based policy and says so, so that it can sit at any table. The searching levels
 play out with a network and take it as their guide only where that was measured to make them
-stronger (:data:`GUIDED`: both); elsewhere :func:`guide_for` gives no guide and a
+stronger (:data:`GUIDED`: all three); elsewhere :func:`guide_for` gives no guide and a
 search keeps its plain behaviour.
 
 >>> import random, parlour
@@ -128,7 +128,7 @@ def policy_for(observation: Observation) -> Policy | None:
 #: The variants whose searching levels (``hard``, ``expert``) play out with their network and
 #: take it as their guide: those where that was measured to make them stronger. Elsewhere the
 #: network is the ``learned`` bot alone, and the levels search with ``greedy``'s playouts.
-GUIDED = frozenset({"big-two-4card", "big-two"})
+GUIDED = frozenset({"big-two-4card", "big-two", "pusoy-dos"})
 
 
 def guide_for(observation: Observation) -> Policy | None:
