@@ -57,7 +57,7 @@ def test_an_interrupted_run_goes_on_where_it_stopped(tmp_path: Path,
     deals = played_deals(monkeypatch)
     resumed = run_arena(GAME, BOTS, 8, seed=5, duplicate=True, journal=path)
     assert deals == [3, 4, 5, 6, 7]  # one deal a task here: the three finished are not replayed
-    assert resumed.plays == whole.plays
+    assert resumed.plays == whole.plays and (resumed.resumed, whole.resumed) == (3, 0)
     # Everything is in the journal now: a third time plays nothing and changes nothing.
     deals.clear()
     assert run_arena(GAME, BOTS, 8, seed=5, duplicate=True, journal=path).plays == whole.plays

@@ -20,7 +20,7 @@ from parlour.arena.core import (
     run_arena,
 )
 from parlour.arena.deals import all_seatings
-from parlour.arena.journal import Journal, journal_seed
+from parlour.arena.journal import journal_seed
 from parlour.arena.stats import bot_stats, head_to_head, split_differences
 from parlour.args import game_from_args, isatty, positive_int
 from parlour.bots import bot_names
@@ -109,11 +109,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     # Everything that can be refused is refused before the first deal is played.
-    entries = lineup(game, names, args.duplicate)
-    resumed = 0
-    if args.journal is not None:
-        kept = Journal.open(args.journal, game, entries, seed, args.duplicate)
-        resumed = sum(deal < args.games for deal in kept.plays)
+    lineup(game, names, args.duplicate)
     if args.record:
         record_directory(args.record)
     if args.backend == "ray":
@@ -129,8 +125,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                            backend=args.backend, journal=args.journal)
     _report(result, out)
     if args.journal is not None:
-        out.write(f"\n{resumed} of the {result.deals} deals were read from the journal "
-                  f"{args.journal}; {result.deals - resumed} were played now.\n")
+        out.write(f"\n{result.resumed} of the {result.deals} deals were read from the journal "
+                  f"{args.journal}; {result.deals - result.resumed} were played now.\n")
     run_id = record_run(args.results, result)
     standings = leaderboard(args.results, game.name)
     if standings:

@@ -69,6 +69,8 @@ class ArenaResult:
     deals: int
     duplicate: bool
     plays: tuple[Play, ...]
+    #: How many of the deals were read from a journal rather than played by this run.
+    resumed: int = 0
 
     def deal_seed(self, deal: int) -> int:
         """The seed ``game.new_deal(seed=…)`` shuffled deal ``deal`` from."""
@@ -144,7 +146,7 @@ def run_arena(
         _play_in_processes(tasks, min(workers, len(tasks)), finished)
     # Stable sort: the plays of one deal come from one task, already in seating order.
     plays.sort(key=lambda p: p.deal)
-    return ArenaResult(game, entries, seed, deals, duplicate, tuple(plays))
+    return ArenaResult(game, entries, seed, deals, duplicate, tuple(plays), deals - len(todo))
 
 
 #: Called with each task and its plays as the task ends.
