@@ -6,11 +6,11 @@ action. It learned by self-play: ``training/selfplay.py`` (Deep Monte-Carlo on t
 environment; the command, seed and compute that made each shipped network are in
 ``load_policy(variant).metadata``).
 
-big-two-4card, big-two and pusoy-dos have weights (:data:`WEIGHTS`). In the other variants ``learned``
-plays the rule-based policy and says so, so that it can sit at any table. The searching levels
-play out with a network and take it as their guide only where that was measured to make them
-stronger (:data:`GUIDED`: all three); elsewhere :func:`guide_for` gives no guide and a
-search keeps its plain behaviour.
+big-two-4card, big-two and pusoy-dos have weights (:data:`WEIGHTS`). In the other variants
+``learned`` plays the rule-based policy and says so, so that it can sit at any table. The
+searching levels play out with a network and take it as their guide only where that was
+measured to make them stronger (:data:`GUIDED`: all three); elsewhere :func:`guide_for` gives
+no guide and a search keeps its plain behaviour.
 
 >>> import random, parlour
 >>> state = parlour.new_game("big-two-4card").new_deal(seed=4)
