@@ -346,7 +346,8 @@ class Race:
     """A search's settings; each family's knowledge runs it (``knowledge.race(race, …)``)."""
 
     def __new__(cls, iterations: int | None, time_limit: float | None, min_worlds: int,
-                confidence: float, prior_weight: float, threads: int) -> Race: ...
+                confidence: float, prior_weight: float, threads: int,
+                inference: tuple[int, float, float] | None = None) -> Race: ...
 
 def rummy_greedy(
     seat: int,

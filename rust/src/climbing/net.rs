@@ -13,7 +13,7 @@ use std::sync::Arc;
 use super::combos::{MASK, Table};
 use super::encoding::{ActionIndex, Encoding, played_by_seat};
 use super::state::{MAX_SEATS, State};
-use crate::sim::{Policy, Rng};
+use crate::sim::{Inference, Policy, Rng};
 
 /// The features after the static ones: the hand-after-move block, then cards left / 13, goes
 /// out, singles, pairs, triples and quads left / 6, rank groups broken / 4.
@@ -286,6 +286,22 @@ impl Policy<State> for Net {
         }
         legal[best]
     }
+
+    /// The softmax of the network's scores (see [`Inference::likelihood`]).
+    fn likelihood(
+        &self,
+        state: &State,
+        legal: &[u64],
+        played: u64,
+        inference: &Inference,
+        s: &mut Scratch,
+    ) -> f64 {
+        self.scores(state, legal, s);
+        let Some(k) = legal.iter().position(|&m| m == played) else {
+            return 0.0;
+        };
+        inference.likelihood(s.q.iter().map(|&q| f64::from(q)), f64::from(s.q[k]))
+    }
 }
 
 #[cfg(test)]
@@ -386,6 +402,45 @@ mod tests {
             }
         }
         assert!(checked > 1_000, "{checked} moves scored");
+    }
+
+    #[test]
+    fn the_likelihoods_of_the_moves_are_a_softmax_of_the_scores() {
+        let table = Arc::new(Table::new(Rules::big_two_4card()));
+        let net = random_net(&table, 5);
+        let mut rng = Rng::new(4);
+        let (mut legal, mut s) = (Vec::new(), Scratch::default());
+        let sharp = Inference {
+            draws: 8,
+            temperature: 0.05,
+            uniform: 0.1,
+        };
+        let flat = Inference {
+            temperature: 1e9,
+            ..sharp
+        };
+        let mut deal = fresh(&table, &mut rng);
+        let mut checked = 0;
+        while !deal.is_over() {
+            deal.legal_into(&mut legal);
+            if legal.len() > 1 {
+                let best = net.choose(&deal, &legal, &mut rng, &mut s);
+                let p = |m, inference| {
+                    net.likelihood(&deal, &legal, m, inference, &mut Scratch::default())
+                };
+                let total: f64 = legal.iter().map(|&m| p(m, &sharp)).sum();
+                assert!((total - 1.0).abs() < 1e-9, "{total}");
+                for &m in &legal {
+                    assert!(p(m, &sharp) <= p(best, &sharp));
+                    assert!(p(m, &sharp) >= 0.1 / legal.len() as f64 - 1e-12);
+                    assert!((p(m, &flat) - 1.0 / legal.len() as f64).abs() < 1e-6);
+                }
+                checked += 1;
+            }
+            let m = legal[rng.below(legal.len() as u64) as usize];
+            deal.play(m, &mut rng);
+        }
+        assert!(checked > 3, "{checked}");
     }
 
     #[test]

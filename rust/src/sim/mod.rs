@@ -61,6 +61,56 @@ pub trait Knowledge: Send + Sync {
 
     /// A full deal consistent with this knowledge, with the unseen cards dealt from `rng`.
     fn sample(&self, rng: &mut Rng) -> Self::Deal;
+
+    /// A deal drawn as [`Knowledge::sample`] draws them, then weighted by how likely the other
+    /// seats' past moves were under `policy` ([`Policy::likelihood`]): of `inference.draws`
+    /// deals, one is kept with probability proportional to the product of those likelihoods,
+    /// each move replayed from the deal's start. A family that cannot replay its deals samples
+    /// as [`Knowledge::sample`] does.
+    fn sample_inferred<P: Policy<Self::Deal>>(
+        &self,
+        rng: &mut Rng,
+        inference: &Inference,
+        policy: &P,
+        scratch: &mut P::Scratch,
+    ) -> Self::Deal {
+        let _ = (inference, policy, scratch);
+        self.sample(rng)
+    }
+}
+
+/// How sampled worlds are weighted by the other seats' past moves (see
+/// [`Knowledge::sample_inferred`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Inference {
+    /// Deals drawn for each world kept (1: no weighting).
+    pub draws: usize,
+    /// The softness of the model of the other seats: a move scored `q` points by the policy is
+    /// played with a probability proportional to `exp(q / temperature)`.
+    pub temperature: f64,
+    /// The share of the model that is a uniform choice among the legal moves, in (0, 1]: no
+    /// move a seat made rules a world out, however badly the policy scores it.
+    pub uniform: f64,
+}
+
+impl Inference {
+    /// The chance of the move with score `played` among `scores` (two or more, `played`
+    /// one of them): the softmax of the scores over `temperature`, mixed with a uniform choice.
+    /// A score of −∞ is a move the policy never makes.
+    pub fn likelihood(&self, scores: impl Iterator<Item = f64> + Clone, played: f64) -> f64 {
+        let top = scores.clone().fold(f64::NEG_INFINITY, f64::max);
+        let (mut sum, mut n) = (0.0, 0usize);
+        for q in scores {
+            sum += ((q - top) / self.temperature).exp();
+            n += 1;
+        }
+        let soft = if top.is_finite() && sum > 0.0 {
+            ((played - top) / self.temperature).exp() / sum
+        } else {
+            0.0
+        };
+        (1.0 - self.uniform) * soft + self.uniform / n.max(1) as f64
+    }
 }
 
 /// The policy a playout plays every seat with: each seat's choice among two or more legal
@@ -78,6 +128,21 @@ pub trait Policy<D: Deal>: Sync {
         rng: &mut Rng,
         scratch: &mut Self::Scratch,
     ) -> D::Move;
+
+    /// The chance that the seat to move in `deal` played `played` among `legal` (two or more
+    /// moves), under the model `inference` makes of this policy. By default every move is as
+    /// likely (a policy without scores tells nothing of the cards behind a move).
+    fn likelihood(
+        &self,
+        deal: &D,
+        legal: &[D::Move],
+        played: D::Move,
+        inference: &Inference,
+        scratch: &mut Self::Scratch,
+    ) -> f64 {
+        let _ = (deal, played, inference, scratch);
+        1.0 / legal.len().max(1) as f64
+    }
 }
 
 /// The family's rule-based policy, [`Deal::greedy`].
@@ -113,5 +178,36 @@ pub fn playout_with<D: Deal, P: Policy<D>>(
             policy.choose(deal, legal, rng, scratch)
         };
         deal.play(m, rng);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_likelihood_is_a_softmax_mixed_with_a_uniform_choice() {
+        let model = |temperature, uniform| Inference {
+            draws: 4,
+            temperature,
+            uniform,
+        };
+        let scores = [0.0, 3f64.ln()];
+        let p = |m: &Inference, k: usize| m.likelihood(scores.iter().copied(), scores[k]);
+        // exp(ln 3) : exp(0) = 3 : 1.
+        assert!((p(&model(1.0, 1e-12), 1) - 0.75).abs() < 1e-9);
+        assert!((p(&model(1.0, 1e-12), 0) - 0.25).abs() < 1e-9);
+        // A tenth uniform: 0.9 * 0.75 + 0.1 / 2.
+        assert!((p(&model(1.0, 0.1), 1) - 0.725).abs() < 1e-9);
+        // Halving the temperature squares the odds: 9 : 1.
+        assert!((p(&model(0.5, 1e-12), 1) - 0.9).abs() < 1e-9);
+        // Wholly uniform, the scores do not matter.
+        assert!((p(&model(0.5, 1.0), 1) - 0.5).abs() < 1e-12);
+        // A move the policy never makes has only the uniform share; scores far apart do not
+        // overflow.
+        let never = [f64::NEG_INFINITY, 0.0, 1e6];
+        let m = model(0.01, 0.3);
+        assert!((m.likelihood(never.iter().copied(), never[0]) - 0.1).abs() < 1e-12);
+        assert!((m.likelihood(never.iter().copied(), never[2]) - 0.8).abs() < 1e-12);
     }
 }

@@ -8,7 +8,10 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use super::search::{Outcome, Settings, race};
-use super::{Deal, Greedy, Knowledge, Policy};
+use super::{Deal, Greedy, Inference, Knowledge, Policy};
+
+/// The most deals drawn for one world kept, when worlds are weighted.
+const MAX_DRAWS: usize = 4096;
 
 /// One candidate's results as Python receives them: its returns, one per world, and its wins.
 pub type TallyTuple = (Vec<f64>, u64);
@@ -22,7 +25,8 @@ pub struct Race {
 #[pymethods]
 impl Race {
     #[new]
-    #[pyo3(signature = (iterations, time_limit, min_worlds, confidence, prior_weight, threads))]
+    #[pyo3(signature = (iterations, time_limit, min_worlds, confidence, prior_weight, threads,
+                        inference=None))]
     fn new(
         iterations: Option<u64>,
         time_limit: Option<f64>,
@@ -30,6 +34,7 @@ impl Race {
         confidence: f64,
         prior_weight: f64,
         threads: usize,
+        inference: Option<(usize, f64, f64)>,
     ) -> PyResult<Race> {
         let time_limit = match time_limit {
             Some(t) if t.is_finite() && t > 0.0 && t < 1e9 => Some(Duration::from_secs_f64(t)),
@@ -56,6 +61,28 @@ impl Race {
                 "prior_weight must be a finite number of at least 0 and threads 1 to 256",
             ));
         }
+        let inference = match inference {
+            None => None,
+            Some((draws, temperature, uniform))
+                if (1..=MAX_DRAWS).contains(&draws)
+                    && temperature > 0.0
+                    && temperature.is_finite()
+                    && uniform > 0.0
+                    && uniform <= 1.0 =>
+            {
+                Some(Inference {
+                    draws,
+                    temperature,
+                    uniform,
+                })
+            }
+            Some((draws, temperature, uniform)) => {
+                return Err(PyValueError::new_err(format!(
+                    "inference needs 1 to {MAX_DRAWS} draws, a finite temperature above 0 and a \
+                     uniform share above 0 and at most 1, not {draws}, {temperature} and {uniform}"
+                )));
+            }
+        };
         Ok(Race {
             settings: Settings {
                 iterations,
@@ -64,6 +91,7 @@ impl Race {
                 confidence,
                 prior_weight,
                 threads,
+                inference,
             },
         })
     }

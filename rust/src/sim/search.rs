@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use super::{Deal, Knowledge, MAX_PLAYERS, Policy, Rng, playout_with};
+use super::{Deal, Inference, Knowledge, MAX_PLAYERS, Policy, Rng, playout_with};
 
 /// How one search is run.
 #[derive(Clone, Debug)]
@@ -28,6 +28,9 @@ pub struct Settings {
     pub prior_weight: f64,
     /// Threads to play the worlds of a batch on (1: this thread only).
     pub threads: usize,
+    /// Worlds weighted by the other seats' past moves under the playout policy (`None`: every
+    /// consistent world alike).
+    pub inference: Option<Inference>,
 }
 
 /// One candidate's results: its return in each world it was played in, and its wins.
@@ -162,10 +165,16 @@ impl<D: Deal, P: Policy<D>> Racer<'_, D, P> {
         w: u64,
     ) -> Option<Vec<(f64, bool)>> {
         let seat = knowledge.seat();
-        let world = knowledge.sample(&mut Rng::stream(seed, 2 * w));
+        let mut scratch = P::Scratch::default();
+        let mut dealing = Rng::stream(seed, 2 * w);
+        let world = match &self.settings.inference {
+            Some(inference) => {
+                knowledge.sample_inferred(&mut dealing, inference, self.policy, &mut scratch)
+            }
+            None => knowledge.sample(&mut dealing),
+        };
         let rollouts = Rng::stream(seed, 2 * w + 1);
         let mut legal = Vec::with_capacity(64);
-        let mut scratch = P::Scratch::default();
         let mut returns = [0.0; MAX_PLAYERS];
         let mut out = Vec::with_capacity(self.alive.len());
         for &c in &self.alive {
@@ -297,6 +306,7 @@ mod tests {
             confidence: 2.5,
             prior_weight: 0.0,
             threads,
+            inference: None,
         }
     }
 
