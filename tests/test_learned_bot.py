@@ -8,6 +8,7 @@ shipped weights are the trained ones, well clear of ``greedy`` on a few deals.
 from __future__ import annotations
 
 import json
+import math
 import random
 import sys
 from pathlib import Path
@@ -17,10 +18,10 @@ import pytest
 
 import parlour
 from parlour import ParlourError
-from parlour._core import ClimbingNet
+from parlour._core import ClimbingNet, Race
 from parlour.arena.core import run_arena
 from parlour.arena.stats import head_to_head
-from parlour.bots import GreedyBot, SearchBot, make_bot
+from parlour.bots import GreedyBot, Inference, SearchBot, make_bot
 from parlour.bots import base as bots_base
 from parlour.bots import learned as learned_module
 from parlour.bots.learned import (
@@ -368,6 +369,40 @@ def test_network_playouts_are_reproducible_and_not_greedy() -> None:
     plain = SearchBot(iterations=40).search(oobs, olegal, random.Random(3))
     with_net = SearchBot(iterations=40, playouts=playouts).search(oobs, olegal, random.Random(3))
     assert [c.values for c in plain.candidates] == [c.values for c in with_net.candidates]
+
+
+def test_inference_weights_the_worlds_reproducibly_on_any_number_of_threads() -> None:
+    state = position(moves=9)
+    obs, legal = state.observation(state.current_player), state.legal_actions()
+
+    def values(**kwargs: object) -> list[list[float]]:
+        bot = SearchBot(iterations=60, min_worlds=4, playouts=playouts, **kwargs)  # type: ignore[arg-type]
+        return [c.values for c in bot.search(obs, legal, random.Random(3)).candidates]
+
+    inferred = values(inference=Inference(draws=8))
+    assert inferred == values(inference=Inference(draws=8), threads=2)
+    assert inferred != values()
+    # One draw a world is the plain sample.
+    assert values(inference=Inference(draws=1)) == values()
+    # Without a network for the variant there is nothing to weight by: greedy's worlds as before.
+    other = position("forty-five", moves=5)
+    oobs, olegal = other.observation(other.current_player), other.legal_actions()
+    plain = SearchBot(iterations=40).search(oobs, olegal, random.Random(3))
+    weighted = SearchBot(iterations=40, playouts=playouts, inference=Inference()).search(
+        oobs, olegal, random.Random(3))
+    assert [c.values for c in plain.candidates] == [c.values for c in weighted.candidates]
+
+
+@pytest.mark.parametrize("settings", [(0, 1.0, 0.1), (8, 0.0, 0.1), (8, math.inf, 0.1),
+                                      (8, 1.0, 0.0), (8, 1.0, 1.5), (5000, 1.0, 0.1)])
+def test_bad_inference_is_refused_in_python_and_in_the_core(
+        settings: tuple[int, float, float]) -> None:
+    with pytest.raises(ParlourError, match="inference needs 1 to 4096 draws"):
+        Inference(*settings)
+    with pytest.raises(ValueError, match="inference needs 1 to 4096 draws"):
+        Race(10, None, 4, 2.0, 0.0, 1, settings)
+    with pytest.raises(ParlourError, match="must be an Inference"):
+        SearchBot(iterations=10, inference=settings)  # type: ignore[arg-type]
 
 
 def test_a_network_is_refused_for_another_variant_or_shape() -> None:

@@ -8,6 +8,9 @@ strength of the real levels is measured with the arena, not here.
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -265,6 +268,36 @@ def test_keep_policy_overrules_only_a_narrow_lead(variant: str) -> None:
     assert picks["kept"] <= picks["plain"]
 
 
+@pytest.mark.parametrize("variant, margin", [("big-two-4card", 2.0), ("forty-five", 0.0),
+                                             ("spoil-five", 0.0), ("rummy", 2.0)])
+def test_the_levels_keep_the_policy_by_the_familys_measured_margin(variant: str,
+                                                                   margin: float) -> None:
+    game = parlour.new_game(variant)
+    assert game.search_keep_policy == margin
+    assert make_bot("medium").keep_policy is None  # type: ignore[attr-defined]
+    for moves in range(0, 12, 3):
+        state = decision(variant, moves)
+        obs, legal = state.observation(state.current_player), state.legal_actions()
+        own = SearchBot(iterations=60, max_candidates=4, keep_policy=None).search(
+            obs, legal, random.Random(moves))
+        fixed = SearchBot(iterations=60, max_candidates=4, keep_policy=margin).search(
+            obs, legal, random.Random(moves))
+        assert own.action == fixed.action
+        assert [c.values for c in own.candidates] == [c.values for c in fixed.candidates]
+
+
+def test_a_search_without_its_own_margin_reads_the_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = decision("forty-five", 4)
+    obs, legal = state.observation(state.current_player), state.legal_actions()
+    monkeypatch.setattr(type(state.game), "search_keep_policy", 1e6)
+    for seed in range(6):
+        result = SearchBot(iterations=60, max_candidates=4, keep_policy=None).search(
+            obs, legal, random.Random(seed))
+        # No candidate is dropped, and none beats the policy's choice by a million errors.
+        assert all(c.samples == result.worlds for c in result.candidates)
+        assert result.action == result.candidates[0].action
+
+
 def test_keep_policy_must_be_a_margin() -> None:
     for bad in (-1.0, float("nan"), float("inf")):
         with pytest.raises(ParlourError, match="keep_policy must be a finite number"):
@@ -315,3 +348,18 @@ def test_a_hint_never_shows_a_better_figure_for_another_move_without_saying_why(
                 assert "; next best " in why
                 seen.add("plain")
     assert "plain" in seen
+
+
+def test_the_settings_script_compares_a_changed_level_with_the_shipped_one() -> None:
+    """``scripts/search_settings.py``, which measured the documented keep_policy and inference
+    figures: the same settings on both sides differ by nothing; changed ones by something."""
+    script = Path(__file__).resolve().parents[1] / "scripts" / "search_settings.py"
+
+    def run(*args: str) -> str:
+        done = subprocess.run([sys.executable, str(script), "rummy", "medium", "--games", "3",
+                               *args], capture_output=True, text=True, check=True)
+        return done.stdout.splitlines()[0]
+
+    assert run() == "medium-changed − medium-shipped: +0.000 [+0.000, +0.000] over 3 deals"
+    changed = run("--keep-policy", "0", "--against-keep-policy", "2")
+    assert changed.startswith("medium-changed − medium-shipped: ") and "+0.000 [" not in changed

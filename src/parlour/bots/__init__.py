@@ -7,7 +7,7 @@ from parlour.bots.greedy import GreedyBot
 from parlour.bots.learned import WEIGHTS, LearnedBot
 from parlour.bots.levels import EasyBot, register_levels
 from parlour.bots.random_bot import RandomBot
-from parlour.bots.search import SearchBot
+from parlour.bots.search import Inference, SearchBot
 
 register_bot("random", RandomBot)
 register_bot("greedy", GreedyBot)
@@ -42,6 +42,7 @@ def offered_bots(variant: str) -> list[str]:
 
 
 __all__ = [
-    "BOT_LEVELS", "Bot", "EasyBot", "GreedyBot", "LearnedBot", "RandomBot", "SearchBot",
+    "BOT_LEVELS", "Bot", "EasyBot", "GreedyBot", "Inference", "LearnedBot", "RandomBot",
+    "SearchBot",
     "bot_names", "make_bot", "offered_bots", "register_bot",
 ]

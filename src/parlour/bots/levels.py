@@ -8,13 +8,14 @@
 - ``hard``: the policy's 8 preferred moves, at most 360 rollouts a move.
 - ``expert``: the policy's 8 preferred moves, at most 18,000 rollouts a move.
 
-Each keeps the policy's own choice unless another move beats it by two standard errors of their
-paired difference (``keep_policy=2.0``), so that noise, or what the rollouts' own bias finds, does
-not talk it out of a good move. Where the variant has a learned network that was measured to
-make the search stronger (:data:`parlour.bots.learned.GUIDED`), ``hard`` and ``expert`` search
-with it instead: its 4 best moves lead the candidates, its choice is the one kept, and every
-seat of every world is played out by the network, 300 and 1,500 rollouts a move (a network
-rollout costs some 30 greedy ones).
+In the climbing games and Rummy each keeps the policy's own choice unless another move beats it
+by two standard errors of their paired difference, so that noise, or what the rollouts' own bias
+finds, does not talk it out of a good move; in the trump games the best mean wins, which
+measured stronger there (``game.search_keep_policy``). Where the variant has a learned network
+that was measured to make the search stronger (:data:`parlour.bots.learned.GUIDED`), ``hard``
+and ``expert`` search with it instead: its 4 best moves lead the candidates, its choice is the
+one kept, and every seat of every world is played out by the network, 300 and 1,500 rollouts a
+move (a network rollout costs some 30 greedy ones).
 
 A level searches a fixed number of rollouts (fewer when racing leaves one candidate early), so
 the arena and tests are reproducible: the same seed gives the same moves on any machine and at
@@ -81,8 +82,8 @@ class Level:
     time_limit: float
     candidates: int
     #: Standard errors by which another move must beat the policy's own choice (0: the best
-    #: mean wins, however narrowly).
-    keep_policy: float = 0.0
+    #: mean wins, however narrowly; ``None``: the family's own, ``game.search_keep_policy``).
+    keep_policy: float | None = None
     #: Where the variant has a learned network (:mod:`parlour.bots.learned`): the rollouts a
     #: move with the network playing every seat of every world, its best moves leading the
     #: candidates and its choice the one ``keep_policy`` keeps (``None``: not guided).
@@ -101,11 +102,9 @@ class Level:
 
 
 LEVELS = (
-    Level("medium", iterations=48, time_limit=0.2, candidates=4, keep_policy=2.0),
-    Level("hard", iterations=360, time_limit=0.5, candidates=8, keep_policy=2.0,
-          network_iterations=300),
-    Level("expert", iterations=18_000, time_limit=1.0, candidates=8, keep_policy=2.0,
-          network_iterations=1_500),
+    Level("medium", iterations=48, time_limit=0.2, candidates=4),
+    Level("hard", iterations=360, time_limit=0.5, candidates=8, network_iterations=300),
+    Level("expert", iterations=18_000, time_limit=1.0, candidates=8, network_iterations=1_500),
 )
 
 

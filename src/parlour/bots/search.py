@@ -41,12 +41,17 @@ The search, step by step:
    ``(n * mean + w * prior) / (n + w)`` over its ``n`` worlds, ``w`` being ``prior_weight``.
    Where the guide's best move leads its second by ``prior_margin`` points or more, it is
    played without rollouts.
-6. Budgets: ``iterations`` counts rollouts (one candidate played out in one world) and is
+6. Inference (optional, with a network playing the worlds out): each world kept is one of
+   several dealt, chosen with probability proportional to how likely the other seats' moves
+   so far were in it under the network (:class:`Inference`), so that worlds where their play
+   made sense count more. Measured in big-two-4card it bought no strength (the
+   documentation's "Speed and strength"), so no level uses it.
+7. Budgets: ``iterations`` counts rollouts (one candidate played out in one world) and is
    reproducible: the same observation, legal actions and generator state give the same move.
    ``time_limit`` (seconds) stops sampling when the time is up, for interactive play; with both,
    whichever comes first. Every candidate is played in at least one world.
 
-Steps 3 and 4 run compiled, without Python (the observation's ``_knowledge()`` and
+Steps 3, 4 and 6 run compiled, without Python (the observation's ``_knowledge()`` and
 ``parlour._core.Race``), on ``threads`` threads: world ``w`` is dealt and played out from its
 own stream of the search's seed, and racing looks at the results only at fixed world counts, so
 an iteration budget gives the same move on any number of threads and under any load.
@@ -82,6 +87,38 @@ Playouts = Callable[[Observation], Any]
 #: A search guide: each legal action's prior advantage in points for the seat to move, or
 #: ``None`` where it has no opinion (a variant it was not trained for).
 Guide = Callable[[Observation, Sequence[Action], random.Random], "list[float] | None"]
+
+
+@dataclass(frozen=True)
+class Inference:
+    """How a search weights its worlds by the other seats' past moves (step 6 of the module).
+
+    Each world kept is chosen among ``draws`` deals consistent with the observation, with
+    probability proportional to the product, over every choice another seat made among two or
+    more moves, of the chance the playout network gives that move from that seat's view of the
+    deal: the softmax of its scores over ``temperature`` (points), mixed with a uniform choice
+    for a share ``uniform``, so that no move rules a deal out however badly it scores.
+
+    >>> Inference(draws=8, temperature=0.5).uniform
+    0.1
+    >>> Inference(draws=0)
+    Traceback (most recent call last):
+    ...
+    parlour.errors.ParlourError: inference needs 1 to 4096 draws, a finite temperature above 0 and a uniform share above 0 and at most 1, not 0, 1.0 and 0.1
+    """
+
+    draws: int = 8
+    temperature: float = 1.0
+    uniform: float = 0.1
+
+    def __post_init__(self) -> None:
+        draws = self.draws
+        if isinstance(draws, bool) or not isinstance(draws, int) or not 1 <= draws <= 4096 \
+                or not (math.isfinite(self.temperature) and self.temperature > 0) \
+                or not 0 < self.uniform <= 1:
+            raise ParlourError(f"inference needs 1 to 4096 draws, a finite temperature above 0 "
+                               f"and a uniform share above 0 and at most 1, not {draws!r}, "
+                               f"{self.temperature!r} and {self.uniform!r}")
 
 
 def policy_order(
@@ -231,11 +268,15 @@ class SearchBot(Bot):
     search plays its worlds on (the move does not depend on it). ``keep_policy``: when above 0,
     the policy's own choice (the guide's, when it gives a prior) is kept unless the search's
     best beats it, in the worlds both were played in, by more than that many standard errors of
-    their paired difference (a small budget's noise then cannot talk it out of a good move); racing then drops a candidate only
-    when it trails by more than that many too (``confidence`` or ``keep_policy``, the larger).
+    their paired difference (a small budget's noise then cannot talk it out of a good move);
+    racing then drops a candidate only when it trails by more than that many too
+    (``confidence`` or ``keep_policy``, the larger); ``None``: the margin measured best for the
+    observation's family (``game.search_keep_policy``), as the levels use.
     ``playouts``: where it gives a compiled policy for the observation's variant (the learned
     network, :func:`parlour.bots.learned.playouts`), every seat of every world is played out
-    by it instead of the greedy policy.
+    by it instead of the greedy policy; ``inference`` (:class:`Inference`) then weights the
+    worlds by the other seats' past moves under it (step 6 of the module; without a network
+    for the variant it is not used).
     """
 
     name = "search"
@@ -254,8 +295,9 @@ class SearchBot(Bot):
         guided_candidates: int = 2,
         prior_margin: float = math.inf,
         threads: int = 1,
-        keep_policy: float = 0.0,
+        keep_policy: float | None = 0.0,
         playouts: Playouts | None = None,
+        inference: Inference | None = None,
     ) -> None:
         if iterations is None and time_limit is None:
             raise ParlourError("a search needs a budget: iterations, a time limit, or both")
@@ -279,11 +321,14 @@ class SearchBot(Bot):
                                f"{prior_weight!r}")
         if not prior_margin > 0:
             raise ParlourError(f"prior_margin must be above 0 points, not {prior_margin!r}")
-        if not (math.isfinite(keep_policy) and keep_policy >= 0):
+        if keep_policy is not None and not (math.isfinite(keep_policy) and keep_policy >= 0):
             raise ParlourError(f"keep_policy must be a finite number of standard errors of at "
                                f"least 0, not {keep_policy!r}")
         self.keep_policy = keep_policy
+        if inference is not None and not isinstance(inference, Inference):
+            raise ParlourError(f"inference must be an Inference or None, not {inference!r}")
         self.playouts = playouts
+        self.inference = inference
         if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:
             raise ParlourError(f"threads must be a whole number from 1 to 256, not {threads!r}")
         self.threads = threads
@@ -351,19 +396,23 @@ class SearchBot(Bot):
                 raise ParlourError(f"{include} is not one of the legal moves")
             prior = 0.0 if priors is None else of[include]
             candidates += (Candidate(include, len(candidates), prior=prior),)
-        iterations = self._race(observation, candidates, rng, start, weight, budget)
+        keep = self.keep_policy
+        if keep is None:
+            keep = observation.game.search_keep_policy
+        iterations = self._race(observation, candidates, rng, start, weight, budget, keep)
         alive = max(c.samples for c in candidates)
         # The best score among the candidates still in the race; ties go to the order.
         best = max((c for c in candidates if c.samples == alive),
                    key=lambda c: (c.score(weight), -c.rank))
-        if self.keep_policy and best is not candidates[0] and candidates[0].samples == alive \
-                and not _clearly_better(best, candidates[0], self.keep_policy):
+        if keep and best is not candidates[0] and candidates[0].samples == alive \
+                and not _clearly_better(best, candidates[0], keep):
             best = candidates[0]
         return SearchResult(best.action, candidates, alive, iterations,
                             time.perf_counter() - start, weight)
 
     def _race(self, observation: Observation, candidates: tuple[Candidate, ...],
-              rng: random.Random, start: float, weight: float, iterations: int | None) -> int:
+              rng: random.Random, start: float, weight: float, iterations: int | None,
+              keep: float) -> int:
         """Steps 3 and 4 in Rust (the module): fills in the candidates' results and returns the
         rollouts made; the worlds and rollouts are seeded from ``rng``."""
         knowledge = observation._knowledge()
@@ -374,12 +423,15 @@ class SearchBot(Bot):
         if self.time_limit is not None:
             left = max(self.time_limit - (time.perf_counter() - start), 1e-6)
         # Racing must not drop the policy's choice on less evidence than keep_policy asks for.
-        confidence = max(self.confidence, self.keep_policy)
-        race = Race(iterations, left, self.min_worlds, confidence, weight, self.threads)
+        confidence = max(self.confidence, keep)
+        policy = self.playouts(observation) if self.playouts else None
+        inference = None
+        if self.inference is not None and policy is not None:
+            inference = (self.inference.draws, self.inference.temperature, self.inference.uniform)
+        race = Race(iterations, left, self.min_worlds, confidence, weight, self.threads, inference)
         moves = [int(c.action) for c in candidates]
         priors = [c.prior for c in candidates]
         seed = rng.getrandbits(64)
-        policy = self.playouts(observation) if self.playouts else None
         if policy is None:
             _, used, tallies = knowledge.race(race, moves, priors, seed)
         else:

@@ -78,6 +78,9 @@ class ClimbingGame(Game):
 
     # The deal is scored by the cards each player still holds: they are laid down to be counted.
     reveals_hands_at_end = True
+    # Measured: the searching levels are stronger keeping the policy's (or network's) choice
+    # unless beaten by two standard errors ("Speed and strength" in the docs).
+    search_keep_policy = 2.0
 
     @property
     def penalty_scoring(self) -> bool:

@@ -96,6 +96,9 @@ class TrumpGame(Game):
     rules: DealRules
     #: Two sides playing for points (Forty-Five), or each player for the pool (Spoil Five).
     partnership: ClassVar[bool]
+    # Measured: the search's best mean beats keeping greedy's choice at every level here
+    # ("Speed and strength" in the docs).
+    search_keep_policy = 0.0
 
     def _deal_args(self, setup: dict[str, Any]) -> tuple[tuple[int, ...], int]:
         """Checked ``(scores, pool)`` from the setup arguments."""

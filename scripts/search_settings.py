@@ -1,0 +1,76 @@
+"""A searching level with other settings against the level as shipped, in the duplicate arena.
+
+How the documentation's "Speed and strength" measured what the levels keep of the policy's
+choice (``keep_policy``, family by family) and worlds weighted by the other seats' moves
+(``inference``):
+
+    python scripts/search_settings.py forty-five hard --keep-policy 0 --against-keep-policy 2 \
+        --games 2000 --seed 1
+    python scripts/search_settings.py big-two-4card hard --inference 8,1.0,0.1 --games 60 --seed 1
+
+Each side is the level's own search (its budget, candidates and, where the variant has a
+network, its guide and playouts) with only the settings named changed; the report is the arena's
+head-to-head difference (first − second) with its 95% interval, overall and by split of the
+seats, and the wall time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import time
+
+import parlour
+from parlour.arena.core import run_arena
+from parlour.arena.stats import head_to_head, split_differences
+from parlour.bots import Inference, SearchBot
+from parlour.bots.base import register_bot
+from parlour.bots.levels import LEVELS
+
+
+def inference(text: str) -> Inference:
+    draws, temperature, uniform = text.split(",")
+    return Inference(int(draws), float(temperature), float(uniform))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("variant")
+    parser.add_argument("level", choices=[level.name for level in LEVELS])
+    parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--keep-policy", type=float, default=None,
+                        help="the first side's keep_policy (default: the family's)")
+    parser.add_argument("--against-keep-policy", type=float, default=None,
+                        help="the second side's keep_policy (default: the family's)")
+    parser.add_argument("--inference", type=inference, default=None,
+                        help="the first side's inference, as DRAWS,TEMPERATURE,UNIFORM")
+    args = parser.parse_args()
+    level = next(lv for lv in LEVELS if lv.name == args.level)
+
+    def side(name: str, keep: float | None, weighting: Inference | None) -> str:
+        def make() -> SearchBot:
+            bot = dataclasses.replace(level, name=name, keep_policy=keep).bot()
+            bot.inference = weighting
+            return bot
+        register_bot(name, make)
+        return name
+
+    first = side(f"{level.name}-changed", args.keep_policy, args.inference)
+    second = side(f"{level.name}-shipped", args.against_keep_policy, None)
+    game = parlour.new_game(args.variant, **({"players": args.players} if args.players else {}))
+    began = time.perf_counter()
+    result = run_arena(game, [first, second], args.games, seed=args.seed, duplicate=True)
+    for pair in head_to_head(result):
+        print(f"{pair.first} − {pair.second}: {pair.mean:+.3f} "
+              f"[{pair.mean - pair.half:+.3f}, {pair.mean + pair.half:+.3f}] over {pair.deals} deals")
+    for split in split_differences(result):
+        d = split.difference
+        print(f"  {split.seats} v {split.others}: {d.mean:+.3f} "
+              f"[{d.mean - d.half:+.3f}, {d.mean + d.half:+.3f}]")
+    print(f"wall time {time.perf_counter() - began:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
