@@ -375,6 +375,8 @@ impl sim::Knowledge for Knowledge {
     ) -> State {
         let seat = self.hidden.seen.seat;
         let mut legal = Vec::with_capacity(64);
+        // The world a candidate gives is this replay's end; the weight needs every position on
+        // the way, each seen by the seat that moved.
         self.sample_weighted(rng, inference.draws, |start, _| {
             let Ok(mut replay) = State::new(self.hidden.table.clone(), start) else {
                 return 0.0;
