@@ -1,12 +1,14 @@
 """A searching level with other settings against the level as shipped, in the duplicate arena.
 
 How the documentation's "Speed and strength" measured what the levels keep of the policy's
-choice (``keep_policy``, family by family) and worlds weighted by the other seats' moves
-(``inference``):
+choice (``keep_policy``, family by family), worlds weighted by the other seats' moves
+(``inference``) and rollouts that stop at the network's value (``leaf_after``):
 
     python scripts/search_settings.py forty-five hard --keep-policy 0 --against-keep-policy 2 \
         --games 2000 --seed 1
     python scripts/search_settings.py big-two-4card hard --inference 8,1.0,0.1 --games 60 --seed 1
+    python scripts/search_settings.py big-two-4card hard --leaf-after 1 --network-iterations 1500 \
+        --games 100 --seed 1
 
 Each side is the level's own search (its budget, candidates and, where the variant has a
 network, its guide and playouts) with only the settings named changed; the report is the arena's
@@ -46,19 +48,30 @@ def main() -> None:
                         help="the second side's keep_policy (default: the family's)")
     parser.add_argument("--inference", type=inference, default=None,
                         help="the first side's inference, as DRAWS,TEMPERATURE,UNIFORM")
+    parser.add_argument("--leaf-after", type=int, default=None,
+                        help="the first side's leaf_after (its rollouts stop at a value)")
+    parser.add_argument("--network-iterations", type=int, default=None,
+                        help="the first side's rollouts a move where a network plays them")
     args = parser.parse_args()
     level = next(lv for lv in LEVELS if lv.name == args.level)
 
-    def side(name: str, keep: float | None, weighting: Inference | None) -> str:
+    def side(name: str, keep: float | None, weighting: Inference | None = None,
+             leaf_after: int | None = None, network_iterations: int | None = None) -> str:
+        changed = dataclasses.replace(level, name=name, keep_policy=keep)
+        if network_iterations is not None:
+            changed = dataclasses.replace(changed, network_iterations=network_iterations)
+
         def make() -> SearchBot:
-            bot = dataclasses.replace(level, name=name, keep_policy=keep).bot()
+            bot = changed.bot()
             bot.inference = weighting
+            bot.leaf_after = leaf_after
             return bot
         register_bot(name, make)
         return name
 
-    first = side(f"{level.name}-changed", args.keep_policy, args.inference)
-    second = side(f"{level.name}-shipped", args.against_keep_policy, None)
+    first = side(f"{level.name}-changed", args.keep_policy, args.inference, args.leaf_after,
+                 args.network_iterations)
+    second = side(f"{level.name}-shipped", args.against_keep_policy)
     game = parlour.new_game(args.variant, **({"players": args.players} if args.players else {}))
     began = time.perf_counter()
     result = run_arena(game, [first, second], args.games, seed=args.seed, duplicate=True)

@@ -393,6 +393,41 @@ def test_inference_weights_the_worlds_reproducibly_on_any_number_of_threads() ->
     assert [c.values for c in plain.candidates] == [c.values for c in weighted.candidates]
 
 
+def test_rollouts_stopped_at_a_leaf_count_the_networks_value() -> None:
+    state = position(moves=9)
+    obs, legal = state.observation(state.current_player), state.legal_actions()
+
+    def values(**kwargs: object) -> list[list[float]]:
+        bot = SearchBot(iterations=60, min_worlds=4, playouts=playouts, **kwargs)  # type: ignore[arg-type]
+        return [c.values for c in bot.search(obs, legal, random.Random(3)).candidates]
+
+    # Played to the end, a rollout scores whole points; valued by the network at the seat's
+    # next choice, hardly ever (the network's points are 39 times its output).
+    ended = [v for vs in values() for v in vs]
+    leaves = [v for vs in values(leaf_after=1) for v in vs]
+    assert all(v == int(v) for v in ended)
+    assert sum(v != int(v) for v in leaves) > len(leaves) // 2
+    assert all(-39 <= v <= 39 for v in leaves)
+    assert values(leaf_after=1) == values(leaf_after=1, threads=2)
+    assert values(leaf_after=2) != values(leaf_after=1)
+    # Without a network there is no value to stop at: greedy's rollouts as before.
+    other = position("forty-five", moves=5)
+    oobs, olegal = other.observation(other.current_player), other.legal_actions()
+    plain = SearchBot(iterations=40).search(oobs, olegal, random.Random(3))
+    stopped = SearchBot(iterations=40, playouts=playouts, leaf_after=1).search(
+        oobs, olegal, random.Random(3))
+    assert [c.values for c in plain.candidates] == [c.values for c in stopped.candidates]
+
+
+@pytest.mark.parametrize("turns", [0, -1, 1.5, True])
+def test_a_bad_leaf_is_refused_in_python_and_in_the_core(turns: object) -> None:
+    with pytest.raises(ParlourError, match="leaf_after must be a whole number"):
+        SearchBot(iterations=10, leaf_after=turns)  # type: ignore[arg-type]
+    if not isinstance(turns, bool):  # the core reads True as 1, a count it accepts
+        with pytest.raises((ValueError, TypeError, OverflowError)):
+            Race(10, None, 4, 2.0, 0.0, 1, None, turns)  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("settings", [(0, 1.0, 0.1), (8, 0.0, 0.1), (8, math.inf, 0.1),
                                       (8, 1.0, 0.0), (8, 1.0, 1.5), (5000, 1.0, 0.1)])
 def test_bad_inference_is_refused_in_python_and_in_the_core(

@@ -351,15 +351,22 @@ def test_a_hint_never_shows_a_better_figure_for_another_move_without_saying_why(
 
 
 def test_the_settings_script_compares_a_changed_level_with_the_shipped_one() -> None:
-    """``scripts/search_settings.py``, which measured the documented keep_policy and inference
-    figures: the same settings on both sides differ by nothing; changed ones by something."""
+    """``scripts/search_settings.py``, which measured the documented keep_policy, inference and
+    leaf_after figures: the same settings on both sides differ by nothing; changed ones by
+    something."""
     script = Path(__file__).resolve().parents[1] / "scripts" / "search_settings.py"
 
-    def run(*args: str) -> str:
-        done = subprocess.run([sys.executable, str(script), "rummy", "medium", "--games", "3",
-                               *args], capture_output=True, text=True, check=True)
+    def run(*args: str, variant: str = "rummy", games: int = 3) -> str:
+        done = subprocess.run([sys.executable, str(script), variant, "medium", "--games",
+                               str(games), *args], capture_output=True, text=True, check=True)
         return done.stdout.splitlines()[0]
 
     assert run() == "medium-changed − medium-shipped: +0.000 [+0.000, +0.000] over 3 deals"
     changed = run("--keep-policy", "0", "--against-keep-policy", "2")
     assert changed.startswith("medium-changed − medium-shipped: ") and "+0.000 [" not in changed
+    # medium searches without the network; given network rollouts that stop at its value, it
+    # plays other moves.
+    same = run("--leaf-after", "1", variant="big-two-4card", games=2)
+    assert same == "medium-changed − medium-shipped: +0.000 [+0.000, +0.000] over 2 deals"
+    led = run("--leaf-after", "1", "--network-iterations", "40", variant="big-two-4card", games=2)
+    assert led.startswith("medium-changed − medium-shipped: ") and "+0.000 [" not in led

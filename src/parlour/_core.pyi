@@ -205,6 +205,7 @@ class ClimbingNet:
         ptr: npt.NDArray[np.int64],
         cols: npt.NDArray[np.int64],
         vals: npt.NDArray[np.float32],
+        scale: float = 1.0,
     ) -> ClimbingNet: ...
     def scores(self, engine: ClimbingEngine) -> list[tuple[int, float]]:
         """The network's score of each legal play of the seat to move, in the engine's order."""
@@ -347,7 +348,8 @@ class Race:
 
     def __new__(cls, iterations: int | None, time_limit: float | None, min_worlds: int,
                 confidence: float, prior_weight: float, threads: int,
-                inference: tuple[int, float, float] | None = None) -> Race: ...
+                inference: tuple[int, float, float] | None = None,
+                leaf_after: int | None = None) -> Race: ...
 
 def rummy_greedy(
     seat: int,

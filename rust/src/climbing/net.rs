@@ -42,6 +42,8 @@ pub struct Net {
     vals: Vec<f32>,
     /// The number of static features (the hand-after features follow them).
     statics: usize,
+    /// Points a unit of the network's output is worth (it was trained on returns divided by it).
+    scale: f64,
 }
 
 /// The weights and static features as Python holds them; [`Net::new`] checks them.
@@ -56,6 +58,7 @@ pub struct Weights {
     pub ptr: Vec<usize>,
     pub cols: Vec<usize>,
     pub vals: Vec<f32>,
+    pub scale: f64,
 }
 
 /// Working space of one playout.
@@ -170,12 +173,15 @@ impl Net {
             && w.ptr.windows(2).all(|p| p[0] <= p[1])
             && w.ptr.last() == Some(&w.cols.len())
             && w.cols.len() == w.vals.len()
-            && w.cols.iter().all(|&c| c < statics);
+            && w.cols.iter().all(|&c| c < statics)
+            && w.scale > 0.0
+            && w.scale.is_finite();
         if !fits {
             return Err(format!(
                 "the weights do not fit this game: an encoding of {obs} entries and {} actions \
                  needs w1o of {obs} rows, w1a of 59 rows past the static features, w2 of b1 × b2 \
-                 entries, w3 as long as b2, and a row of static features per action",
+                 entries, w3 as long as b2, a row of static features per action and a finite scale \
+                 above 0",
                 index.size()
             ));
         }
@@ -195,6 +201,7 @@ impl Net {
             cols: w.cols,
             vals: w.vals,
             statics,
+            scale: w.scale,
         })
     }
 
@@ -355,6 +362,14 @@ impl Policy<State> for Net {
         };
         inference.likelihood(s.q.iter().map(|&q| f64::from(q)), f64::from(s.q[k]))
     }
+
+    /// The best move's score, in points: the network estimates the return of the seat to move
+    /// after each of its moves.
+    fn value(&self, state: &State, legal: &[u64], s: &mut Scratch) -> Option<f64> {
+        self.scores(state, legal, s);
+        let best = s.q.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        best.is_finite().then(|| f64::from(best) * self.scale)
+    }
 }
 
 #[cfg(test)]
@@ -364,7 +379,7 @@ mod tests {
     use super::*;
     use crate::climbing::playout::tests::fresh;
     use crate::climbing::rules::Rules;
-    use crate::sim::{Deal, playout_with};
+    use crate::sim::{Deal, playout_to_leaf, playout_with};
 
     /// A network of small random weights with one static feature per action (its index / size).
     fn random_net(table: &Table, seed: u64) -> Net {
@@ -393,6 +408,7 @@ mod tests {
             ptr: (0..=actions).collect(),
             cols: (0..actions).map(|i| i % statics).collect(),
             vals: (0..actions).map(|i| i as f32 / actions as f32).collect(),
+            scale: 1.0,
         };
         Net::new(table, 4, weights).expect("weights of the right shapes")
     }
@@ -530,6 +546,89 @@ mod tests {
     }
 
     #[test]
+    fn a_rollout_to_a_leaf_stops_at_the_seats_chosen_turn_and_takes_its_value() {
+        let table = Arc::new(Table::new(Rules::big_two_4card()));
+        let mut net = random_net(&table, 6);
+        net.scale = 39.0;
+        let mut rng = Rng::new(5);
+        let (mut legal, mut s) = (Vec::new(), Scratch::default());
+        let (mut leaves, mut ended) = (0, 0);
+        for game in 0..30 {
+            let start = fresh(&table, &mut rng);
+            // Some turns the seat may never reach: the deal ends first.
+            let (seat, turns) = (game / 4 % 4, [1, 2, 5, 30][game % 4]);
+            let mut deal = start.clone();
+            let got = playout_to_leaf(
+                &mut deal,
+                &mut Rng::new(1),
+                &mut legal,
+                &net,
+                &mut s,
+                seat,
+                turns,
+            );
+            // The same walk by hand: the network's moves, counting the seat's real choices.
+            let (mut walk, mut seen, mut value) = (start.clone(), 0, None);
+            while !walk.is_over() {
+                walk.legal_into(&mut legal);
+                if legal.len() > 1 && walk.current_player() as usize == seat {
+                    seen += 1;
+                    if seen == turns {
+                        net.scores(&walk, &legal, &mut s);
+                        let best = s.q.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                        value = Some(f64::from(best) * 39.0);
+                        break;
+                    }
+                }
+                let m = if legal.len() == 1 {
+                    legal[0]
+                } else {
+                    net.choose(&walk, &legal, &mut Rng::new(0), &mut s)
+                };
+                walk.play(m, &mut Rng::new(0));
+            }
+            assert_eq!(got, value);
+            assert_eq!(deal.history(), walk.history());
+            if got.is_some() {
+                leaves += 1;
+            } else {
+                ended += 1;
+                assert!(deal.is_over());
+            }
+            // No turn to stop at: the deal is played out as by `playout_with`.
+            let (mut whole, mut out) = (start.clone(), start.clone());
+            let never = playout_to_leaf(
+                &mut whole,
+                &mut Rng::new(1),
+                &mut legal,
+                &net,
+                &mut s,
+                seat,
+                0,
+            );
+            playout_with(&mut out, &mut Rng::new(1), &mut legal, &net, &mut s);
+            assert!(never.is_none() && whole.is_over());
+            assert_eq!(whole.history(), out.history());
+            // A policy without values plays to the end.
+            let mut greedy = start.clone();
+            let none = playout_to_leaf(
+                &mut greedy,
+                &mut Rng::new(1),
+                &mut legal,
+                &crate::sim::Greedy,
+                &mut (),
+                seat,
+                1,
+            );
+            assert!(none.is_none() && greedy.is_over());
+        }
+        assert!(
+            leaves > 10 && ended > 0,
+            "{leaves} leaves, {ended} deals ended first"
+        );
+    }
+
+    #[test]
     fn the_choice_is_the_best_score_and_ignores_hidden_hands() {
         let table = Arc::new(Table::new(Rules::big_two_4card()));
         let net = random_net(&table, 5);
@@ -575,6 +674,7 @@ mod tests {
             ptr: good.ptr.clone(),
             cols: good.cols.clone(),
             vals: good.vals.clone(),
+            scale: 1.0,
         };
         assert!(Net::new(&table, 4, weights(good.w1o.clone())).is_ok());
         let short = good.w1o[1..].to_vec();
@@ -583,5 +683,10 @@ mod tests {
         let mut bad = weights(good.w1o.clone());
         bad.cols[0] = 99;
         assert!(Net::new(&table, 4, bad).is_err());
+        for scale in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            let mut bad = weights(good.w1o.clone());
+            bad.scale = scale;
+            assert!(Net::new(&table, 4, bad).is_err(), "scale {scale}");
+        }
     }
 }

@@ -552,7 +552,8 @@ impl ClimbingNet {
 impl ClimbingNet {
     #[new]
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (table, players, w1o, w1a, b1, w2, b2, w3, b3, ptr, cols, vals))]
+    #[pyo3(signature = (table, players, w1o, w1a, b1, w2, b2, w3, b3, ptr, cols, vals,
+                        scale=1.0))]
     fn new(
         table: &Bound<'_, ClimbingTable>,
         players: usize,
@@ -566,6 +567,7 @@ impl ClimbingNet {
         ptr: PyReadonlyArray1<'_, i64>,
         cols: PyReadonlyArray1<'_, i64>,
         vals: PyReadonlyArray1<'_, f32>,
+        scale: f64,
     ) -> PyResult<ClimbingNet> {
         if !(2..=MAX_SEATS).contains(&players) {
             return Err(PyValueError::new_err(format!(
@@ -594,6 +596,7 @@ impl ClimbingNet {
             ptr: index(ptr)?,
             cols: index(cols)?,
             vals: flat1(vals),
+            scale,
         };
         let net = Net::new(&table, players, weights).map_err(PyValueError::new_err)?;
         Ok(ClimbingNet { table, net })

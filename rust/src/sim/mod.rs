@@ -143,6 +143,14 @@ pub trait Policy<D: Deal>: Sync {
         let _ = (deal, played, inference, scratch);
         1.0 / legal.len().max(1) as f64
     }
+
+    /// The return the seat to move in `deal` can expect, choosing among `legal` (two or more
+    /// moves), as the policy estimates it without playing on (its value of its best move); `None`
+    /// for a policy without such estimates, whose worlds are played to their end.
+    fn value(&self, deal: &D, legal: &[D::Move], scratch: &mut Self::Scratch) -> Option<f64> {
+        let _ = (deal, legal, scratch);
+        None
+    }
 }
 
 /// The family's rule-based policy, [`Deal::greedy`].
@@ -179,6 +187,40 @@ pub fn playout_with<D: Deal, P: Policy<D>>(
         };
         deal.play(m, rng);
     }
+}
+
+/// [`playout_with`] that stops where `seat` is to choose among two or more moves for the
+/// `turns`-th time and returns the policy's [`Policy::value`] of that position for it. Returns
+/// `None`, with the deal played to its end, when the deal ends first, the policy has no values,
+/// or `turns` is 0.
+pub fn playout_to_leaf<D: Deal, P: Policy<D>>(
+    deal: &mut D,
+    rng: &mut Rng,
+    legal: &mut Vec<D::Move>,
+    policy: &P,
+    scratch: &mut P::Scratch,
+    seat: usize,
+    turns: u32,
+) -> Option<f64> {
+    let mut seen = 0;
+    while deal.to_move() >= 0 {
+        deal.legal_into(legal);
+        let m = if legal.len() == 1 {
+            legal[0]
+        } else {
+            if deal.to_move() as usize == seat {
+                seen += 1;
+                if seen == turns
+                    && let Some(value) = policy.value(deal, legal, scratch)
+                {
+                    return Some(value);
+                }
+            }
+            policy.choose(deal, legal, rng, scratch)
+        };
+        deal.play(m, rng);
+    }
+    None
 }
 
 #[cfg(test)]

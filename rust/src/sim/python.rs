@@ -25,8 +25,9 @@ pub struct Race {
 #[pymethods]
 impl Race {
     #[new]
+    #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (iterations, time_limit, min_worlds, confidence, prior_weight, threads,
-                        inference=None))]
+                        inference=None, leaf_after=None))]
     fn new(
         iterations: Option<u64>,
         time_limit: Option<f64>,
@@ -35,6 +36,7 @@ impl Race {
         prior_weight: f64,
         threads: usize,
         inference: Option<(usize, f64, f64)>,
+        leaf_after: Option<u32>,
     ) -> PyResult<Race> {
         let time_limit = match time_limit {
             Some(t) if t.is_finite() && t > 0.0 && t < 1e9 => Some(Duration::from_secs_f64(t)),
@@ -83,6 +85,11 @@ impl Race {
                 )));
             }
         };
+        if leaf_after == Some(0) {
+            return Err(PyValueError::new_err(
+                "leaf_after counts the searching seat's turns: at least 1",
+            ));
+        }
         Ok(Race {
             settings: Settings {
                 iterations,
@@ -92,6 +99,7 @@ impl Race {
                 prior_weight,
                 threads,
                 inference,
+                leaf_after,
             },
         })
     }

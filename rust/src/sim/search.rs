@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use super::{Deal, Inference, Knowledge, MAX_PLAYERS, Policy, Rng, playout_with};
+use super::{Deal, Inference, Knowledge, MAX_PLAYERS, Policy, Rng, playout_to_leaf};
 
 /// How one search is run.
 #[derive(Clone, Debug)]
@@ -31,6 +31,9 @@ pub struct Settings {
     /// Worlds weighted by the other seats' past moves under the playout policy (`None`: every
     /// consistent world alike).
     pub inference: Option<Inference>,
+    /// Rollouts stop where the searching seat is to choose for this many more times and take
+    /// the policy's value of that position ([`Policy::value`]); `None`: played to the end.
+    pub leaf_after: Option<u32>,
 }
 
 /// One candidate's results: its return in each world it was played in, and its wins.
@@ -185,10 +188,25 @@ impl<D: Deal, P: Policy<D>> Racer<'_, D, P> {
                 return None;
             }
             deal.play(self.moves[c], &mut rng);
-            playout_with(&mut deal, &mut rng, &mut legal, self.policy, &mut scratch);
-            let n = deal.players().min(MAX_PLAYERS);
-            deal.returns_into(&mut returns[..n]);
-            out.push((returns[seat], deal.won(seat)));
+            let turns = self.settings.leaf_after.unwrap_or(0);
+            let leaf = playout_to_leaf(
+                &mut deal,
+                &mut rng,
+                &mut legal,
+                self.policy,
+                &mut scratch,
+                seat,
+                turns,
+            );
+            // A position valued before the end counts as won when its value is above 0.
+            out.push(match leaf {
+                Some(value) => (value, value > 0.0),
+                None => {
+                    let n = deal.players().min(MAX_PLAYERS);
+                    deal.returns_into(&mut returns[..n]);
+                    (returns[seat], deal.won(seat))
+                }
+            });
         }
         Some(out)
     }
@@ -307,6 +325,7 @@ mod tests {
             prior_weight: 0.0,
             threads,
             inference: None,
+            leaf_after: None,
         }
     }
 

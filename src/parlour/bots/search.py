@@ -276,7 +276,10 @@ class SearchBot(Bot):
     network, :func:`parlour.bots.learned.playouts`), every seat of every world is played out
     by it instead of the greedy policy; ``inference`` (:class:`Inference`) then weights the
     worlds by the other seats' past moves under it (step 6 of the module; without a network
-    for the variant it is not used).
+    for the variant it is not used); ``leaf_after``: with such a policy, each rollout stops
+    where the searching seat is to choose for the ``leaf_after``-th time and counts the
+    network's estimate of its best move there instead of playing to the end (a value at the
+    leaves; ``None``: every rollout is played to the end).
     """
 
     name = "search"
@@ -298,6 +301,7 @@ class SearchBot(Bot):
         keep_policy: float | None = 0.0,
         playouts: Playouts | None = None,
         inference: Inference | None = None,
+        leaf_after: int | None = None,
     ) -> None:
         if iterations is None and time_limit is None:
             raise ParlourError("a search needs a budget: iterations, a time limit, or both")
@@ -327,8 +331,13 @@ class SearchBot(Bot):
         self.keep_policy = keep_policy
         if inference is not None and not isinstance(inference, Inference):
             raise ParlourError(f"inference must be an Inference or None, not {inference!r}")
+        if leaf_after is not None and (isinstance(leaf_after, bool)
+                                       or not isinstance(leaf_after, int) or leaf_after < 1):
+            raise ParlourError(f"leaf_after must be a whole number of turns of at least 1 or "
+                               f"None, not {leaf_after!r}")
         self.playouts = playouts
         self.inference = inference
+        self.leaf_after = leaf_after
         if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:
             raise ParlourError(f"threads must be a whole number from 1 to 256, not {threads!r}")
         self.threads = threads
@@ -428,7 +437,9 @@ class SearchBot(Bot):
         inference = None
         if self.inference is not None and policy is not None:
             inference = (self.inference.draws, self.inference.temperature, self.inference.uniform)
-        race = Race(iterations, left, self.min_worlds, confidence, weight, self.threads, inference)
+        leaf_after = self.leaf_after if policy is not None else None
+        race = Race(iterations, left, self.min_worlds, confidence, weight, self.threads, inference,
+                    leaf_after)
         moves = [int(c.action) for c in candidates]
         priors = [c.prior for c in candidates]
         seed = rng.getrandbits(64)
