@@ -437,9 +437,9 @@ class SearchBot(Bot):
         inference = None
         if self.inference is not None and policy is not None:
             inference = (self.inference.draws, self.inference.temperature, self.inference.uniform)
-        leaf_after = self.leaf_after if policy is not None else None
+        # Greedy playouts have no values to stop at: without a network they are played out.
         race = Race(iterations, left, self.min_worlds, confidence, weight, self.threads, inference,
-                    leaf_after)
+                    self.leaf_after)
         moves = [int(c.action) for c in candidates]
         priors = [c.prior for c in candidates]
         seed = rng.getrandbits(64)
