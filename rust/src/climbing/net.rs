@@ -545,6 +545,31 @@ mod tests {
         }
     }
 
+    /// The network's moves from `start` by hand, counting `seat`'s real choices: the position
+    /// of its `turns`-th (never, for 0) with the network's value of it, or the deal's end.
+    fn walk_by_hand(net: &Net, start: &State, seat: usize, turns: u32) -> (State, Option<f64>) {
+        let (mut walk, mut seen) = (start.clone(), 0);
+        let (mut legal, mut s) = (Vec::new(), Scratch::default());
+        while !walk.is_over() {
+            walk.legal_into(&mut legal);
+            if legal.len() > 1 && walk.current_player() as usize == seat {
+                seen += 1;
+                if seen == turns {
+                    net.scores(&walk, &legal, &mut s);
+                    let best = s.q.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                    return (walk, Some(f64::from(best) * net.scale));
+                }
+            }
+            let m = if legal.len() == 1 {
+                legal[0]
+            } else {
+                net.choose(&walk, &legal, &mut Rng::new(0), &mut s)
+            };
+            walk.play(m, &mut Rng::new(0));
+        }
+        (walk, None)
+    }
+
     #[test]
     fn a_rollout_to_a_leaf_stops_at_the_seats_chosen_turn_and_takes_its_value() {
         let table = Arc::new(Table::new(Rules::big_two_4card()));
@@ -555,60 +580,29 @@ mod tests {
         let (mut leaves, mut ended) = (0, 0);
         for game in 0..30 {
             let start = fresh(&table, &mut rng);
-            // Some turns the seat may never reach: the deal ends first.
+            // Some turns the seat may never reach: the deal ends first; 0 never stops it.
             let (seat, turns) = (game / 4 % 4, [1, 2, 5, 30][game % 4]);
-            let mut deal = start.clone();
-            let got = playout_to_leaf(
-                &mut deal,
-                &mut Rng::new(1),
-                &mut legal,
-                &net,
-                &mut s,
-                seat,
-                turns,
-            );
-            // The same walk by hand: the network's moves, counting the seat's real choices.
-            let (mut walk, mut seen, mut value) = (start.clone(), 0, None);
-            while !walk.is_over() {
-                walk.legal_into(&mut legal);
-                if legal.len() > 1 && walk.current_player() as usize == seat {
-                    seen += 1;
-                    if seen == turns {
-                        net.scores(&walk, &legal, &mut s);
-                        let best = s.q.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-                        value = Some(f64::from(best) * 39.0);
-                        break;
-                    }
+            for turns in [turns, 0] {
+                let mut deal = start.clone();
+                let got = playout_to_leaf(
+                    &mut deal,
+                    &mut Rng::new(1),
+                    &mut legal,
+                    &net,
+                    &mut s,
+                    seat,
+                    turns,
+                );
+                let (walk, value) = walk_by_hand(&net, &start, seat, turns);
+                assert_eq!(got, value);
+                assert_eq!(deal.history(), walk.history());
+                assert_eq!(got.is_none(), deal.is_over());
+                match (got, turns) {
+                    (Some(_), _) => leaves += 1,
+                    (None, 0) => {}
+                    (None, _) => ended += 1,
                 }
-                let m = if legal.len() == 1 {
-                    legal[0]
-                } else {
-                    net.choose(&walk, &legal, &mut Rng::new(0), &mut s)
-                };
-                walk.play(m, &mut Rng::new(0));
             }
-            assert_eq!(got, value);
-            assert_eq!(deal.history(), walk.history());
-            if got.is_some() {
-                leaves += 1;
-            } else {
-                ended += 1;
-                assert!(deal.is_over());
-            }
-            // No turn to stop at: the deal is played out as by `playout_with`.
-            let (mut whole, mut out) = (start.clone(), start.clone());
-            let never = playout_to_leaf(
-                &mut whole,
-                &mut Rng::new(1),
-                &mut legal,
-                &net,
-                &mut s,
-                seat,
-                0,
-            );
-            playout_with(&mut out, &mut Rng::new(1), &mut legal, &net, &mut s);
-            assert!(never.is_none() && whole.is_over());
-            assert_eq!(whole.history(), out.history());
             // A policy without values plays to the end.
             let mut greedy = start.clone();
             let none = playout_to_leaf(

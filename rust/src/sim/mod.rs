@@ -178,15 +178,8 @@ pub fn playout_with<D: Deal, P: Policy<D>>(
     policy: &P,
     scratch: &mut P::Scratch,
 ) {
-    while deal.to_move() >= 0 {
-        deal.legal_into(legal);
-        let m = if legal.len() == 1 {
-            legal[0]
-        } else {
-            policy.choose(deal, legal, rng, scratch)
-        };
-        deal.play(m, rng);
-    }
+    // No turn to stop at: played to the end.
+    playout_to_leaf(deal, rng, legal, policy, scratch, 0, 0);
 }
 
 /// [`playout_with`] that stops where `seat` is to choose among two or more moves for the
