@@ -18,7 +18,7 @@ import pytest
 
 import parlour
 from parlour import ParlourError
-from parlour._core import ClimbingNet, Race
+from parlour._core import ClimbingNet, Race, TrumpNet
 from parlour.arena.core import run_arena
 from parlour.arena.stats import head_to_head
 from parlour.bots import GreedyBot, Inference, SearchBot, make_bot
@@ -33,11 +33,29 @@ from parlour.bots.learned import (
     policy_for,
     prior,
 )
-from parlour.bots.learned.dmc import ARRAYS, FORMAT, ActionFeatures, Config, QNet, Trainer
+from parlour.bots.learned.dmc import (
+    ARRAYS,
+    FORMAT,
+    ClimbingFeatures,
+    Config,
+    QNet,
+    Trainer,
+    features_for,
+)
+from parlour.bots.learned.trump import COLUMNS as TRUMP_COLUMNS
+from parlour.bots.learned.trump import TrumpFeatures
 from parlour.bots.levels import GUIDED_CANDIDATES, LEVELS
 from parlour.bots.search import policy_order
-from parlour.envs import encoder
+from parlour.envs import action_index, encoder
 from parlour.game import State
+from parlour.games.trump.ranking import (
+    DEMOTED_POWER,
+    POWER,
+    TRUMP_BASE,
+    plain_order,
+    trick_winner,
+    trump_order,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "training"))
@@ -192,13 +210,20 @@ def test_weights_of_another_format_or_broken_files_are_refused(tmp_path: Path) -
         QNet.load(tmp_path / "junk.npz")
 
 
-def test_the_features_are_for_the_climbing_games_only() -> None:
+def test_each_family_has_its_features_and_rummy_none_yet() -> None:
     for variant in ("big-two", "pusoy-dos"):  # the features serve every climbing game
-        features = ActionFeatures(parlour.new_game(variant))
-        rows = features.rows(np.array([0, 1]), np.ones((2, 52), dtype=np.float32))
+        features = features_for(parlour.new_game(variant))
+        assert isinstance(features, ClimbingFeatures)
+        obs = np.ones((1, encoder(features.game).size), dtype=np.float32)
+        rows = features.rows(np.array([0, 1]), obs, np.zeros(2, dtype=np.int64))
         assert rows.shape == (2, features.width) and rows[0, 52] == 1.0  # index 0 is the pass
     with pytest.raises(ParlourError, match="climbing games, not forty-five"):
-        ActionFeatures(parlour.new_game("forty-five"))
+        ClimbingFeatures(parlour.new_game("forty-five"))
+    with pytest.raises(ParlourError, match="trump games, not big-two"):
+        TrumpFeatures(parlour.new_game("big-two"))
+    with pytest.raises(ParlourError, match="no features for rummy: it plays the climbing and "
+                                           "trump games"):
+        features_for(parlour.new_game("rummy"))
 
 
 @pytest.fixture(autouse=True)
@@ -407,7 +432,9 @@ def test_rollouts_stopped_at_a_leaf_count_the_networks_value() -> None:
     leaves = [v for vs in values(leaf_after=1) for v in vs]
     assert all(v == int(v) for v in ended)
     assert sum(v != int(v) for v in leaves) > len(leaves) // 2
+    # in points, as the played-out returns are (the network's output is a 39th of them)
     assert all(-39 <= v <= 39 for v in leaves)
+    assert np.mean(np.abs(leaves)) > 1.5 and np.mean(np.abs(ended)) > 1.5
     assert values(leaf_after=1) == values(leaf_after=1, threads=2)
     assert values(leaf_after=2) != values(leaf_after=1)
     # Without a network there is no value to stop at: greedy's rollouts as before.
@@ -484,3 +511,164 @@ def test_the_searching_levels_play_out_with_the_network_where_there_is_one() -> 
 def test_a_bad_guided_budget_is_refused(kwargs: dict[str, float], message: str) -> None:
     with pytest.raises(ParlourError, match=message):
         SearchBot(**kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("variant", ["forty-five", "spoil-five"])
+def test_the_trump_features_say_what_each_card_means_in_its_deal(variant: str) -> None:
+    """Every legal action of random deals, against the rules' own tables: trump or not, its
+    place in the order, whether it follows and takes the trick (``trick_winner``), and the trumps
+    and suit cards left in hand."""
+    game = parlour.new_game(variant)
+    features = features_for(game)
+    assert isinstance(features, TrumpFeatures)
+    enc, index = encoder(game), action_index(game)
+    col = {name: features.size + k for k, name in enumerate(TRUMP_COLUMNS)}
+    checked = {"takes": 0, "follows": 0, "partner_holds": 0, "rob": 0}
+    for seed in range(12):
+        state = game.new_deal(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            seat = state.current_player
+            obs = state.observation(seat)
+            legal = state.legal_actions()
+            idx = np.array(index.indices(legal, obs), dtype=np.int64)
+            rows = features.rows(idx, enc.encode(obs)[None, :], np.zeros(idx.size, np.int64))
+            power = (DEMOTED_POWER if obs.ace_demoted else POWER)[obs.trump]
+            for i, row in zip(idx, rows, strict=True):
+                assert row[:features.size].tolist() == [float(k == i) for k in range(features.size)]
+                if i >= 104:  # keep, silent, jink, stop: the index entry alone
+                    assert not row[features.size:].any()
+                    continue
+                card = int(i) % 52
+                trump = power[card] >= TRUMP_BASE
+                assert row[col["trump"]] == trump
+                places = row[col["trump_place:0"]:col["plain_place:0"]]
+                plain = row[col["plain_place:0"]:col["leads"]]
+                if trump:
+                    order = [int(c) for c in trump_order(obs.trump)]
+                    expected = 14 if power[card] == TRUMP_BASE else order.index(card)
+                    assert places.nonzero()[0].tolist() == [expected] and not plain.any()
+                else:
+                    order = [int(c) for c in plain_order(card % 4)]
+                    assert plain.nonzero()[0].tolist() == [order.index(card)]
+                    assert not places.any()
+                if i >= 52:  # a rob: its discard described, no trick
+                    checked["rob"] += 1
+                    assert not row[col["leads"]:].any()
+                    continue
+                trick = [int(c) for c in obs.trick]
+                assert row[col["leads"]] == (not trick)
+                assert row[col["last"]] == (len(trick) == game.players - 1)
+                takes = trick_winner([*trick, card], power) == len(trick)
+                assert row[col["takes"]] == takes
+                checked["takes"] += takes and bool(trick)
+                if trick:
+                    led = trick[0]
+                    follows = (not trump and power[led] < TRUMP_BASE and card % 4 == led % 4)
+                    assert row[col["follows"]] == follows
+                    checked["follows"] += follows
+                    holder = (obs.leader + trick_winner(trick, power)) % game.players
+                    partner = (holder != seat and game.rules.sides[holder]
+                               == game.rules.sides[seat])
+                    assert row[col["partner_holds"]] == partner
+                    checked["partner_holds"] += partner
+                after = [int(c) for c in obs.hand if int(c) != card]
+                assert row[col["trumps_after"]] == pytest.approx(
+                    sum(power[c] >= TRUMP_BASE for c in after) / 5)
+                assert row[col["suit_after"]] == pytest.approx(sum(
+                    power[c] < TRUMP_BASE and c % 4 == card % 4 for c in after) / 5)
+            state.apply(rng.choice(legal))
+    # every case was met, so none of the checks above passed for want of examples
+    assert checked["takes"] and checked["follows"] and checked["rob"]
+    assert checked["partner_holds"] or not game.rules.sides.count(0) > 1
+
+
+def test_a_trump_network_plays_blind_to_the_match_scores_it_never_trained_on() -> None:
+    """Self-play deals start a match, so the scores before the deal never varied in training:
+    the policy folds their constant share into the bias and ignores them after."""
+    game = parlour.new_game("spoil-five")
+    features = features_for(game)
+    raw = QNet.new(encoder(game).size, features.width, (32, 16), np.random.default_rng(4), 1e-3)
+    raw.params["w3"][:] = np.random.default_rng(5).standard_normal(16)  # a network that answers
+    policy = learned_module.Policy(raw, features, {})
+    start = game.new_deal(seed=8)  # the scores and pool a match starts with, as in self-play
+    later = game.new_deal(seed=8, scores=[31, 12, 25, 12], pool=12, dealer=start.dealer)
+    seat = start.current_player
+    legal = start.legal_actions()
+    assert later.legal_actions() == legal and later.current_player == seat
+    index = action_index(game)
+
+    def q(net: QNet, state: State) -> np.ndarray:
+        obs = state.observation(seat)
+        idx = np.array(index.indices(legal, obs), dtype=np.int64)
+        o = encoder(game).encode(obs)[None, :]
+        return net.q(o, np.zeros(idx.size, np.int64), features.rows(idx, o, np.zeros_like(idx)))
+
+    assert np.allclose(q(policy.net, start), q(raw, start), atol=1e-5)  # the same in training
+    assert np.allclose(q(policy.net, later), q(policy.net, start), atol=1e-6)  # and after
+    assert not np.allclose(q(raw, later), q(raw, start), atol=1e-3)  # where raw weights drift
+
+
+def random_policy(variant: str, seed: int = 1, **options: object) -> learned_module.Policy:
+    """A network of random weights (an answering last layer) for ``variant``."""
+    game = parlour.new_game(variant, **options)
+    features = features_for(game)
+    rng = np.random.default_rng(seed)
+    net = QNet.new(encoder(game).size, features.width, (48, 24), rng, 1e-3)
+    net.params["w3"][:] = rng.standard_normal(24)
+    return learned_module.Policy(net, features, {"variant": variant})
+
+
+@pytest.mark.parametrize(("variant", "option"), [("forty-five", "silent_ace"),
+                                                  ("spoil-five", "jinking")])
+def test_the_compiled_trump_network_scores_every_move_as_numpy_does(variant: str,
+                                                                    option: str) -> None:
+    policy = random_policy(variant, **{option: True})
+    net = policy.compiled()
+    assert net is policy.compiled()
+    game, rng = policy.features.game, random.Random(6)
+    # plays, robs and every call must all be scored (the options allow silent, jink and stop)
+    kind = {range(52): "play", range(64, 116): "rob", range(128, 129): "keep",
+            range(129, 130): "silent", range(130, 132): "jink or stop"}
+    wanted = set(kind.values()) - ({"jink or stop"} if variant == "forty-five" else {"silent"})
+    seen: set[str] = set()
+    seed = 0
+    while seen != wanted:
+        assert seed < 500, f"only {seen} met"
+        state = game.new_deal(seed=seed)
+        seed += 1
+        while not state.is_over:
+            legal = state.legal_actions()
+            expected = policy.scores(state.observation(state.current_player), legal) / policy.scale
+            compiled = dict(net.scores(state._e))  # type: ignore[attr-defined]
+            got = np.array([compiled[int(a)] for a in legal])
+            assert np.allclose(got, expected, atol=1e-5), (got, expected)
+            seen.update(k for a in legal for r, k in kind.items() if int(a) in r)
+            state.apply(rng.choice(legal))
+
+
+def test_trump_network_playouts_are_reproducible_and_refuse_other_rules() -> None:
+    policy = random_policy("forty-five")
+    state = position("forty-five", moves=5)
+    obs, legal = state.observation(state.current_player), state.legal_actions()
+
+    def values(**kwargs: object) -> list[list[float]]:
+        bot = SearchBot(iterations=60, min_worlds=4, **kwargs)  # type: ignore[arg-type]
+        return [c.values for c in bot.search(obs, legal, random.Random(3)).candidates]
+
+    def net(_: object) -> object:
+        return policy.compiled()
+
+    assert values(playouts=net) == values(playouts=net, threads=2)
+    assert values(playouts=net) != values()  # not greedy's rollouts
+    other = position("spoil-five", moves=5)
+    with pytest.raises(ValueError, match="made for another variant"):
+        SearchBot(iterations=20, playouts=net).search(
+            other.observation(other.current_player), other.legal_actions(), random.Random(1))
+    game, p = parlour.new_game("forty-five"), policy.net.params
+    with pytest.raises(ValueError, match="do not fit"):
+        TrumpNet(game.rules.core, 4, 70.0, [0.0, 0.0], p["w1o"], p["w1a"][1:], p["b1"],
+                 p["w2"], p["b2"], p["w3"], 0.0)
+    with pytest.raises(ValueError, match="4 seats with 3 scores"):
+        TrumpNet(game.rules.core, 4, 70.0, [0.0, 0.0, 0.0], p["w1o"], p["w1a"], p["b1"],
+                 p["w2"], p["b2"], p["w3"], 0.0)

@@ -20,7 +20,7 @@ from parlour.games.trump.actions import TrumpAction
 
 __all__ = ["BatchedCore", "ClimbingEngine", "ClimbingKnowledge", "ClimbingNet", "ClimbingTable",
            "EnvCore", "Race", "RummyActions", "RummyCore", "RummyKnowledge", "TrumpEngine",
-           "TrumpKnowledge", "TrumpRules", "__version__", "rummy_greedy", "shuffle", "trump_deal"]
+           "TrumpKnowledge", "TrumpNet", "TrumpRules", "__version__", "rummy_greedy", "shuffle", "trump_deal"]
 
 __version__: str
 
@@ -121,10 +121,11 @@ class TrumpKnowledge:
     @property
     def seat(self) -> int: ...
     def race(self, race: Race, candidates: list[int], priors: list[float], seed: int,
+             policy: TrumpNet | None = None,
              ) -> tuple[int, int, list[tuple[list[float], int]]]:
         """Searches ``candidates`` (the seat's legal moves) with ``race``'s settings over worlds
-        dealt from this knowledge: the worlds, the rollouts, each candidate's returns (one per
-        world) and wins."""
+        dealt from this knowledge, played out by ``policy`` (the greedy policy when None): the
+        worlds, the rollouts, each candidate's returns (one per world) and wins."""
     def sample(self, seed: int) -> tuple[tuple[int, ...], int]:
         """A world dealt from ``seed`` (0 <= seed < 2**64): ``(hands, discard)``, the hands as
         dealt (masks) and the discard of another seat's rob this seat did not see (-1 if
@@ -209,6 +210,29 @@ class ClimbingNet:
     ) -> ClimbingNet: ...
     def scores(self, engine: ClimbingEngine) -> list[tuple[int, float]]:
         """The network's score of each legal play of the seat to move, in the engine's order."""
+
+@final
+class TrumpNet:
+    """A learned network as the trump games' playout policy; the encoding divides the scores
+    before the deal by ``score_scale`` and is given ``scores`` (those a match starts with)."""
+
+    def __new__(
+        cls,
+        rules: TrumpRules,
+        players: int,
+        score_scale: float,
+        scores: list[float],
+        w1o: npt.NDArray[np.float32],
+        w1a: npt.NDArray[np.float32],
+        b1: npt.NDArray[np.float32],
+        w2: npt.NDArray[np.float32],
+        b2: npt.NDArray[np.float32],
+        w3: npt.NDArray[np.float32],
+        b3: float,
+        scale: float = 1.0,
+    ) -> TrumpNet: ...
+    def scores(self, engine: TrumpEngine) -> list[tuple[int, float]]:
+        """The network's score of each legal move of the seat to move, in the engine's order."""
 
 @final
 class ClimbingEngine:

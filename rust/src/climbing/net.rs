@@ -1,154 +1,50 @@
 //! The learned network of `parlour.bots.learned.dmc` as a playout policy: each seat plays the
 //! legal move the network scores highest from that seat's observation, as the Python bot does.
 //!
-//! The network is a two-layer perceptron over the observation encoding ([`Encoding`]) joined to
-//! features of the move: a static part per action index (given as sparse rows, computed once by
-//! Python over the whole index) and what the move leaves in hand, computed here exactly as
-//! `ActionFeatures.rows` does. Its inputs are sparse, so each first-layer product adds only the
-//! weight rows of the inputs that are set; every buffer lives in [`Scratch`], made once per
-//! playout, so a move allocates nothing.
+//! The network ([`Mlp`]) reads the observation encoding ([`Encoding`]) and features of the
+//! move: a static part per action index (given as sparse rows, computed once by Python over the
+//! whole index) and what the move leaves in hand, computed here exactly as
+//! `ClimbingFeatures.rows` does.
 
 use std::sync::Arc;
 
 use super::combos::{MASK, Table};
 use super::encoding::{ActionIndex, Encoding, played_by_seat};
 use super::state::{MAX_SEATS, State};
+use crate::sim::mlp::{self, Layers, Mlp};
 use crate::sim::{Inference, Policy, Rng};
 
 /// The features after the static ones: the hand-after-move block, then cards left / 13, goes
 /// out, singles, pairs, triples and quads left / 6, rank groups broken / 4.
 pub const AFTER: usize = 52 + 7;
 
-/// A network's weights and the tables it reads (row-major matrices).
+/// A network's weights and the tables it reads.
 #[derive(Clone, Debug)]
 pub struct Net {
     encoding: Encoding,
     index: Arc<ActionIndex>,
-    hidden: usize,
-    hidden2: usize,
-    /// Observation encoding × hidden.
-    w1o: Vec<f32>,
-    /// Action features × hidden.
-    w1a: Vec<f32>,
-    b1: Vec<f32>,
-    /// Hidden × hidden2.
-    w2: Vec<f32>,
-    b2: Vec<f32>,
-    w3: Vec<f32>,
-    b3: f32,
+    mlp: Mlp,
     /// The static features of action `i`: `cols[ptr[i]..ptr[i + 1]]` with their values.
     ptr: Vec<usize>,
     cols: Vec<usize>,
     vals: Vec<f32>,
     /// The number of static features (the hand-after features follow them).
     statics: usize,
-    /// Points a unit of the network's output is worth (it was trained on returns divided by it).
-    scale: f64,
 }
 
 /// The weights and static features as Python holds them; [`Net::new`] checks them.
 pub struct Weights {
-    pub w1o: Vec<f32>,
-    pub w1a: Vec<f32>,
-    pub b1: Vec<f32>,
-    pub w2: Vec<f32>,
-    pub b2: Vec<f32>,
-    pub w3: Vec<f32>,
-    pub b3: f32,
+    pub layers: Layers,
     pub ptr: Vec<usize>,
     pub cols: Vec<usize>,
     pub vals: Vec<f32>,
-    pub scale: f64,
 }
 
 /// Working space of one playout.
 #[derive(Default)]
 pub struct Scratch {
-    obs: Vec<f32>,
-    base: Vec<f32>,
-    h: Vec<f32>,
-    z: Vec<f32>,
+    pub net: mlp::Scratch,
     played: [u64; MAX_SEATS],
-    /// The rows of a product that are read, with their factors.
-    terms: Vec<(f32, u32)>,
-    /// The scores of the last call's moves.
-    pub q: Vec<f32>,
-}
-
-/// Calls `f(k)` for each `k` (at most 32) whose `xs[k]` passes `test`, in order. The tests are
-/// made into a bit mask first: a branch per entry would be mispredicted about as often as not.
-#[inline(always)]
-fn for_each_set(xs: &[f32], test: impl Fn(f32) -> bool, mut f: impl FnMut(usize)) {
-    let mut bits = 0u32;
-    for (k, &x) in xs.iter().enumerate() {
-        bits |= u32::from(test(x)) << k;
-    }
-    while bits != 0 {
-        f(bits.trailing_zeros() as usize);
-        bits &= bits - 1;
-    }
-}
-
-/// `y += a * x`.
-#[inline(always)]
-fn axpy(a: f32, x: &[f32], y: &mut [f32]) {
-    for (y, x) in y.iter_mut().zip(x) {
-        *y += a * x;
-    }
-}
-
-/// `Σ max(z, 0) · w`, in 8 running sums (one AVX2 register) added together at the end: with a
-/// single running sum each addition would wait for the one before.
-#[inline(always)]
-fn relu_dot(z: &[f32], w: &[f32]) -> f32 {
-    let mut lanes = [0.0f32; 8];
-    let (mut zs, mut ws) = (z.chunks_exact(8), w.chunks_exact(8));
-    for (z, w) in (&mut zs).zip(&mut ws) {
-        for ((lane, z), w) in lanes.iter_mut().zip(z).zip(w) {
-            *lane += z.max(0.0) * w;
-        }
-    }
-    let tail: f32 = zs
-        .remainder()
-        .iter()
-        .zip(ws.remainder())
-        .map(|(z, w)| z.max(0.0) * w)
-        .sum();
-    lanes.iter().sum::<f32>() + tail
-}
-
-/// The entries of `y` summed together in registers: 64 floats are 8 AVX2 registers.
-const BLOCK: usize = 64;
-
-/// `y += c · w[r]` for each term `(c, r)` in order, `w[r]` being row `r` of the row-major
-/// matrix `w` as wide as `y`. Every entry sums its terms in the same order as one [`axpy`] per
-/// term would, so the bits are the same; but a block of 64 entries stays in registers through
-/// all the terms instead of being loaded and stored again for each, which halves the memory
-/// traffic of the network's products.
-#[inline(always)]
-fn add_rows(y: &mut [f32], w: &[f32], terms: &[(f32, u32)]) {
-    let width = y.len();
-    let mut blocks = y.chunks_exact_mut(BLOCK);
-    for (b, out) in (&mut blocks).enumerate() {
-        let mut acc = [0.0f32; BLOCK];
-        acc.copy_from_slice(out);
-        for &(c, r) in terms {
-            let at = r as usize * width + b * BLOCK;
-            let row: &[f32; BLOCK] = w[at..at + BLOCK].try_into().expect("a whole block");
-            for (a, x) in acc.iter_mut().zip(row) {
-                *a += c * x;
-            }
-        }
-        out.copy_from_slice(&acc);
-    }
-    let rest = blocks.into_remainder();
-    let from = width - rest.len();
-    if !rest.is_empty() {
-        for &(c, r) in terms {
-            let at = r as usize * width;
-            axpy(c, &w[at + from..at + width], rest);
-        }
-    }
 }
 
 impl Net {
@@ -156,52 +52,31 @@ impl Net {
     pub fn new(table: &Table, players: usize, w: Weights) -> Result<Net, String> {
         let encoding = Encoding::new(&table.rules, players);
         let index = Arc::new(ActionIndex::new(table));
-        let hidden = w.b1.len();
-        let hidden2 = w.b2.len();
-        let obs = encoding.size();
-        let features = w.w1a.len() / hidden.max(1);
-        let statics = features.checked_sub(AFTER).unwrap_or(usize::MAX);
-        let fits = hidden > 0
-            && hidden2 > 0
-            && w.w1o.len() == obs * hidden
-            && w.w1a.len() == features * hidden
-            && statics != usize::MAX
-            && w.w2.len() == hidden * hidden2
-            && w.w3.len() == hidden2
-            && w.ptr.len() == index.size() + 1
+        let actions = index.size();
+        let what = format!(
+            ", w1a of 59 rows past the static features and a row of static features for each \
+             of the {actions} actions"
+        );
+        let mlp = Mlp::new(w.layers, encoding.size(), &what)?;
+        let statics = mlp.features().checked_sub(AFTER).unwrap_or(usize::MAX);
+        let fits = statics != usize::MAX
+            && w.ptr.len() == actions + 1
             && w.ptr.first() == Some(&0)
             && w.ptr.windows(2).all(|p| p[0] <= p[1])
             && w.ptr.last() == Some(&w.cols.len())
             && w.cols.len() == w.vals.len()
-            && w.cols.iter().all(|&c| c < statics)
-            && w.scale > 0.0
-            && w.scale.is_finite();
+            && w.cols.iter().all(|&c| c < statics);
         if !fits {
-            return Err(format!(
-                "the weights do not fit this game: an encoding of {obs} entries and {} actions \
-                 needs w1o of {obs} rows, w1a of 59 rows past the static features, w2 of b1 × b2 \
-                 entries, w3 as long as b2, a row of static features per action and a finite scale \
-                 above 0",
-                index.size()
-            ));
+            return Err(format!("the weights do not fit this game{what}"));
         }
         Ok(Net {
             encoding,
             index,
-            hidden,
-            hidden2,
-            w1o: w.w1o,
-            w1a: w.w1a,
-            b1: w.b1,
-            w2: w.w2,
-            b2: w.b2,
-            w3: w.w3,
-            b3: w.b3,
+            mlp,
             ptr: w.ptr,
             cols: w.cols,
             vals: w.vals,
             statics,
-            scale: w.scale,
         })
     }
 
@@ -211,7 +86,7 @@ impl Net {
     }
 
     /// The network's score of each of `legal` (plays of the seat to move in `state`) into
-    /// `s.q`, from that seat's observation; a move outside the variant's index scores −∞.
+    /// `s.net.q`, from that seat's observation; a move outside the variant's index scores −∞.
     ///
     /// Where the processor has AVX2 the same code is compiled for it as well and chosen at run
     /// time. Every score is the same either way: each output is summed in the same order and
@@ -237,55 +112,22 @@ impl Net {
 
     #[inline(always)]
     fn scores_with(&self, state: &State, legal: &[u64], s: &mut Scratch) {
-        let (h1, h2) = (self.hidden, self.hidden2);
         let n = self.encoding.players();
         let seat = usize::try_from(state.current_player()).unwrap_or(0) % n.max(1);
         played_by_seat(state.history(), &mut s.played);
-        s.obs.resize(self.encoding.size(), 0.0);
+        self.mlp.begin(&mut s.net);
         self.encoding
-            .encode(state, seat, &s.played[..n], &mut s.obs);
-        s.base.clear();
-        s.base.extend_from_slice(&self.b1);
-        s.terms.clear();
-        for (c, chunk) in s.obs.chunks(32).enumerate() {
-            for_each_set(
-                chunk,
-                |x| x != 0.0,
-                |k| {
-                    let i = c * 32 + k;
-                    s.terms.push((s.obs[i], i as u32));
-                },
-            );
-        }
-        add_rows(&mut s.base, &self.w1o, &s.terms);
-        s.h.resize(h1, 0.0);
-        s.z.resize(h2, 0.0);
-        s.q.clear();
+            .encode(state, seat, &s.played[..n], &mut s.net.obs);
+        self.mlp.observe(&mut s.net);
         let hand = state.hands()[seat];
         for &m in legal {
-            let Some(i) = self.index.index(m) else {
-                s.q.push(f32::NEG_INFINITY);
-                continue;
-            };
-            s.h.copy_from_slice(&s.base);
-            s.terms.clear();
-            self.move_terms(i, m, hand, &mut s.terms);
-            add_rows(&mut s.h, &self.w1a, &s.terms);
-            // Only the rows of the units that fire (about half) are read.
-            s.terms.clear();
-            for (c, chunk) in s.h.chunks(32).enumerate() {
-                for_each_set(
-                    chunk,
-                    |x| x > 0.0,
-                    |k| {
-                        let j = c * 32 + k;
-                        s.terms.push((s.h[j], j as u32));
-                    },
-                );
+            match self.index.index(m) {
+                Some(i) => {
+                    self.move_terms(i, m, hand, &mut s.net.terms);
+                    self.mlp.score(&mut s.net);
+                }
+                None => self.mlp.unscored(&mut s.net),
             }
-            s.z.copy_from_slice(&self.b2);
-            add_rows(&mut s.z, &self.w2, &s.terms);
-            s.q.push(relu_dot(&s.z, &self.w3) + self.b3);
         }
     }
 
@@ -338,13 +180,7 @@ impl Policy<State> for Net {
     /// The best-scored legal move (the first of equals).
     fn choose(&self, state: &State, legal: &[u64], _: &mut Rng, s: &mut Scratch) -> u64 {
         self.scores(state, legal, s);
-        let mut best = 0;
-        for (i, &q) in s.q.iter().enumerate() {
-            if q > s.q[best] {
-                best = i;
-            }
-        }
-        legal[best]
+        legal[Mlp::best(&s.net)]
     }
 
     /// The softmax of the network's scores (see [`Inference::likelihood`]).
@@ -360,15 +196,15 @@ impl Policy<State> for Net {
         let Some(k) = legal.iter().position(|&m| m == played) else {
             return 0.0;
         };
-        inference.likelihood(s.q.iter().map(|&q| f64::from(q)), f64::from(s.q[k]))
+        let q = &s.net.q;
+        inference.likelihood(q.iter().map(|&q| f64::from(q)), f64::from(q[k]))
     }
 
     /// The best move's score, in points: the network estimates the return of the seat to move
     /// after each of its moves.
     fn value(&self, state: &State, legal: &[u64], s: &mut Scratch) -> Option<f64> {
         self.scores(state, legal, s);
-        let best = s.q.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        best.is_finite().then(|| f64::from(best) * self.scale)
+        self.mlp.value(&s.net)
     }
 }
 
@@ -388,51 +224,29 @@ mod tests {
 
     /// The same with `h1` and `h2` units in the hidden layers.
     fn random_net_of(table: &Table, seed: u64, h1: usize, h2: usize) -> Net {
-        let mut rng = Rng::new(seed);
         let encoding = Encoding::new(&table.rules, 4);
         let actions = ActionIndex::new(table).size();
         let statics = 3;
-        let mut w = |n: usize| {
-            (0..n)
-                .map(|_| (rng.unit() - 0.5) as f32)
-                .collect::<Vec<f32>>()
-        };
-        let weights = Weights {
-            w1o: w(encoding.size() * h1),
-            w1a: w((statics + AFTER) * h1),
-            b1: w(h1),
-            w2: w(h1 * h2),
-            b2: w(h2),
-            w3: w(h2),
-            b3: 0.1,
+        let mlp = Mlp::random(encoding.size(), statics + AFTER, h1, h2, seed);
+        Net {
+            encoding,
+            index: Arc::new(ActionIndex::new(table)),
+            mlp,
             ptr: (0..=actions).collect(),
             cols: (0..actions).map(|i| i % statics).collect(),
             vals: (0..actions).map(|i| i as f32 / actions as f32).collect(),
-            scale: 1.0,
-        };
-        Net::new(table, 4, weights).expect("weights of the right shapes")
-    }
-
-    impl Net {
-        /// Row `feature` of the move's part of the first layer.
-        fn row(&self, feature: usize) -> &[f32] {
-            &self.w1a[feature * self.hidden..(feature + 1) * self.hidden]
+            statics,
         }
     }
 
     /// The scores computed the plain way: every product of every layer, one move at a time.
     fn dense_scores(net: &Net, state: &State, legal: &[u64]) -> Vec<f32> {
-        let (h1, h2) = (net.hidden, net.hidden2);
         let n = net.encoding.players();
         let seat = state.current_player() as usize;
         let mut played = [0; MAX_SEATS];
         played_by_seat(state.history(), &mut played);
         let mut obs = vec![0.0; net.encoding.size()];
         net.encoding.encode(state, seat, &played[..n], &mut obs);
-        let mut base = net.b1.clone();
-        for (i, &x) in obs.iter().enumerate() {
-            axpy(x, &net.w1o[i * h1..(i + 1) * h1], &mut base);
-        }
         let hand = state.hands()[seat];
         legal
             .iter()
@@ -440,17 +254,9 @@ mod tests {
                 let Some(i) = net.index.index(m) else {
                     return f32::NEG_INFINITY;
                 };
-                let mut h = base.clone();
                 let mut terms = Vec::new();
                 net.move_terms(i, m, hand, &mut terms);
-                for (c, r) in terms {
-                    axpy(c, net.row(r as usize), &mut h);
-                }
-                let mut z = net.b2.clone();
-                for (j, &x) in h.iter().enumerate() {
-                    axpy(x.max(0.0), &net.w2[j * h2..(j + 1) * h2], &mut z);
-                }
-                relu_dot(&z, &net.w3) + net.b3
+                net.mlp.dense(&obs, &terms)
             })
             .collect()
     }
@@ -470,12 +276,12 @@ mod tests {
                 let dense = dense_scores(&net, &deal, &legal);
                 // Skipping the units that do not fire changes no score.
                 net.scores_with(&deal, &legal, &mut s);
-                assert_eq!(s.q, dense);
+                assert_eq!(s.net.q, dense);
                 // The path chosen for this processor gives the very same bits.
                 let bits = |q: &[f32]| q.iter().map(|q| q.to_bits()).collect::<Vec<_>>();
-                let portable = bits(&s.q);
+                let portable = bits(&s.net.q);
                 net.scores(&deal, &legal, &mut s);
-                assert_eq!(bits(&s.q), portable);
+                assert_eq!(bits(&s.net.q), portable);
                 checked += legal.len();
                 let m = legal[rng.below(legal.len() as u64) as usize];
                 deal.play(m, &mut rng);
@@ -556,8 +362,8 @@ mod tests {
                 seen += 1;
                 if seen == turns {
                     net.scores(&walk, &legal, &mut s);
-                    let best = s.q.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-                    return (walk, Some(f64::from(best) * net.scale));
+                    let best = s.net.q.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                    return (walk, Some(f64::from(best) * net.mlp.scale));
                 }
             }
             let m = if legal.len() == 1 {
@@ -574,7 +380,7 @@ mod tests {
     fn a_rollout_to_a_leaf_stops_at_the_seats_chosen_turn_and_takes_its_value() {
         let table = Arc::new(Table::new(Rules::big_two_4card()));
         let mut net = random_net(&table, 6);
-        net.scale = 39.0;
+        net.mlp.scale = 39.0;
         let mut rng = Rng::new(5);
         let (mut legal, mut s) = (Vec::new(), Scratch::default());
         let (mut leaves, mut ended) = (0, 0);
@@ -632,7 +438,7 @@ mod tests {
         let mut s = Scratch::default();
         deal.legal_into(&mut legal);
         net.scores(&deal, &legal, &mut s);
-        let scores = s.q.clone();
+        let scores = s.net.q.clone();
         assert_eq!(scores.len(), legal.len());
         let pick = net.choose(&deal, &legal, &mut rng, &mut s);
         let best = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
@@ -650,37 +456,39 @@ mod tests {
         let swapped = State::new(table.clone(), &start).unwrap();
         assert_eq!(swapped.current_player(), deal.current_player());
         net.scores(&swapped, &legal, &mut s);
-        assert_eq!(s.q, scores);
+        assert_eq!(s.net.q, scores);
     }
 
     #[test]
-    fn weights_of_the_wrong_shapes_are_refused() {
+    fn static_features_that_do_not_fit_the_index_are_refused() {
         let table = Table::new(Rules::big_two_4card());
         let good = random_net(&table, 1);
-        let weights = |w1o: Vec<f32>| Weights {
-            w1o,
-            w1a: good.w1a.clone(),
-            b1: good.b1.clone(),
-            w2: good.w2.clone(),
-            b2: good.b2.clone(),
-            w3: good.w3.clone(),
-            b3: 0.0,
+        let weights = |cols: Vec<usize>| Weights {
+            layers: Layers {
+                w1o: good.mlp.w1o.clone(),
+                w1a: good.mlp.w1a.clone(),
+                b1: good.mlp.b1.clone(),
+                w2: good.mlp.w2.clone(),
+                b2: good.mlp.b2.clone(),
+                w3: good.mlp.w3.clone(),
+                b3: 0.0,
+                scale: 1.0,
+            },
             ptr: good.ptr.clone(),
-            cols: good.cols.clone(),
+            cols,
             vals: good.vals.clone(),
-            scale: 1.0,
         };
-        assert!(Net::new(&table, 4, weights(good.w1o.clone())).is_ok());
-        let short = good.w1o[1..].to_vec();
-        let err = Net::new(&table, 4, weights(short)).unwrap_err();
+        assert!(Net::new(&table, 4, weights(good.cols.clone())).is_ok());
+        let mut bad = good.cols.clone();
+        bad[0] = 99; // past the 3 static features
+        let err = Net::new(&table, 4, weights(bad)).unwrap_err();
         assert!(err.contains("do not fit"), "{err}");
-        let mut bad = weights(good.w1o.clone());
-        bad.cols[0] = 99;
-        assert!(Net::new(&table, 4, bad).is_err());
-        for scale in [0.0, -1.0, f64::NAN, f64::INFINITY] {
-            let mut bad = weights(good.w1o.clone());
-            bad.scale = scale;
-            assert!(Net::new(&table, 4, bad).is_err(), "scale {scale}");
-        }
+        let mut short = weights(good.cols.clone());
+        short.ptr.pop();
+        assert!(Net::new(&table, 4, short).is_err());
+        // the layers' own shapes are checked by Mlp::new
+        let mut wrong = weights(good.cols.clone());
+        wrong.layers.w1o.pop();
+        assert!(Net::new(&table, 4, wrong).is_err());
     }
 }

@@ -20,6 +20,7 @@ use crate::climbing::{
 };
 use crate::interned::Interned;
 use crate::sim::Rng;
+use crate::sim::mlp::Layers;
 use crate::sim::python::{Race, TallyTuple};
 
 pyo3::import_exception!(parlour.errors, DealError);
@@ -586,17 +587,19 @@ impl ClimbingNet {
             |a: PyReadonlyArray2<'_, f32>| a.as_array().iter().copied().collect::<Vec<f32>>();
         let flat1 = |a: PyReadonlyArray1<'_, f32>| a.as_array().to_vec();
         let weights = Weights {
-            w1o: flat2(w1o),
-            w1a: flat2(w1a),
-            b1: flat1(b1),
-            w2: flat2(w2),
-            b2: flat1(b2),
-            w3: flat1(w3),
-            b3,
+            layers: Layers {
+                w1o: flat2(w1o),
+                w1a: flat2(w1a),
+                b1: flat1(b1),
+                w2: flat2(w2),
+                b2: flat1(b2),
+                w3: flat1(w3),
+                b3,
+                scale,
+            },
             ptr: index(ptr)?,
             cols: index(cols)?,
             vals: flat1(vals),
-            scale,
         };
         let net = Net::new(&table, players, weights).map_err(PyValueError::new_err)?;
         Ok(ClimbingNet { table, net })
@@ -614,7 +617,7 @@ impl ClimbingNet {
         state.legal_actions(&mut legal);
         let mut scratch = Scratch::default();
         self.net.scores(state, &legal, &mut scratch);
-        Ok(legal.into_iter().zip(scratch.q).collect())
+        Ok(legal.into_iter().zip(scratch.net.q).collect())
     }
 }
 

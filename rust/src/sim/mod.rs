@@ -5,6 +5,7 @@
 //! Nothing here knows a game: each family implements [`Deal`] for its state and [`Knowledge`]
 //! for what one seat sees, in its own module.
 
+pub mod mlp;
 #[cfg(feature = "python")]
 pub mod python;
 pub mod rng;

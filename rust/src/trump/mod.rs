@@ -12,6 +12,7 @@
 
 pub mod encoding;
 pub mod knowledge;
+pub mod net;
 pub mod policy;
 pub mod tables;
 

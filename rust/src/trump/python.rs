@@ -5,16 +5,19 @@
 //! setup with their messages, and the reasons for refusals; the engine takes and gives cards as
 //! masks and moves as the packed ints, and its move objects are the package's own.
 
+use numpy::{PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyInt, PyList, PyTuple};
 
+use super::net::{Net, Scratch};
 use super::{
     DECK, HIDDEN_ROB, Illegal, Knowledge, MAX_HISTORY, MAX_SEATS, Observed, Phase, ROB_BASE, Rules,
     Scoring, Seen, State, is_move,
 };
 use crate::sim::Rng;
+use crate::sim::mlp::Layers;
 use crate::sim::python::{Race, TallyTuple};
 
 pyo3::import_exception!(parlour.errors, DealError);
@@ -336,6 +339,9 @@ impl TrumpKnowledge {
 
     /// Searches `candidates` (the seat's legal moves, as ints) with `race`'s settings over
     /// worlds dealt from this knowledge: `(worlds, rollouts, [(returns, wins) per candidate])`.
+    /// With `policy` (a [`TrumpNet`]), every world is played out by the network instead of the
+    /// greedy policy.
+    #[pyo3(signature = (race, candidates, priors, seed, policy=None))]
     fn race(
         &self,
         py: Python<'_>,
@@ -343,8 +349,16 @@ impl TrumpKnowledge {
         candidates: Vec<i128>,
         priors: Vec<f64>,
         seed: u64,
+        policy: Option<&TrumpNet>,
     ) -> PyResult<(u64, u64, Vec<TallyTuple>)> {
-        race.get().run(py, &self.inner, candidates, priors, seed)
+        match policy {
+            None => race.get().run(py, &self.inner, candidates, priors, seed),
+            Some(net) => {
+                net.check_fits(self.inner.rules(), self.inner.players())?;
+                race.get()
+                    .run_with(py, &self.inner, candidates, priors, seed, &net.net)
+            }
+        }
     }
 
     /// A world consistent with the observation, dealt from `seed`: `(hands, discard)`, the
@@ -652,11 +666,91 @@ fn dealt(
     })
 }
 
+/// A learned network as the trump games' playout policy (`parlour.bots.learned` makes one from
+/// its weights).
+#[pyclass(frozen, module = "parlour._core")]
+pub(crate) struct TrumpNet {
+    rules: Rules,
+    net: Net,
+}
+
+impl TrumpNet {
+    /// Refuses deals of other rules or another number of seats than the network was made for.
+    fn check_fits(&self, rules: &Rules, players: usize) -> PyResult<()> {
+        if *rules != self.rules || players != self.net.players() {
+            return Err(PyValueError::new_err(
+                "the network was made for another variant or number of seats",
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[pymethods]
+impl TrumpNet {
+    /// The network for deals of `rules` at `players` seats; the encoding divides the scores
+    /// before the deal by `score_scale` and is given `scores` (those a match starts with).
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (rules, players, score_scale, scores, w1o, w1a, b1, w2, b2, w3, b3,
+                        scale=1.0))]
+    fn new(
+        rules: &Bound<'_, TrumpRules>,
+        players: usize,
+        score_scale: f64,
+        scores: Vec<f64>,
+        w1o: PyReadonlyArray2<'_, f32>,
+        w1a: PyReadonlyArray2<'_, f32>,
+        b1: PyReadonlyArray1<'_, f32>,
+        w2: PyReadonlyArray2<'_, f32>,
+        b2: PyReadonlyArray1<'_, f32>,
+        w3: PyReadonlyArray1<'_, f32>,
+        b3: f32,
+        scale: f64,
+    ) -> PyResult<TrumpNet> {
+        let rules = rules.get().rules;
+        if !(score_scale > 0.0 && score_scale.is_finite()) {
+            return Err(PyValueError::new_err(
+                "score_scale must be a finite number above 0",
+            ));
+        }
+        let layers = Layers {
+            w1o: w1o.as_array().iter().copied().collect(),
+            w1a: w1a.as_array().iter().copied().collect(),
+            b1: b1.as_array().to_vec(),
+            w2: w2.as_array().iter().copied().collect(),
+            b2: b2.as_array().to_vec(),
+            w3: w3.as_array().to_vec(),
+            b3,
+            scale,
+        };
+        let net = Net::new(rules.scoring, players, score_scale, scores, layers)
+            .map_err(PyValueError::new_err)?;
+        Ok(TrumpNet { rules, net })
+    }
+
+    /// The network's score of each legal move of the seat to move in `engine`, as
+    /// `(move, score)` pairs in the engine's order.
+    fn scores(&self, engine: PyRef<'_, TrumpEngine>) -> PyResult<Vec<(u16, f32)>> {
+        let state = engine.core_state();
+        self.check_fits(state.rules(), state.players())?;
+        if state.is_over() {
+            return Err(PyValueError::new_err("the deal is over: nobody is to move"));
+        }
+        let mut legal = Vec::new();
+        state.legal_actions(&mut legal);
+        let mut scratch = Scratch::default();
+        self.net.scores(state, &legal, &mut scratch);
+        Ok(legal.into_iter().zip(scratch.net.q).collect())
+    }
+}
+
 /// Add the trump classes to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(trump_deal, m)?)?;
     m.add_class::<TrumpRules>()?;
     m.add_class::<TrumpEngine>()?;
     m.add_class::<TrumpKnowledge>()?;
+    m.add_class::<TrumpNet>()?;
     Ok(())
 }

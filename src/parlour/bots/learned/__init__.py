@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from parlour._core import ClimbingNet
+    from parlour._core import ClimbingNet, TrumpNet
     from parlour.bots.learned.dmc import ActionFeatures, QNet
 
 #: The shipped weights of each variant that has them, beside this module.
@@ -53,32 +53,22 @@ class Policy:
     def __init__(self, net: QNet, features: ActionFeatures, metadata: dict[str, Any]) -> None:
         from parlour.envs import action_index, encoder, reward_scale
 
-        self.net = net
+        game = features.game
+        #: The network as it plays: blind to the match's scores, which training never varied.
+        self.net = net.deal_only(features)
         self.features = features
         self.metadata = metadata
-        game = features.game
         self.encoder = encoder(game)
         self.index = action_index(game)
         #: The network predicts normalised returns; this turns them into the variant's points.
         self.scale = reward_scale(game)
-        self._compiled: ClimbingNet | None = None
+        self._compiled: ClimbingNet | TrumpNet | None = None
 
-    def compiled(self) -> ClimbingNet:
+    def compiled(self) -> ClimbingNet | TrumpNet:
         """The network as the compiled playout policy of a search (``SearchBot(playouts=…)``),
-        made once."""
+        its outputs worth ``scale`` points each, made once."""
         if self._compiled is None:
-            import numpy as np
-
-            from parlour._core import ClimbingNet
-
-            p, static = self.net.params, self.features.static
-            rows, cols = np.nonzero(static)
-            ptr = np.searchsorted(rows, np.arange(static.shape[0] + 1)).astype(np.int64)
-            game = self.features.game
-            self._compiled = ClimbingNet(
-                game.table.core, game.players, p["w1o"], p["w1a"], p["b1"], p["w2"], p["b2"],
-                p["w3"], float(p["b3"][0]), ptr, cols.astype(np.int64),
-                static[rows, cols].astype(np.float32))
+            self._compiled = self.features.compiled(self.net.params, self.scale)
         return self._compiled
 
     def scores(self, observation: Observation, legal: Sequence[Action]) -> npt.NDArray[np.float64]:
@@ -87,7 +77,7 @@ class Policy:
 
         obs = self.encoder.encode(observation)[None, :]
         indices = np.asarray(self.index.indices(legal, observation), dtype=np.int64)
-        rows = self.features.rows(indices, np.repeat(obs[:, :52], indices.size, axis=0))
+        rows = self.features.rows(indices, obs, np.zeros(indices.size, dtype=np.int64))
         q = self.net.q(obs, np.zeros(indices.size, dtype=np.int64), rows)
         points: npt.NDArray[np.float64] = q.astype(np.float64) * self.scale
         return points
@@ -100,10 +90,10 @@ def load_policy(variant: str) -> Policy | None:
     if variant not in WEIGHTS:
         return None
     import parlour
-    from parlour.bots.learned.dmc import ActionFeatures, QNet
+    from parlour.bots.learned.dmc import QNet, features_for
 
     net, metadata = QNet.load(WEIGHTS[variant])
-    return Policy(net, ActionFeatures(parlour.new_game(variant)), metadata)
+    return Policy(net, features_for(parlour.new_game(variant)), metadata)
 
 
 def policy_for(observation: Observation) -> Policy | None:
@@ -120,7 +110,7 @@ def policy_for(observation: Observation) -> Policy | None:
     """
     game = observation.game
     policy = load_policy(game.name) if game.players == 4 else None
-    if policy is None or getattr(game, "rules", None) != policy.features.game.rules:
+    if policy is None or getattr(game, "rules", None) != getattr(policy.features.game, "rules", None):
         return None
     return policy
 
@@ -148,7 +138,7 @@ def prior(observation: Observation, legal: Sequence[Action],
     return [float(x) for x in points - points.mean()]
 
 
-def playouts(observation: Observation) -> ClimbingNet | None:
+def playouts(observation: Observation) -> ClimbingNet | TrumpNet | None:
     """The learned network of the observation's variant as a search's playout policy
     (``SearchBot(playouts=playouts)``), or ``None`` where there is none (greedy playouts)."""
     policy = guide_for(observation)

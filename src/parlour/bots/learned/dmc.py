@@ -1,5 +1,5 @@
-"""Deep Monte-Carlo self-play for the climbing games, in plain numpy: the network, its features,
-and the training loop on the batched environment.
+"""Deep Monte-Carlo self-play, in plain numpy: the network, its features, and the training loop on
+the batched environment.
 
 One Q-network scores (observation, action) pairs and plays every seat of
 ``batched_env(variant)``: each row plays its best-scored legal action, or with probability ε a
@@ -12,10 +12,13 @@ The network is a two-layer perceptron over
 
 - the batch's observation encoding (:func:`parlour.envs.encoder`): the state part, whose
   first-layer product is computed once per row and shared by all of the row's legal actions;
-- features of each action computed once over the whole action index (its cards, size, kind,
-  top card, 2s spent) and, per decision, what it leaves in hand: the hand-after-move card
-  block, how many cards, singles, pairs, triples and quads remain, how many rank groups it
-  breaks, whether it goes out.
+- features of each action, each family its own (:func:`features_for`): in the climbing games
+  (:class:`ClimbingFeatures`), features computed once over the whole action index (its cards,
+  size, kind, top card, 2s spent) and, per decision, what it leaves in hand: the
+  hand-after-move card block, how many cards, singles, pairs, triples and quads remain, how
+  many rank groups it breaks, whether it goes out; in the trump games
+  (:class:`~parlour.bots.learned.trump.TrumpFeatures`), the action's index entry and what its
+  card means in the deal (trump or plain, its place in the order, whether it takes the trick).
 
 Training runs in *pieces* of a fixed number of steps (:class:`Trainer`), each on a fresh
 batched environment seeded by the run's seed and the piece's number; the decisions still
@@ -32,10 +35,10 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -44,6 +47,9 @@ from parlour.envs import action_index, batched_env, encoder
 from parlour.errors import ParlourError
 from parlour.game import Game
 from parlour.games.climbing import Category, ClimbingAction, ClimbingGame
+
+if TYPE_CHECKING:
+    from parlour._core import ClimbingNet
 
 F32 = npt.NDArray[np.float32]
 I64 = npt.NDArray[np.int64]
@@ -57,10 +63,45 @@ AFTER_EXTRA = 7
 ARRAYS = ("w1o", "w1a", "b1", "w2", "b2", "w3", "b3")
 
 
-class ActionFeatures:
-    """Per-action features: a static table over the whole action index, and what each legal
-    action leaves in the hand of the seat to move (read from the ``hand`` block, the first 52
-    entries of the observation encoding, in the game's card order as the tables here are)."""
+class ActionFeatures(Protocol):
+    """A family's per-action features: the network's second input, beside the observation."""
+
+    @property
+    def game(self) -> Game:
+        """The game they were made for."""
+
+    @property
+    def static(self) -> F32:
+        """The features of each action of the index that do not depend on the deal (a row
+        each)."""
+
+    @property
+    def width(self) -> int:
+        """Columns of a row of :meth:`rows`."""
+
+    def compiled(self, params: dict[str, F32], scale: float) -> Any:
+        """The network of ``params`` (:attr:`QNet.params`) as its family's compiled playout
+        policy, each unit of output worth ``scale`` points."""
+
+    @property
+    def match_entries(self) -> tuple[str, ...]:
+        """The observation entries (name prefixes) that a match sets before a deal: constant in
+        self-play, which plays single deals (:meth:`QNet.deal_only`)."""
+
+    def rows(self, legal: I64, obs: F32, seg: I64) -> F32:
+        """One row per legal action: ``legal[j]`` (an action index) was legal in the decision
+        whose observation encoding is ``obs[seg[j]]``."""
+        ...
+
+
+class ClimbingFeatures:
+    """Per-action features of the climbing games: a static table over the whole action index,
+    and what each legal action leaves in the hand of the seat to move (read from the ``hand``
+    block, the first 52 entries of the observation encoding, in the game's card order as the
+    tables here are)."""
+
+    #: A climbing deal's observation holds nothing of the match.
+    match_entries: tuple[str, ...] = ()
 
     def __init__(self, game: Game) -> None:
         if not isinstance(game, ClimbingGame):
@@ -97,8 +138,22 @@ class ActionFeatures:
         self.ranks[np.arange(52), np.arange(52) // 4] = 1.0
         self.width = self.static.shape[1] + 52 + AFTER_EXTRA
 
-    def rows(self, legal: I64, hand: F32) -> F32:
-        """One feature row per (legal action, hand of its row) pair."""
+    def compiled(self, params: dict[str, F32], scale: float) -> ClimbingNet:
+        """The network as the climbing games' compiled playout policy
+        (:meth:`ActionFeatures.compiled`): the static features as sparse rows."""
+        from parlour._core import ClimbingNet
+
+        p, static, game = params, self.static, self.game
+        rows, cols = np.nonzero(static)
+        ptr = np.searchsorted(rows, np.arange(static.shape[0] + 1)).astype(np.int64)
+        return ClimbingNet(
+            game.table.core, game.players, p["w1o"], p["w1a"], p["b1"], p["w2"], p["b2"],
+            p["w3"], float(p["b3"][0]), ptr, cols.astype(np.int64),
+            static[rows, cols].astype(np.float32), scale=scale)
+
+    def rows(self, legal: I64, obs: F32, seg: I64) -> F32:
+        """One feature row per legal action (:meth:`ActionFeatures.rows`)."""
+        hand = obs[seg, :52]
         played = self.cards[legal]
         after = hand - played
         counts = after @ self.ranks
@@ -115,6 +170,25 @@ class ActionFeatures:
             out[:, s + 53 + k] = (counts == k).sum(axis=1) / 6
         out[:, s + 58] = ((taken > 0) & (taken < held)).sum(axis=1) / 4
         return out
+
+
+def features_for(game: Game) -> ActionFeatures:
+    """The action features of ``game``'s family, or a :class:`ParlourError` for a family
+    without them.
+
+    >>> import parlour
+    >>> features_for(parlour.new_game("pusoy-dos")).width, features_for(parlour.new_game("forty-five")).width
+    (140, 144)
+    """
+    from parlour.bots.learned.trump import TrumpFeatures
+
+    families: dict[str, Callable[[Game], ActionFeatures]] = {
+        "climbing": ClimbingFeatures, "trump": TrumpFeatures}
+    make = families.get(game.variant.family)
+    if make is None:
+        raise ParlourError(f"the self-play network has no features for {game.name}: it plays "
+                           f"the {' and '.join(sorted(families))} games")
+    return make(game)
 
 
 @dataclass
@@ -188,6 +262,27 @@ class QNet:
             p[k] -= (self.lr / c1 * m / (np.sqrt(v / c2) + eps)).astype(np.float32)
         return float(np.mean(err * err))
 
+    def deal_only(self, features: ActionFeatures) -> QNet:
+        """This network without the inputs that only a match changes (in the trump games the
+        scores before the deal and Spoil Five's pool: ``features.match_entries``).
+
+        Self-play plays single deals from the match's start, so those entries always held the
+        same values in training: their weights never learned anything (they kept their random
+        start where the entries are 0). Here each row's constant share is moved into the bias
+        and the row is zeroed, so the scores are the same on every deal like those of training
+        and do not change with the match's scores later on."""
+        from parlour.envs import encoder
+
+        game = features.game
+        enc = encoder(game)
+        rows = [i for i, name in enumerate(enc.feature_names())
+                if name.startswith(features.match_entries)]
+        start = enc.encode(game.new_deal(seed=0).observation(0))[rows]
+        params = {k: v.copy() for k, v in self.params.items()}
+        params["b1"] += start @ params["w1o"][rows]
+        params["w1o"][rows] = 0.0
+        return QNet(params, self.lr)
+
     def save(self, path: str | Path, metadata: dict[str, Any]) -> None:
         """The weights (not the optimiser's moments) and ``metadata`` as an ``.npz`` file."""
         meta = {"format": FORMAT, **metadata}
@@ -253,7 +348,7 @@ class Trainer:
     def __init__(self, cfg: Config) -> None:
         self.cfg = cfg
         self.game = batched_env(cfg.variant, num_envs=1).game
-        self.features = ActionFeatures(self.game)
+        self.features = features_for(self.game)
         self.rng = np.random.default_rng(cfg.seed)
         self.net = QNet.new(encoder(self.game).size, self.features.width, cfg.hidden, self.rng,
                             cfg.lr)
@@ -293,7 +388,7 @@ class Trainer:
                 flat = np.arange(seg.size) - seg_start[seg] + offsets[rows][seg]
                 legal = step.legal[flat]
                 obs = step.obs[rows]
-                a_rows = feats.rows(legal, obs[seg, :52])
+                a_rows = feats.rows(legal, obs, seg)
                 pick = segment_argmax(net.q(obs, seg, a_rows), seg_start, c)
                 explore = rng.random(rows.size) < eps
                 if explore.any():

@@ -1,0 +1,353 @@
+//! The learned networks' two-layer perceptron (`parlour.bots.learned.dmc.QNet`), shared by the
+//! families: each family's `net.rs` writes the seat's observation encoding and, for each legal
+//! move, the rows of the move's features that are set; this computes the scores.
+//!
+//! A score is `w3 · relu(W2 relu(W1o x + W1a f + b1) + b2) + b3` for observation `x` and move
+//! features `f`. Its inputs are sparse, so each first-layer product adds only the weight rows
+//! of the inputs that are set, and the second layer only the rows of the units that fire; the
+//! observation's part of the first layer is computed once per decision and shared by its moves.
+//! Every buffer lives in [`Scratch`], made once per playout, so a move allocates nothing.
+
+/// A network's weights as Python holds them (row-major matrices); [`Mlp::new`] checks them.
+pub struct Layers {
+    pub w1o: Vec<f32>,
+    pub w1a: Vec<f32>,
+    pub b1: Vec<f32>,
+    pub w2: Vec<f32>,
+    pub b2: Vec<f32>,
+    pub w3: Vec<f32>,
+    pub b3: f32,
+    /// Points a unit of the network's output is worth (it was trained on returns divided by it).
+    pub scale: f64,
+}
+
+/// The checked weights.
+#[derive(Clone, Debug)]
+pub struct Mlp {
+    pub(crate) hidden: usize,
+    pub(crate) hidden2: usize,
+    /// Observation encoding × hidden.
+    pub(crate) w1o: Vec<f32>,
+    /// Move features × hidden.
+    pub(crate) w1a: Vec<f32>,
+    pub(crate) b1: Vec<f32>,
+    /// Hidden × hidden2.
+    pub(crate) w2: Vec<f32>,
+    pub(crate) b2: Vec<f32>,
+    pub(crate) w3: Vec<f32>,
+    pub(crate) b3: f32,
+    pub(crate) scale: f64,
+    obs: usize,
+}
+
+/// Working space of one playout.
+#[derive(Default)]
+pub struct Scratch {
+    /// The observation encoding of the decision: the family writes it, [`Mlp::observe`] reads it.
+    pub obs: Vec<f32>,
+    base: Vec<f32>,
+    h: Vec<f32>,
+    z: Vec<f32>,
+    /// The feature rows of one move, with their values: the family writes them before each
+    /// [`Mlp::score`]; they are also the rows a product reads.
+    pub terms: Vec<(f32, u32)>,
+    /// The scores of the last decision's moves.
+    pub q: Vec<f32>,
+}
+
+/// Calls `f(k)` for each `k` (at most 32) whose `xs[k]` passes `test`, in order. The tests are
+/// made into a bit mask first: a branch per entry would be mispredicted about as often as not.
+#[inline(always)]
+fn for_each_set(xs: &[f32], test: impl Fn(f32) -> bool, mut f: impl FnMut(usize)) {
+    let mut bits = 0u32;
+    for (k, &x) in xs.iter().enumerate() {
+        bits |= u32::from(test(x)) << k;
+    }
+    while bits != 0 {
+        f(bits.trailing_zeros() as usize);
+        bits &= bits - 1;
+    }
+}
+
+/// The `(value, position)` of each entry of `xs` that passes `test`, in order, into `terms`.
+#[inline(always)]
+fn set_terms(xs: &[f32], test: impl Fn(f32) -> bool + Copy, terms: &mut Vec<(f32, u32)>) {
+    terms.clear();
+    for (c, chunk) in xs.chunks(32).enumerate() {
+        for_each_set(chunk, test, |k| {
+            let i = c * 32 + k;
+            terms.push((xs[i], i as u32));
+        });
+    }
+}
+
+/// `y += a * x`.
+#[inline(always)]
+pub(crate) fn axpy(a: f32, x: &[f32], y: &mut [f32]) {
+    for (y, x) in y.iter_mut().zip(x) {
+        *y += a * x;
+    }
+}
+
+/// `Σ max(z, 0) · w`, in 8 running sums (one AVX2 register) added together at the end: with a
+/// single running sum each addition would wait for the one before.
+#[inline(always)]
+pub(crate) fn relu_dot(z: &[f32], w: &[f32]) -> f32 {
+    let mut lanes = [0.0f32; 8];
+    let (mut zs, mut ws) = (z.chunks_exact(8), w.chunks_exact(8));
+    for (z, w) in (&mut zs).zip(&mut ws) {
+        for ((lane, z), w) in lanes.iter_mut().zip(z).zip(w) {
+            *lane += z.max(0.0) * w;
+        }
+    }
+    let tail: f32 = zs
+        .remainder()
+        .iter()
+        .zip(ws.remainder())
+        .map(|(z, w)| z.max(0.0) * w)
+        .sum();
+    lanes.iter().sum::<f32>() + tail
+}
+
+/// The entries of `y` summed together in registers: 64 floats are 8 AVX2 registers.
+const BLOCK: usize = 64;
+
+/// `y += c · w[r]` for each term `(c, r)` in order, `w[r]` being row `r` of the row-major
+/// matrix `w` as wide as `y`. Every entry sums its terms in the same order as one [`axpy`] per
+/// term would, so the bits are the same; but a block of 64 entries stays in registers through
+/// all the terms instead of being loaded and stored again for each, which halves the memory
+/// traffic of the network's products.
+#[inline(always)]
+fn add_rows(y: &mut [f32], w: &[f32], terms: &[(f32, u32)]) {
+    let width = y.len();
+    let mut blocks = y.chunks_exact_mut(BLOCK);
+    for (b, out) in (&mut blocks).enumerate() {
+        let mut acc = [0.0f32; BLOCK];
+        acc.copy_from_slice(out);
+        for &(c, r) in terms {
+            let at = r as usize * width + b * BLOCK;
+            let row: &[f32; BLOCK] = w[at..at + BLOCK].try_into().expect("a whole block");
+            for (a, x) in acc.iter_mut().zip(row) {
+                *a += c * x;
+            }
+        }
+        out.copy_from_slice(&acc);
+    }
+    let rest = blocks.into_remainder();
+    let from = width - rest.len();
+    if !rest.is_empty() {
+        for &(c, r) in terms {
+            let at = r as usize * width;
+            axpy(c, &w[at + from..at + width], rest);
+        }
+    }
+}
+
+impl Mlp {
+    /// The network over an observation encoding of `obs` entries, or why the weights do not
+    /// fit one (`what` says what they were expected to fit, for the message).
+    pub fn new(w: Layers, obs: usize, what: &str) -> Result<Mlp, String> {
+        let hidden = w.b1.len();
+        let hidden2 = w.b2.len();
+        let fits = hidden > 0
+            && hidden2 > 0
+            && w.w1o.len() == obs * hidden
+            && w.w1a.len().is_multiple_of(hidden)
+            && w.w2.len() == hidden * hidden2
+            && w.w3.len() == hidden2
+            && w.scale > 0.0
+            && w.scale.is_finite();
+        if !fits {
+            return Err(format!(
+                "the weights do not fit this game: an encoding of {obs} entries needs w1o of \
+                 {obs} rows, w1a as wide as b1, w2 of b1 × b2 entries, w3 as long as b2 and a \
+                 finite scale above 0{what}"
+            ));
+        }
+        Ok(Mlp {
+            hidden,
+            hidden2,
+            w1o: w.w1o,
+            w1a: w.w1a,
+            b1: w.b1,
+            w2: w.w2,
+            b2: w.b2,
+            w3: w.w3,
+            b3: w.b3,
+            scale: w.scale,
+            obs,
+        })
+    }
+
+    /// The number of move features (rows of `w1a`).
+    pub fn features(&self) -> usize {
+        self.w1a.len() / self.hidden
+    }
+
+    /// Points a unit of output is worth.
+    pub fn scale(&self) -> f64 {
+        self.scale
+    }
+
+    /// Sizes `s.obs` for the family to write the encoding into (every entry).
+    #[inline(always)]
+    pub fn begin(&self, s: &mut Scratch) {
+        s.obs.resize(self.obs, 0.0);
+        s.q.clear();
+    }
+
+    /// The observation's part of the first layer, shared by the decision's moves.
+    #[inline(always)]
+    pub fn observe(&self, s: &mut Scratch) {
+        s.base.clear();
+        s.base.extend_from_slice(&self.b1);
+        set_terms(&s.obs, |x| x != 0.0, &mut s.terms);
+        add_rows(&mut s.base, &self.w1o, &s.terms);
+        s.h.resize(self.hidden, 0.0);
+        s.z.resize(self.hidden2, 0.0);
+        s.terms.clear();
+    }
+
+    /// Scores the move whose feature rows are `s.terms` (they are used up) into `s.q`.
+    #[inline(always)]
+    pub fn score(&self, s: &mut Scratch) {
+        s.h.copy_from_slice(&s.base);
+        add_rows(&mut s.h, &self.w1a, &s.terms);
+        // Only the rows of the units that fire (about half) are read.
+        set_terms(&s.h, |x| x > 0.0, &mut s.terms);
+        s.z.copy_from_slice(&self.b2);
+        add_rows(&mut s.z, &self.w2, &s.terms);
+        s.q.push(relu_dot(&s.z, &self.w3) + self.b3);
+        s.terms.clear();
+    }
+
+    /// A move the network cannot score (outside the variant's index): never chosen.
+    #[inline(always)]
+    pub fn unscored(&self, s: &mut Scratch) {
+        s.q.push(f32::NEG_INFINITY);
+        s.terms.clear();
+    }
+
+    /// The position of the best of the decision's scores (the first of equals).
+    pub fn best(s: &Scratch) -> usize {
+        let mut best = 0;
+        for (i, &q) in s.q.iter().enumerate() {
+            if q > s.q[best] {
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// The best score in points: the network's estimate of the return of the seat to move
+    /// after its best move (`None` if no move could be scored).
+    pub fn value(&self, s: &Scratch) -> Option<f64> {
+        let best = s.q.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        best.is_finite().then(|| f64::from(best) * self.scale)
+    }
+
+    /// The dense reference of one score, for the families' tests: every product of every
+    /// layer, from the observation `obs` and the move's feature rows `terms`.
+    #[cfg(test)]
+    pub(crate) fn dense(&self, obs: &[f32], terms: &[(f32, u32)]) -> f32 {
+        let (h1, h2) = (self.hidden, self.hidden2);
+        let mut h = self.b1.clone();
+        for (i, &x) in obs.iter().enumerate() {
+            axpy(x, &self.w1o[i * h1..(i + 1) * h1], &mut h);
+        }
+        for &(c, r) in terms {
+            let r = r as usize;
+            axpy(c, &self.w1a[r * h1..(r + 1) * h1], &mut h);
+        }
+        let mut z = self.b2.clone();
+        for (j, &x) in h.iter().enumerate() {
+            axpy(x.max(0.0), &self.w2[j * h2..(j + 1) * h2], &mut z);
+        }
+        relu_dot(&z, &self.w3) + self.b3
+    }
+
+    /// Small random weights for the families' tests: `obs` inputs, `features` move features,
+    /// `h1` and `h2` hidden units.
+    #[cfg(test)]
+    pub(crate) fn random(obs: usize, features: usize, h1: usize, h2: usize, seed: u64) -> Mlp {
+        let mut rng = super::Rng::new(seed);
+        let mut w = |n: usize| {
+            (0..n)
+                .map(|_| (rng.unit() - 0.5) as f32)
+                .collect::<Vec<f32>>()
+        };
+        let layers = Layers {
+            w1o: w(obs * h1),
+            w1a: w(features * h1),
+            b1: w(h1),
+            w2: w(h1 * h2),
+            b2: w(h2),
+            w3: w(h2),
+            b3: 0.1,
+            scale: 1.0,
+        };
+        Mlp::new(layers, obs, "").expect("weights of the right shapes")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::Rng;
+
+    #[test]
+    fn weights_of_the_wrong_shapes_are_refused() {
+        let good = Mlp::random(5, 3, 4, 2, 1);
+        let layers = |w1o: Vec<f32>, scale: f64| Layers {
+            w1o,
+            w1a: good.w1a.clone(),
+            b1: good.b1.clone(),
+            w2: good.w2.clone(),
+            b2: good.b2.clone(),
+            w3: good.w3.clone(),
+            b3: 0.0,
+            scale,
+        };
+        assert!(Mlp::new(layers(good.w1o.clone(), 1.0), 5, "").is_ok());
+        let err = Mlp::new(layers(good.w1o[1..].to_vec(), 1.0), 5, "").unwrap_err();
+        assert!(err.contains("do not fit"), "{err}");
+        assert!(Mlp::new(layers(good.w1o.clone(), 1.0), 6, "").is_err());
+        for scale in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            assert!(Mlp::new(layers(good.w1o.clone(), scale), 5, "").is_err());
+        }
+    }
+
+    #[test]
+    fn the_sparse_products_are_the_dense_ones_to_the_bit() {
+        // 70 and 40 units: whole and partial blocks of 32 (the units that fire) and of 64 (the
+        // sums in registers).
+        let mlp = Mlp::random(50, 9, 70, 40, 3);
+        let mut rng = Rng::new(7);
+        let mut s = Scratch::default();
+        for _ in 0..40 {
+            mlp.begin(&mut s);
+            for x in s.obs.iter_mut() {
+                *x = if rng.unit() < 0.3 {
+                    rng.unit() as f32
+                } else {
+                    0.0
+                };
+            }
+            let obs = s.obs.clone();
+            mlp.observe(&mut s);
+            let mut dense = Vec::new();
+            for _ in 0..5 {
+                let mut terms = Vec::new();
+                for r in 0..9 {
+                    if rng.unit() < 0.4 {
+                        terms.push((rng.unit() as f32, r));
+                    }
+                }
+                dense.push(mlp.dense(&obs, &terms));
+                s.terms.extend_from_slice(&terms);
+                mlp.score(&mut s);
+            }
+            assert_eq!(s.q, dense);
+        }
+    }
+}
