@@ -1,4 +1,4 @@
-"""``learned``: the self-play networks of the climbing games, as bots and as guides for search.
+"""``learned``: the self-play networks, as bots and as guides for search.
 
 The network (:mod:`.dmc`) scores each legal action by the points it expects the seat to end the
 deal with after playing it, from the seat's observation alone; the bot plays the best-scored
@@ -6,10 +6,10 @@ action. It learned by self-play: ``training/selfplay.py`` (Deep Monte-Carlo on t
 environment; the command, seed and compute that made each shipped network are in
 ``load_policy(variant).metadata``).
 
-big-two-4card, big-two and pusoy-dos have weights (:data:`WEIGHTS`). In the other variants
+The three climbing games and the two trump games have weights (:data:`WEIGHTS`). In Rummy
 ``learned`` plays the rule-based policy and says so, so that it can sit at any table. The
 searching levels play out with a network and take it as their guide only where that was
-measured to make them stronger (:data:`GUIDED`: all three); elsewhere :func:`guide_for` gives
+measured to make them stronger (:data:`GUIDED`: all five); elsewhere :func:`guide_for` gives
 no guide and a search keeps its plain behaviour.
 
 >>> import random, parlour
@@ -43,7 +43,9 @@ if TYPE_CHECKING:
 #: The shipped weights of each variant that has them, beside this module.
 WEIGHTS = {"big-two-4card": Path(__file__).with_name("big_two_4card.npz"),
            "big-two": Path(__file__).with_name("big_two.npz"),
-           "pusoy-dos": Path(__file__).with_name("pusoy_dos.npz")}
+           "pusoy-dos": Path(__file__).with_name("pusoy_dos.npz"),
+           "forty-five": Path(__file__).with_name("forty_five.npz"),
+           "spoil-five": Path(__file__).with_name("spoil_five.npz")}
 VARIANTS = tuple(WEIGHTS)
 
 
@@ -118,7 +120,7 @@ def policy_for(observation: Observation) -> Policy | None:
 #: The variants whose searching levels (``hard``, ``expert``) play out with their network and
 #: take it as their guide: those where that was measured to make them stronger. Elsewhere the
 #: network is the ``learned`` bot alone, and the levels search with ``greedy``'s playouts.
-GUIDED = frozenset({"big-two-4card", "big-two", "pusoy-dos"})
+GUIDED = frozenset({"big-two-4card", "big-two", "pusoy-dos", "forty-five", "spoil-five"})
 
 
 def guide_for(observation: Observation) -> Policy | None:
