@@ -8,6 +8,8 @@
 //! observation's part of the first layer is computed once per decision and shared by its moves.
 //! Every buffer lives in [`Scratch`], made once per playout, so a move allocates nothing.
 
+use super::Inference;
+
 /// A network's weights as Python holds them (row-major matrices); [`Mlp::new`] checks them.
 pub struct Layers {
     pub w1o: Vec<f32>,
@@ -237,6 +239,20 @@ impl Mlp {
             }
         }
         best
+    }
+
+    /// The chance of `played` among `legal` (the moves just scored) under `inference`: the
+    /// softmax of the scores (see [`Inference::likelihood`]); 0 for a move not among them.
+    pub fn likelihood<M: PartialEq>(
+        s: &Scratch,
+        legal: &[M],
+        played: M,
+        inference: &Inference,
+    ) -> f64 {
+        let Some(k) = legal.iter().position(|m| *m == played) else {
+            return 0.0;
+        };
+        inference.likelihood(s.q.iter().map(|&q| f64::from(q)), f64::from(s.q[k]))
     }
 
     /// The best score in points: the network's estimate of the return of the seat to move

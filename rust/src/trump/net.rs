@@ -255,11 +255,7 @@ impl Policy<State> for Net {
         s: &mut Scratch,
     ) -> f64 {
         self.scores(state, legal, s);
-        let Some(k) = legal.iter().position(|&m| m == played) else {
-            return 0.0;
-        };
-        let q = &s.net.q;
-        inference.likelihood(q.iter().map(|&q| f64::from(q)), f64::from(q[k]))
+        Mlp::likelihood(&s.net, legal, played, inference)
     }
 
     /// The best move's score, in points.
