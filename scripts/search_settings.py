@@ -2,13 +2,15 @@
 
 How the documentation's "Speed and strength" measured what the levels keep of the policy's
 choice (``keep_policy``, family by family), worlds weighted by the other seats' moves
-(``inference``) and rollouts that stop at the network's value (``leaf_after``):
+(``inference``), rollouts that stop at the network's value (``leaf_after``) and what the learned
+network adds to a search (``--against-no-network``):
 
     python scripts/search_settings.py forty-five hard --keep-policy 0 --against-keep-policy 2 \
         --games 2000 --seed 1
     python scripts/search_settings.py big-two-4card hard --inference 8,1.0,0.1 --games 60 --seed 1
     python scripts/search_settings.py big-two-4card hard --leaf-after 1 --network-iterations 1500 \
         --games 100 --seed 1
+    python scripts/search_settings.py forty-five hard --against-no-network --games 300 --seed 1
 
 Each side is the level's own search (its budget, candidates and, where the variant has a
 network, its guide and playouts) with only the settings named changed; the report is the arena's
@@ -52,14 +54,20 @@ def main() -> None:
                         help="the first side's leaf_after (its rollouts stop at a value)")
     parser.add_argument("--network-iterations", type=int, default=None,
                         help="the first side's rollouts a move where a network plays them")
+    parser.add_argument("--against-no-network", action="store_true",
+                        help="the second side searches without the learned network (greedy's "
+                             "rollouts and candidates)")
     args = parser.parse_args()
     level = next(lv for lv in LEVELS if lv.name == args.level)
 
     def side(name: str, keep: float | None, weighting: Inference | None = None,
-             leaf_after: int | None = None, network_iterations: int | None = None) -> str:
+             leaf_after: int | None = None, network_iterations: int | None = None,
+             network: bool = True) -> str:
         changed = dataclasses.replace(level, name=name, keep_policy=keep)
         if network_iterations is not None:
             changed = dataclasses.replace(changed, network_iterations=network_iterations)
+        if not network:
+            changed = dataclasses.replace(changed, network_iterations=None)
 
         def make() -> SearchBot:
             bot = changed.bot()
@@ -71,7 +79,8 @@ def main() -> None:
 
     first = side(f"{level.name}-changed", args.keep_policy, args.inference, args.leaf_after,
                  args.network_iterations)
-    second = side(f"{level.name}-shipped", args.against_keep_policy)
+    second = side(f"{level.name}-shipped", args.against_keep_policy,
+                  network=not args.against_no_network)
     game = parlour.new_game(args.variant, **({"players": args.players} if args.players else {}))
     began = time.perf_counter()
     result = run_arena(game, [first, second], args.games, seed=args.seed, duplicate=True)

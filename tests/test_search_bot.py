@@ -351,8 +351,8 @@ def test_a_hint_never_shows_a_better_figure_for_another_move_without_saying_why(
 
 
 def test_the_settings_script_compares_a_changed_level_with_the_shipped_one() -> None:
-    """``scripts/search_settings.py``, which measured the documented keep_policy, inference and
-    leaf_after figures: the same settings on both sides differ by nothing; changed ones by
+    """``scripts/search_settings.py``, which measured the documented keep_policy, inference,
+    leaf_after and network figures: the same settings on both sides differ by nothing; changed ones by
     something."""
     script = Path(__file__).resolve().parents[1] / "scripts" / "search_settings.py"
 
@@ -370,3 +370,9 @@ def test_the_settings_script_compares_a_changed_level_with_the_shipped_one() -> 
     assert same == "medium-changed − medium-shipped: +0.000 [+0.000, +0.000] over 2 deals"
     led = run("--leaf-after", "1", "--network-iterations", "40", variant="big-two-4card", games=2)
     assert led.startswith("medium-changed − medium-shipped: ") and "+0.000 [" not in led
+    # What the network adds: nothing to a level without it; something once a side has it.
+    plain = run("--against-no-network", variant="forty-five", games=2)
+    assert plain == "medium-changed − medium-shipped: +0.000 [+0.000, +0.000] over 2 deals"
+    guided = run("--network-iterations", "40", "--against-no-network", variant="big-two-4card",
+                 games=2)
+    assert guided.startswith("medium-changed − medium-shipped: ") and "+0.000 [" not in guided
