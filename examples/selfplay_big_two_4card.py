@@ -43,7 +43,13 @@ from parlour.arena.core import ArenaResult, run_arena  # noqa: E402
 from parlour.arena.stats import head_to_head, split_differences  # noqa: E402
 from parlour.bots.base import register_bot  # noqa: E402
 from parlour.bots.learned import LearnedBot, Policy  # noqa: E402
-from parlour.bots.learned.dmc import ActionFeatures, Config, QNet, Trainer  # noqa: E402
+from parlour.bots.learned.dmc import (  # noqa: E402
+    ActionFeatures,
+    Config,
+    QNet,
+    Trainer,
+    features_for,
+)
 
 VARIANT = "big-two-4card"
 
@@ -105,7 +111,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     game = parlour.new_game(VARIANT)
     if args.eval_only:
         net, meta = QNet.load(args.eval_only)
-        features = ActionFeatures(game)
+        features = features_for(game)
         print(f"weights {args.eval_only}: {json.dumps(meta)}")
     else:
         if args.steps is None and args.minutes is None:

@@ -604,15 +604,15 @@ def test_the_lobby_offers_each_game_its_own_computer_players(
     page.goto(f"{server}/#/")
     page.wait_for_selector("#variant option", state="attached")
     page.select_option("#variant", "big-two-4card")
+    page.select_option("#seat-0", "bot:expert")
     page.select_option("#seat-1", "bot:learned")
-    page.select_option("#seat-2", "bot:expert")
-    # Forty-Five has no network: learned is not offered, and the seat that had it falls back to
-    # the default bot while the others keep their choice.
-    page.select_option("#variant", "forty-five")
+    # Rummy (two seats) has no network: learned is not offered, and the seat that had it falls
+    # back to the default bot while the other keeps its choice.
+    page.select_option("#variant", "rummy")
     offered = page.eval_on_selector_all("#seat-1 option", "options => options.map(o => o.value)")
     assert "bot:learned" not in offered and "bot:expert" in offered
     assert page.input_value("#seat-1") == "bot:medium"
-    assert page.input_value("#seat-2") == "bot:expert"
+    assert page.input_value("#seat-0") == "bot:expert"
 
 
 def test_a_chosen_seed_is_shown_in_the_lobby_and_at_the_table(

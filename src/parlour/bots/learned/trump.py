@@ -101,11 +101,11 @@ class TrumpFeatures:
         self.players = n
         self.hand_at = _block(names, "hand:", 52)
         self.trick_at = _block(names, "trick:self:", 52)
-        _block(names, "trick:", 52 * n)
+        _block(names, "trick:", 52 * n)  # every seat's card in the trick follows it
         self.trump_at = _block(names, "trump:", 4)
         self.leader_at = _block(names, "leader:", n)
         self.demoted_at = names.index("ace_demoted")
-        # the seats (relative to the observer) on the observer's side, itself included
+        # the other seats (relative to the observer) on the observer's side: its partners
         sides = game.rules.sides
         self.partner = np.array([sides[k] == sides[0] for k in range(n)])
         self.partner[0] = False
