@@ -20,8 +20,7 @@ use crate::climbing::{
 };
 use crate::interned::Interned;
 use crate::sim::Rng;
-use crate::sim::mlp::Layers;
-use crate::sim::python::{Race, TallyTuple};
+use crate::sim::python::{Race, TallyTuple, layers};
 
 pyo3::import_exception!(parlour.errors, DealError);
 pyo3::import_exception!(parlour.errors, IllegalAction);
@@ -583,23 +582,11 @@ impl ClimbingNet {
                 .collect::<Option<_>>()
                 .ok_or_else(|| PyValueError::new_err("an index of the static features is negative"))
         };
-        let flat2 =
-            |a: PyReadonlyArray2<'_, f32>| a.as_array().iter().copied().collect::<Vec<f32>>();
-        let flat1 = |a: PyReadonlyArray1<'_, f32>| a.as_array().to_vec();
         let weights = Weights {
-            layers: Layers {
-                w1o: flat2(w1o),
-                w1a: flat2(w1a),
-                b1: flat1(b1),
-                w2: flat2(w2),
-                b2: flat1(b2),
-                w3: flat1(w3),
-                b3,
-                scale,
-            },
+            layers: layers(w1o, w1a, b1, w2, b2, w3, b3, scale),
             ptr: index(ptr)?,
             cols: index(cols)?,
-            vals: flat1(vals),
+            vals: vals.as_array().to_vec(),
         };
         let net = Net::new(&table, players, weights).map_err(PyValueError::new_err)?;
         Ok(ClimbingNet { table, net })

@@ -85,7 +85,7 @@ fn set_terms(xs: &[f32], test: impl Fn(f32) -> bool + Copy, terms: &mut Vec<(f32
 
 /// `y += a * x`.
 #[inline(always)]
-pub(crate) fn axpy(a: f32, x: &[f32], y: &mut [f32]) {
+fn axpy(a: f32, x: &[f32], y: &mut [f32]) {
     for (y, x) in y.iter_mut().zip(x) {
         *y += a * x;
     }
@@ -94,7 +94,7 @@ pub(crate) fn axpy(a: f32, x: &[f32], y: &mut [f32]) {
 /// `Σ max(z, 0) · w`, in 8 running sums (one AVX2 register) added together at the end: with a
 /// single running sum each addition would wait for the one before.
 #[inline(always)]
-pub(crate) fn relu_dot(z: &[f32], w: &[f32]) -> f32 {
+fn relu_dot(z: &[f32], w: &[f32]) -> f32 {
     let mut lanes = [0.0f32; 8];
     let (mut zs, mut ws) = (z.chunks_exact(8), w.chunks_exact(8));
     for (z, w) in (&mut zs).zip(&mut ws) {
@@ -184,11 +184,6 @@ impl Mlp {
     /// The number of move features (rows of `w1a`).
     pub fn features(&self) -> usize {
         self.w1a.len() / self.hidden
-    }
-
-    /// Points a unit of output is worth.
-    pub fn scale(&self) -> f64 {
-        self.scale
     }
 
     /// Sizes `s.obs` for the family to write the encoding into (every entry).

@@ -4,9 +4,11 @@
 
 use std::time::Duration;
 
+use numpy::{PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use super::mlp::Layers;
 use super::search::{Outcome, Settings, race};
 use super::{Deal, Greedy, Inference, Knowledge, Policy};
 
@@ -15,6 +17,33 @@ const MAX_DRAWS: usize = 4096;
 
 /// One candidate's results as Python receives them: its returns, one per world, and its wins.
 pub type TallyTuple = (Vec<f64>, u64);
+
+/// A network's layers from the numpy arrays of `parlour.bots.learned.dmc.QNet` (row-major
+/// copies; [`super::mlp::Mlp::new`] checks their shapes), for each family's compiled network.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn layers(
+    w1o: PyReadonlyArray2<'_, f32>,
+    w1a: PyReadonlyArray2<'_, f32>,
+    b1: PyReadonlyArray1<'_, f32>,
+    w2: PyReadonlyArray2<'_, f32>,
+    b2: PyReadonlyArray1<'_, f32>,
+    w3: PyReadonlyArray1<'_, f32>,
+    b3: f32,
+    scale: f64,
+) -> Layers {
+    let flat2 = |a: PyReadonlyArray2<'_, f32>| a.as_array().iter().copied().collect();
+    let flat1 = |a: PyReadonlyArray1<'_, f32>| a.as_array().to_vec();
+    Layers {
+        w1o: flat2(w1o),
+        w1a: flat2(w1a),
+        b1: flat1(b1),
+        w2: flat2(w2),
+        b2: flat1(b2),
+        w3: flat1(w3),
+        b3,
+        scale,
+    }
+}
 
 /// A search's settings (`parlour.bots.search.SearchBot` makes one per search).
 #[pyclass(frozen, module = "parlour._core")]

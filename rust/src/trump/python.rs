@@ -17,8 +17,7 @@ use super::{
     Scoring, Seen, State, is_move,
 };
 use crate::sim::Rng;
-use crate::sim::mlp::Layers;
-use crate::sim::python::{Race, TallyTuple};
+use crate::sim::python::{Race, TallyTuple, layers};
 
 pyo3::import_exception!(parlour.errors, DealError);
 pyo3::import_exception!(parlour.errors, IllegalAction);
@@ -714,16 +713,7 @@ impl TrumpNet {
                 "score_scale must be a finite number above 0",
             ));
         }
-        let layers = Layers {
-            w1o: w1o.as_array().iter().copied().collect(),
-            w1a: w1a.as_array().iter().copied().collect(),
-            b1: b1.as_array().to_vec(),
-            w2: w2.as_array().iter().copied().collect(),
-            b2: b2.as_array().to_vec(),
-            w3: w3.as_array().to_vec(),
-            b3,
-            scale,
-        };
+        let layers = layers(w1o, w1a, b1, w2, b2, w3, b3, scale);
         let net = Net::new(rules.scoring, players, score_scale, scores, layers)
             .map_err(PyValueError::new_err)?;
         Ok(TrumpNet { rules, net })

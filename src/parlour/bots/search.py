@@ -446,8 +446,9 @@ class SearchBot(Bot):
         if policy is None:
             _, used, tallies = knowledge.race(race, moves, priors, seed)
         else:
-            # Only the climbing games' knowledge takes a playout policy, and only their networks
-            # are given (a mismatch is refused by the core with a ValueError).
+            # The climbing and trump games' knowledge takes a playout policy (Rummy's does not,
+            # and has no network to be given); a network of another variant is refused by the
+            # core with a ValueError.
             _, used, tallies = knowledge.race(race, moves, priors, seed, policy)  # type: ignore[call-arg]
         for cand, (values, wins) in zip(candidates, tallies, strict=True):
             cand.values, cand.wins = values, wins

@@ -79,8 +79,8 @@ class Policy:
 
         obs = self.encoder.encode(observation)[None, :]
         indices = np.asarray(self.index.indices(legal, observation), dtype=np.int64)
-        rows = self.features.rows(indices, obs, np.zeros(indices.size, dtype=np.int64))
-        q = self.net.q(obs, np.zeros(indices.size, dtype=np.int64), rows)
+        seg = np.zeros(indices.size, dtype=np.int64)  # every action is of the one decision
+        q = self.net.q(obs, seg, self.features.rows(indices, obs, seg))
         points: npt.NDArray[np.float64] = q.astype(np.float64) * self.scale
         return points
 
