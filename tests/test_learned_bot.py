@@ -7,10 +7,12 @@ shipped weights are the trained ones, well clear of ``greedy`` on a few deals.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import random
 import sys
+import types
 from pathlib import Path
 
 import numpy as np
@@ -42,6 +44,7 @@ from parlour.bots.learned.dmc import (
     Trainer,
     features_for,
 )
+from parlour.bots.learned.rummy import RummyFeatures
 from parlour.bots.learned.trump import COLUMNS as TRUMP_COLUMNS
 from parlour.bots.learned.trump import TrumpFeatures
 from parlour.bots.levels import GUIDED_CANDIDATES, LEVELS
@@ -64,9 +67,10 @@ import selfplay as training  # noqa: E402
 VARIANT = "big-two-4card"
 
 
-def position(variant: str = VARIANT, moves: int = 6, seed: int = 21) -> State:
+def position(variant: str = VARIANT, moves: int = 6, seed: int = 21,
+             players: int | None = None) -> State:
     """A position after about ``moves`` greedy moves where the seat to move has a choice."""
-    state = parlour.new_game(variant).new_deal(seed=seed)
+    state = parlour.new_game(variant, players=players).new_deal(seed=seed)
     rng = random.Random(seed)
     while moves > 0 or len(state.legal_actions()) < 2:
         p = state.current_player
@@ -76,36 +80,46 @@ def position(variant: str = VARIANT, moves: int = 6, seed: int = 21) -> State:
     return state
 
 
-@pytest.mark.parametrize("variant", list(WEIGHTS))
-def test_the_shipped_weights_load_and_match_their_metadata(variant: str) -> None:
-    policy = load_policy(variant)
-    assert policy is not None and load_policy("rummy") is None
+#: Every shipped network: its variant and number of players.
+SHIPPED = [(variant, players) for variant, files in WEIGHTS.items() for players in files]
+
+
+@pytest.mark.parametrize(("variant", "players"), SHIPPED)
+def test_the_shipped_weights_load_and_match_their_metadata(variant: str, players: int) -> None:
+    policy = load_policy(variant, players)
+    assert policy is not None and load_policy("no-such-game") is None
+    assert policy.features.game.players == players
     meta = policy.metadata
     assert meta["format"] == FORMAT and meta["variant"] == variant
     command = meta["command"]
     assert command.startswith("python training/selfplay.py ")
     assert f"--variant {variant} " in command
     assert f"--pieces {meta['pieces']}" in command and f"--seed {meta['config']['seed']}" in command
+    default = parlour.new_game(variant).players
+    assert (f"--players {players} " in command) == (players != default)
+    assert ("--relative " in command) == meta["config"].get("relative", False)
     params = policy.net.params
     hidden = meta["config"]["hidden"]
-    assert params["w1o"].shape == (encoder(parlour.new_game(variant)).size, hidden[0])
+    size = encoder(parlour.new_game(variant, players=players)).size
+    assert params["w1o"].shape == (size, hidden[0])
     assert params["w1a"].shape == (policy.features.width, hidden[0])
     assert params["w2"].shape == tuple(hidden)
-    assert WEIGHTS[variant].stat().st_size < 3_000_000
+    assert WEIGHTS[variant][players].stat().st_size < 3_000_000
 
 
 #: What a few duplicate deals show of each shipped network's margin over ``greedy``: the deals
 #: and the lower end of the 95% interval (the documentation's figures are over 2,000 deals).
 #: The trump games' margins are a tenth of a point, so they take more deals to show.
-SHOWN_MARGIN = {"big-two-4card": (12, 2.0), "big-two": (12, 1.0), "pusoy-dos": (12, 0.3),
-                "forty-five": (400, 0.0), "spoil-five": (400, 0.0)}
+SHOWN_MARGIN = {("big-two-4card", 4): (12, 2.0), ("big-two", 4): (12, 1.0),
+                ("pusoy-dos", 4): (12, 0.3), ("forty-five", 4): (400, 0.0),
+                ("spoil-five", 4): (400, 0.0), ("rummy", 2): (100, 0.0), ("rummy", 4): (50, 0.0)}
 
 
-@pytest.mark.parametrize("variant", list(WEIGHTS))
-def test_the_shipped_network_beats_greedy_on_a_few_deals(variant: str) -> None:
-    deals, shown = SHOWN_MARGIN[variant]
-    result = run_arena(parlour.new_game(variant), ["learned", "greedy"], deals, seed=77,
-                       duplicate=True)
+@pytest.mark.parametrize(("variant", "players"), SHIPPED)
+def test_the_shipped_network_beats_greedy_on_a_few_deals(variant: str, players: int) -> None:
+    deals, shown = SHOWN_MARGIN[variant, players]
+    result = run_arena(parlour.new_game(variant, players=players), ["learned", "greedy"], deals,
+                       seed=77, duplicate=True)
     (pair,) = head_to_head(result)
     assert pair.mean - pair.half > shown, pair
 
@@ -151,16 +165,6 @@ def test_the_bot_explains_its_choice_and_is_deterministic() -> None:
     assert scores is not None and legal[int(np.argmax(scores))] == action
     assert abs(sum(scores)) < 1e-6  # advantages: centred on the legal moves' mean
     assert make_bot("learned").choose(obs, legal, random.Random(0)) == action
-
-
-@pytest.mark.parametrize("variant", ["rummy"])
-def test_without_weights_the_bot_plays_the_rule_based_choice(variant: str) -> None:
-    state = position(variant, moves=4)
-    obs, legal = state.observation(state.current_player), state.legal_actions()
-    action, why = LearnedBot().choose_explained(obs, legal, random.Random(3))
-    assert action == GreedyBot().choose(obs, legal, random.Random(3))
-    assert why == f"{action.words()}: the rule-based choice (no learned weights for {variant})"
-    assert prior(obs, legal, random.Random(3)) is None
 
 
 @pytest.mark.parametrize("options", [{"allow_triples": True}, {"straights": "hong-kong"},
@@ -232,20 +236,25 @@ def test_weights_of_another_format_or_broken_files_are_refused(tmp_path: Path) -
         QNet.load(tmp_path / "junk.npz")
 
 
-def test_each_family_has_its_features_and_rummy_none_yet() -> None:
+def test_each_family_has_its_features() -> None:
     for variant in ("big-two", "pusoy-dos"):  # the features serve every climbing game
         features = features_for(parlour.new_game(variant))
         assert isinstance(features, ClimbingFeatures)
         obs = np.ones((1, encoder(features.game).size), dtype=np.float32)
         rows = features.rows(np.array([0, 1]), obs, np.zeros(2, dtype=np.int64))
         assert rows.shape == (2, features.width) and rows[0, 52] == 1.0  # index 0 is the pass
+    assert isinstance(features_for(parlour.new_game("spoil-five")), TrumpFeatures)
+    assert isinstance(features_for(parlour.new_game("rummy", players=3)), RummyFeatures)
     with pytest.raises(ParlourError, match="climbing games, not forty-five"):
         ClimbingFeatures(parlour.new_game("forty-five"))
     with pytest.raises(ParlourError, match="trump games, not big-two"):
         TrumpFeatures(parlour.new_game("big-two"))
-    with pytest.raises(ParlourError, match="no features for rummy: it plays the climbing and "
-                                           "trump games"):
-        features_for(parlour.new_game("rummy"))
+    # a family the network does not know, such as a new one, is refused by name
+    game = parlour.new_game("rummy")
+    other = dataclasses.replace(game.variant, family="whist", name="whist")
+    with pytest.raises(ParlourError, match="no features for whist: it plays the climbing, "
+                                           "rummy and trump games"):
+        features_for(types.SimpleNamespace(variant=other, name="whist"))  # type: ignore[arg-type]
 
 
 @pytest.fixture(autouse=True)
@@ -298,7 +307,7 @@ def test_another_seed_trains_other_weights_and_the_log_is_plotted(tmp_path: Path
 
 def guided() -> SearchBot:
     return SearchBot(iterations=30, max_candidates=3, min_worlds=4, guide=prior,
-                     guided_iterations=24, guided_candidates=3)
+                     playouts=playouts, guided_iterations=24, guided_candidates=3)
 
 
 def test_the_guided_search_is_reproducible_and_guided() -> None:
@@ -352,9 +361,8 @@ def test_a_clear_prior_is_played_without_searching() -> None:
     assert closer.search(obs, legal, random.Random(0)).worlds > 0
 
 
-@pytest.mark.parametrize("variant", ["rummy"])
-def test_the_guide_leaves_every_other_variant_searched_as_before(variant: str) -> None:
-    state = position(variant, moves=5)
+def test_the_guide_leaves_a_game_without_a_network_searched_as_before() -> None:
+    state = position("rummy", moves=5, players=3)
     obs, legal = state.observation(state.current_player), state.legal_actions()
     plain = SearchBot(iterations=30, max_candidates=3, min_worlds=4).search(
         obs, legal, random.Random(6))
@@ -410,7 +418,7 @@ def test_network_playouts_are_reproducible_and_not_greedy() -> None:
 
     assert values(playouts=playouts) == values(playouts=playouts)
     assert values(playouts=playouts) != values()
-    # A variant without a network plays out with greedy: the same worlds, the same returns.
+    # Rummy's network has no compiled form: greedy plays out, the same worlds, the same returns.
     other = position("rummy", moves=5)
     oobs, olegal = other.observation(other.current_player), other.legal_actions()
     plain = SearchBot(iterations=40).search(oobs, olegal, random.Random(3))
@@ -431,7 +439,7 @@ def test_inference_weights_the_worlds_reproducibly_on_any_number_of_threads() ->
     assert inferred != values()
     # One draw a world is the plain sample.
     assert values(inference=Inference(draws=1)) == values()
-    # Without a network for the variant there is nothing to weight by: greedy's worlds as before.
+    # Without a compiled network (Rummy's) nothing weights the worlds: greedy's as before.
     other = position("rummy", moves=5)
     oobs, olegal = other.observation(other.current_player), other.legal_actions()
     plain = SearchBot(iterations=40).search(oobs, olegal, random.Random(3))
@@ -459,7 +467,7 @@ def test_rollouts_stopped_at_a_leaf_count_the_networks_value() -> None:
     assert np.mean(np.abs(leaves)) > 1.5 and np.mean(np.abs(ended)) > 1.5
     assert values(leaf_after=1) == values(leaf_after=1, threads=2)
     assert values(leaf_after=2) != values(leaf_after=1)
-    # Without a network there is no value to stop at: greedy's rollouts as before.
+    # Without a compiled network (Rummy's) there is no value to stop at: greedy's rollouts.
     other = position("rummy", moves=5)
     oobs, olegal = other.observation(other.current_player), other.legal_actions()
     plain = SearchBot(iterations=40).search(oobs, olegal, random.Random(3))

@@ -32,7 +32,6 @@ from dataclasses import asdict  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
-import parlour  # noqa: E402
 from parlour.arena.core import run_arena  # noqa: E402
 from parlour.arena.stats import head_to_head  # noqa: E402
 from parlour.bots.base import register_bot  # noqa: E402
@@ -44,7 +43,7 @@ def margin(trainer: Trainer, deals: int, seed: int, opponent: str = "greedy") ->
     """The network's duplicate-arena margin over ``opponent`` (points a seat-deal, 95% CI)."""
     policy = Policy(trainer.net, trainer.features, {"variant": trainer.cfg.variant})
     register_bot("training", lambda: LearnedBot(policy))
-    game = parlour.new_game(trainer.cfg.variant)
+    game = trainer.game
     result = run_arena(game, ["training", opponent], deals, seed=seed, duplicate=True)
     (pair,) = head_to_head(result)
     return {"opponent": opponent, "margin": round(pair.mean, 4), "half": round(pair.half, 4),
@@ -54,7 +53,10 @@ def margin(trainer: Trainer, deals: int, seed: int, opponent: str = "greedy") ->
 def reproduce(trainer: Trainer, piece_steps: int) -> str:
     """The command that trains these weights from scratch."""
     c = trainer.cfg
-    return (f"python training/selfplay.py --run RUN --variant {c.variant} --seed {c.seed} "
+    players = "" if c.players is None else f"--players {c.players} "
+    relative = "--relative " if c.relative else ""
+    return (f"python training/selfplay.py --run RUN --variant {c.variant} {players}{relative}"
+            f"--seed {c.seed} "
             f"--envs {c.num_envs} --hidden {c.hidden[0]} {c.hidden[1]} --lr {c.lr} "
             f"--batch {c.batch} --piece-steps {piece_steps} --pieces {trainer.pieces}")
 
@@ -63,6 +65,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--run", type=Path, required=True, help="the run's folder")
     parser.add_argument("--variant", default="big-two-4card")
+    parser.add_argument("--players", type=int, default=None,
+                        help="seats at the table (the variant's default if not given)")
+    parser.add_argument("--relative", action="store_true",
+                        help="train on each seat's return less the other seats' mean (for "
+                             "games whose scores do not sum to zero: rummy)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--envs", type=int, default=256, help="deals stepped together")
     parser.add_argument("--hidden", type=int, nargs=2, default=(256, 128))
@@ -87,8 +94,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         piece_steps = json.loads((args.run / "run.json").read_text())["piece_steps"]
         print(f"resuming {args.run} at piece {trainer.pieces} ({trainer.steps} steps)")
     else:
-        trainer = Trainer(Config(variant=args.variant, seed=args.seed, num_envs=args.envs,
-                                 hidden=tuple(args.hidden), lr=args.lr, batch=args.batch))
+        trainer = Trainer(Config(variant=args.variant, players=args.players, seed=args.seed,
+                                 num_envs=args.envs, hidden=tuple(args.hidden), lr=args.lr,
+                                 batch=args.batch, relative=args.relative))
         piece_steps = args.piece_steps
         (args.run / "run.json").write_text(json.dumps({"piece_steps": piece_steps}))
     deadline = None if args.minutes is None else began + 60 * args.minutes

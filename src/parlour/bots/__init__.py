@@ -32,8 +32,8 @@ def offered_bots(variant: str) -> list[str]:
     """The computer players a table offers for ``variant``, weakest first: ``learned`` only
     where it has a network of its own (elsewhere it would only be ``greedy`` by another name).
 
-    >>> offered_bots("big-two-4card")[-1], "learned" in offered_bots("rummy")
-    ('learned', False)
+    >>> offered_bots("big-two-4card")[-1], offered_bots("rummy")[-1]
+    ('learned', 'learned')
     """
     names = bot_names()
     known = [name for name in BOT_LEVELS if name in names]

@@ -13,9 +13,10 @@ by two standard errors of their paired difference, so that noise, or what the ro
 finds, does not talk it out of a good move; in the trump games the best mean wins, which
 measured stronger there (``game.search_keep_policy``). Where the variant has a learned network
 that was measured to make the search stronger (:data:`parlour.bots.learned.GUIDED`), ``hard``
-and ``expert`` search with it instead: its 4 best moves lead the candidates, its choice is the
-one kept, and every seat of every world is played out by the network, 300 and 1,500 rollouts a
-move (a network rollout costs some 30 greedy ones).
+and ``expert`` search with it instead: its 4 best moves lead the candidates and its choice is
+the one kept. In the climbing and trump games every seat of every world is also played out by
+the network, 300 and 1,500 rollouts a move (a network rollout costs some 30 greedy ones); in
+Rummy, whose network has no compiled form, ``greedy`` plays them out at the budgets above.
 
 A level searches a fixed number of rollouts (fewer when racing leaves one candidate early), so
 the arena and tests are reproducible: the same seed gives the same moves on any machine and at
@@ -84,9 +85,10 @@ class Level:
     #: Standard errors by which another move must beat the policy's own choice (0: the best
     #: mean wins, however narrowly; ``None``: the family's own, ``game.search_keep_policy``).
     keep_policy: float | None = None
-    #: Where the variant has a learned network (:mod:`parlour.bots.learned`): the rollouts a
-    #: move with the network playing every seat of every world, its best moves leading the
-    #: candidates and its choice the one ``keep_policy`` keeps (``None``: not guided).
+    #: Where the variant has a learned network (:mod:`parlour.bots.learned`), its best moves
+    #: lead the candidates and its choice is the one ``keep_policy`` keeps; this is the
+    #: rollouts a move where the network also plays every seat of every world (``None``: not
+    #: guided).
     network_iterations: int | None = None
 
     def bot(self, interactive: bool = False) -> SearchBot:

@@ -261,10 +261,9 @@ class SearchBot(Bot):
     per move; at least one of them. ``max_candidates``: how many of the policy's preferred moves
     are searched. ``min_worlds`` and ``confidence``: when racing may drop a candidate.
     ``guide`` and ``prior_weight``: a prior over the moves and how many worlds it counts for
-    (step 5 of the module); where the guide gives a prior, ``guided_iterations`` (when given)
-    replaces ``iterations``, ``guided_candidates`` of the guide's best moves lead the
-    candidates, and ``prior_margin`` is the lead in points over the guide's second choice from
-    which its first is played without searching. ``threads``: how many threads a compiled
+    (step 5 of the module); where the guide gives a prior, ``guided_candidates`` of the guide's
+    best moves lead the candidates, and ``prior_margin`` is the lead in points over the guide's
+    second choice from which its first is played without searching. ``threads``: how many threads a compiled
     search plays its worlds on (the move does not depend on it). ``keep_policy``: when above 0,
     the policy's own choice (the guide's, when it gives a prior) is kept unless the search's
     best beats it, in the worlds both were played in, by more than that many standard errors of
@@ -274,9 +273,10 @@ class SearchBot(Bot):
     observation's family (``game.search_keep_policy``), as the levels use.
     ``playouts``: where it gives a compiled policy for the observation's variant (the learned
     network, :func:`parlour.bots.learned.playouts`), every seat of every world is played out
-    by it instead of the greedy policy; ``inference`` (:class:`Inference`) then weights the
-    worlds by the other seats' past moves under it (step 6 of the module; without a network
-    for the variant it is not used); ``leaf_after``: with such a policy, each rollout stops
+    by it instead of the greedy policy, with ``guided_iterations`` (when given) in place of
+    ``iterations`` (a network's rollout costs more than greedy's); ``inference``
+    (:class:`Inference`) then weights the worlds by the other seats' past moves under it (step 6
+    of the module; without a network for the variant it is not used); ``leaf_after``: with such a policy, each rollout stops
     where the searching seat is to choose for the ``leaf_after``-th time and counts the
     network's estimate of its best move there instead of playing to the end (a value at the
     leaves; ``None``: every rollout is played to the end).
@@ -381,15 +381,16 @@ class SearchBot(Bot):
             only = Candidate(legal_actions[0], 0)
             return SearchResult(only.action, (only,), 0, 0, time.perf_counter() - start)
         priors = self.guide(observation, legal_actions, rng) if self.guide else None
+        policy = self.playouts(observation) if self.playouts else None
         budget = self.iterations
+        if budget is not None and policy is not None and self.guided_iterations is not None:
+            budget = self.guided_iterations
         if priors is None:
             weight = 0.0
             order = policy_order(observation, legal_actions, rng, self.max_candidates)
             candidates = tuple(Candidate(a, i) for i, a in enumerate(order))
         else:
             weight = self.prior_weight
-            if self.iterations is not None and self.guided_iterations is not None:
-                budget = self.guided_iterations
             ranked = sorted(zip(priors, legal_actions, strict=True), key=lambda p: -p[0])
             if include is None and ranked[0][0] - ranked[1][0] >= self.prior_margin:
                 top = tuple(Candidate(a, i, prior=p) for i, (p, a) in enumerate(ranked[:2]))
@@ -408,7 +409,7 @@ class SearchBot(Bot):
         keep = self.keep_policy
         if keep is None:
             keep = observation.game.search_keep_policy
-        iterations = self._race(observation, candidates, rng, start, weight, budget, keep)
+        iterations = self._race(observation, candidates, rng, start, weight, budget, keep, policy)
         alive = max(c.samples for c in candidates)
         # The best score among the candidates still in the race; ties go to the order.
         best = max((c for c in candidates if c.samples == alive),
@@ -421,9 +422,10 @@ class SearchBot(Bot):
 
     def _race(self, observation: Observation, candidates: tuple[Candidate, ...],
               rng: random.Random, start: float, weight: float, iterations: int | None,
-              keep: float) -> int:
+              keep: float, policy: Any) -> int:
         """Steps 3 and 4 in Rust (the module): fills in the candidates' results and returns the
-        rollouts made; the worlds and rollouts are seeded from ``rng``."""
+        rollouts made; the worlds and rollouts are seeded from ``rng`` and played out by
+        ``policy`` (a compiled network; ``None``: greedy)."""
         knowledge = observation._knowledge()
         if knowledge is None:
             raise ParlourError(f"{observation.game.name} observations have no compiled "
@@ -433,7 +435,6 @@ class SearchBot(Bot):
             left = max(self.time_limit - (time.perf_counter() - start), 1e-6)
         # Racing must not drop the policy's choice on less evidence than keep_policy asks for.
         confidence = max(self.confidence, keep)
-        policy = self.playouts(observation) if self.playouts else None
         inference = None
         if self.inference is not None and policy is not None:
             inference = (self.inference.draws, self.inference.temperature, self.inference.uniform)

@@ -68,7 +68,7 @@ import numpy.typing as npt
 
 from parlour._core import EnvCore
 from parlour.cards import CARDS
-from parlour.errors import IllegalAction, VariantError
+from parlour.errors import IllegalAction, ParlourError, VariantError
 from parlour.game import Action, Game, Observation, State
 from parlour.registry import Variant, variants
 
@@ -197,6 +197,27 @@ class Encoder:
     def feature_names(self) -> list[str]:
         """A name for every entry: ``"<block>:<card>"`` for card blocks, then the scalars."""
         return list(self._names)
+
+    def block(self, prefix: str, size: int) -> int:
+        """Where the run of ``size`` entries named ``prefix…`` starts, or a
+        :class:`~parlour.errors.ParlourError` if there is none (for readers of the encoding by
+        name, such as the learned network's features).
+
+        >>> import parlour
+        >>> enc = encoder(parlour.new_game("rummy"))
+        >>> enc.block("pile_top:", 52), enc.block("to_move:", 2)
+        (468, 627)
+        >>> enc.block("trick:", 52)
+        Traceback (most recent call last):
+        ...
+        parlour.errors.ParlourError: the rummy encoding has no block 'trick:' of 52 entries
+        """
+        names = self._names
+        at = next((i for i, n in enumerate(names) if n.startswith(prefix)), -1)
+        if at < 0 or not all(n.startswith(prefix) for n in names[at:at + size]):
+            raise ParlourError(f"the {self.game.name} encoding has no block {prefix!r} of "
+                               f"{size} entries")
+        return at
 
     def encode(self, observation: Observation, out: FloatArray | None = None) -> FloatArray:
         """The encoding of one observation (``float32``, shape ``(size,)``)."""

@@ -6,11 +6,13 @@ action. It learned by self-play: ``training/selfplay.py`` (Deep Monte-Carlo on t
 environment; the command, seed and compute that made each shipped network are in
 ``load_policy(variant).metadata``).
 
-The three climbing games and the two trump games have weights (:data:`WEIGHTS`). In Rummy
-``learned`` plays the rule-based policy and says so, so that it can sit at any table. The
-searching levels play out with a network and take it as their guide only where that was
-measured to make them stronger (:data:`GUIDED`: all five); elsewhere :func:`guide_for` gives
-no guide and a search keeps its plain behaviour.
+Every variant has weights (:data:`WEIGHTS`): the climbing and trump games for 4 players, Rummy
+for 2 and 4. At another number of players, or under options that change the play, ``learned``
+plays the rule-based policy and says so, so that it can sit at any table. The searching levels
+take a network as their guide where that was measured to make them stronger (:data:`GUIDED`:
+all six), and play their worlds out with it where it has a compiled form (:func:`playouts`:
+the climbing and trump games; Rummy's worlds are played out by ``greedy``); elsewhere
+:func:`guide_for` gives no guide and a search keeps its plain behaviour.
 
 >>> import random, parlour
 >>> state = parlour.new_game("big-two-4card").new_deal(seed=4)
@@ -40,12 +42,17 @@ if TYPE_CHECKING:
     from parlour._core import ClimbingNet, TrumpNet
     from parlour.bots.learned.dmc import ActionFeatures, QNet
 
-#: The shipped weights of each variant that has them, beside this module.
-WEIGHTS = {"big-two-4card": Path(__file__).with_name("big_two_4card.npz"),
-           "big-two": Path(__file__).with_name("big_two.npz"),
-           "pusoy-dos": Path(__file__).with_name("pusoy_dos.npz"),
-           "forty-five": Path(__file__).with_name("forty_five.npz"),
-           "spoil-five": Path(__file__).with_name("spoil_five.npz")}
+#: The shipped weights: for each variant that has a network, its file for each number of
+#: players it was trained for (beside this module).
+WEIGHTS: dict[str, dict[int, Path]] = {
+    "big-two-4card": {4: Path(__file__).with_name("big_two_4card.npz")},
+    "big-two": {4: Path(__file__).with_name("big_two.npz")},
+    "pusoy-dos": {4: Path(__file__).with_name("pusoy_dos.npz")},
+    "forty-five": {4: Path(__file__).with_name("forty_five.npz")},
+    "spoil-five": {4: Path(__file__).with_name("spoil_five.npz")},
+    "rummy": {2: Path(__file__).with_name("rummy.npz"),
+              4: Path(__file__).with_name("rummy_4.npz")},
+}
 VARIANTS = tuple(WEIGHTS)
 
 
@@ -64,17 +71,22 @@ class Policy:
         self.index = action_index(game)
         #: The network predicts normalised returns; this turns them into the variant's points.
         self.scale = reward_scale(game)
-        self._compiled: ClimbingNet | TrumpNet | None = None
+        #: Trained on each seat's return less the other seats' mean (``dmc.Config.relative``):
+        #: its points are then a lead over the table.
+        self.relative = bool(metadata.get("config", {}).get("relative", False))
+        self._compiled: tuple[ClimbingNet | TrumpNet | None] | None = None
 
-    def compiled(self) -> ClimbingNet | TrumpNet:
+    def compiled(self) -> ClimbingNet | TrumpNet | None:
         """The network as the compiled playout policy of a search (``SearchBot(playouts=…)``),
-        its outputs worth ``scale`` points each, made once."""
+        its outputs worth ``scale`` points each, made once; ``None`` in a family without one
+        (Rummy)."""
         if self._compiled is None:
-            self._compiled = self.features.compiled(self.net.params, self.scale)
-        return self._compiled
+            self._compiled = (self.features.compiled(self.net.params, self.scale),)
+        return self._compiled[0]
 
     def scores(self, observation: Observation, legal: Sequence[Action]) -> npt.NDArray[np.float64]:
-        """Each legal action's predicted points for the seat at the end of the deal."""
+        """Each legal action's predicted points for the seat at the end of the deal (over the
+        other seats' mean, for a network trained on relative returns: :attr:`relative`)."""
         import numpy as np
 
         obs = self.encoder.encode(observation)[None, :]
@@ -85,23 +97,40 @@ class Policy:
         return points
 
 
-@cache
-def load_policy(variant: str) -> Policy | None:
-    """The shipped network of ``variant`` (read once), or ``None`` where there is none. numpy is
-    imported only here, so that registering the bot costs nothing at start-up."""
+def load_policy(variant: str, players: int | None = None) -> Policy | None:
+    """The shipped network of ``variant`` for ``players`` seats (its default number if not
+    given), read once, or ``None`` where there is none. numpy is imported only here, so that
+    registering the bot costs nothing at start-up.
+
+    >>> load_policy("rummy").features.game.players, load_policy("rummy", 3)
+    (2, None)
+    >>> load_policy("rummy") is load_policy("rummy", 2)
+    True
+    """
     if variant not in WEIGHTS:
+        return None
+    import parlour
+
+    return _load(variant, parlour.new_game(variant, players=players).players)
+
+
+@cache
+def _load(variant: str, players: int) -> Policy | None:
+    path = WEIGHTS[variant].get(players)
+    if path is None:
         return None
     import parlour
     from parlour.bots.learned.dmc import QNet, features_for
 
-    net, metadata = QNet.load(WEIGHTS[variant])
-    return Policy(net, features_for(parlour.new_game(variant)), metadata)
+    net, metadata = QNet.load(path)
+    return Policy(net, features_for(parlour.new_game(variant, players=players)), metadata)
 
 
 def policy_for(observation: Observation) -> Policy | None:
     """The shipped network for the observation's deal, or ``None``: a network plays the rules it
-    was trained on (the variant's defaults, 4 players), and no others. Options that change only
-    the match (its length) keep the rules; options that change the plays do not.
+    was trained on (the variant's defaults, at the numbers of players in :data:`WEIGHTS`), and
+    no others. Options that change only the match (its length) keep the rules; options that change
+    the plays do not.
 
     >>> import parlour
     >>> def network(game): return policy_for(game.new_deal(seed=1).observation(0)) is not None
@@ -109,18 +138,21 @@ def policy_for(observation: Observation) -> Policy | None:
     True
     >>> network(parlour.new_game("big-two", allow_triples=True))
     False
+    >>> [network(parlour.new_game("rummy", players=n)) for n in (2, 3, 4)]
+    [True, False, True]
     """
     game = observation.game
-    policy = load_policy(game.name) if game.players == 4 else None
+    policy = load_policy(game.name, game.players)
     if policy is None or getattr(game, "rules", None) != getattr(policy.features.game, "rules", None):
         return None
     return policy
 
 
-#: The variants whose searching levels (``hard``, ``expert``) play out with their network and
-#: take it as their guide: those where that was measured to make them stronger. Elsewhere the
-#: network is the ``learned`` bot alone, and the levels search with ``greedy``'s playouts.
-GUIDED = frozenset({"big-two-4card", "big-two", "pusoy-dos", "forty-five", "spoil-five"})
+#: The variants whose searching levels (``hard``, ``expert``) take their network as their guide,
+#: and play out with it where it has a compiled form: those where that was measured to make
+#: them stronger. Elsewhere the network is the ``learned`` bot alone, and the levels search with
+#: ``greedy``'s candidates and playouts.
+GUIDED = frozenset({"big-two-4card", "big-two", "pusoy-dos", "forty-five", "spoil-five", "rummy"})
 
 
 def guide_for(observation: Observation) -> Policy | None:
@@ -171,14 +203,18 @@ class LearnedBot(Bot):
         if policy is None:
             action = observation.game.greedy_action(observation, legal_actions, rng)
             game = observation.game
-            which = game.name if load_policy(game.name) is None else f"{game.name} with these options"
+            which = (game.name if game.name not in WEIGHTS
+                     else f"{game.players}-player {game.name}"
+                     if game.players not in WEIGHTS[game.name]
+                     else f"{game.name} with these options")
             return action, f"{action.words()}: the rule-based choice (no learned weights for {which})"
         scores = policy.scores(observation, legal_actions)
         ranked = sorted(range(len(legal_actions)), key=lambda i: -scores[i])
         best, second = ranked[0], ranked[1]
         action = legal_actions[best]
+        points = "points over the others' average" if policy.relative else "points"
         return action, (f"{action.words()}: the learned network expects {scores[best]:+.1f} "
-                        f"points after it, {scores[best] - scores[second]:.1f} more than after "
+                        f"{points} after it, {scores[best] - scores[second]:.1f} more than after "
                         f"the next best, {legal_actions[second].words()}")
 
 

@@ -5,7 +5,7 @@ One Q-network scores (observation, action) pairs and plays every seat of
 ``batched_env(variant)``: each row plays its best-scored legal action, or with probability ε a
 uniformly random one. Every decision with a choice (more than one legal action) is kept, and
 when its deal ends its target is the deal's normalised return (``rewards="normalised"``) for
-the seat that made it; the network regresses the targets by mean squared error with Adam, on
+the seat that made it (with ``Config.relative``, less the other seats' mean); the network regresses the targets by mean squared error with Adam, on
 minibatches of finished decisions as they come. (DMC is how DouZero learned Dou Dizhu.)
 
 The network is a two-layer perceptron over
@@ -18,7 +18,9 @@ The network is a two-layer perceptron over
   hand-after-move card block, how many cards, singles, pairs, triples and quads remain, how
   many rank groups it breaks, whether it goes out; in the trump games
   (:class:`~parlour.bots.learned.trump.TrumpFeatures`), the action's index entry and what its
-  card means in the deal (trump or plain, its place in the order, whether it takes the trick).
+  card means in the deal (trump or plain, its place in the order, whether it takes the trick);
+  in Rummy (:class:`~parlour.bots.learned.rummy.RummyFeatures`), the kind of move, the cards it
+  moves and their points, and the hand it leaves (its melds, deadwood and unpaired cards).
 
 Training runs in *pieces* of a fixed number of steps (:class:`Trainer`), each on a fresh
 batched environment seeded by the run's seed and the piece's number; the decisions still
@@ -81,7 +83,8 @@ class ActionFeatures(Protocol):
 
     def compiled(self, params: dict[str, F32], scale: float) -> Any:
         """The network of ``params`` (:attr:`QNet.params`) as its family's compiled playout
-        policy, each unit of output worth ``scale`` points."""
+        policy, each unit of output worth ``scale`` points, or ``None`` for a family without
+        one (its searches play out with ``greedy``)."""
 
     @property
     def match_entries(self) -> tuple[str, ...]:
@@ -180,14 +183,16 @@ def features_for(game: Game) -> ActionFeatures:
     >>> features_for(parlour.new_game("pusoy-dos")).width, features_for(parlour.new_game("forty-five")).width
     (140, 144)
     """
+    from parlour.bots.learned.rummy import RummyFeatures
     from parlour.bots.learned.trump import TrumpFeatures
 
     families: dict[str, Callable[[Game], ActionFeatures]] = {
-        "climbing": ClimbingFeatures, "trump": TrumpFeatures}
+        "climbing": ClimbingFeatures, "trump": TrumpFeatures, "rummy": RummyFeatures}
     make = families.get(game.variant.family)
     if make is None:
+        *others, last = sorted(families)
         raise ParlourError(f"the self-play network has no features for {game.name}: it plays "
-                           f"the {' and '.join(sorted(families))} games")
+                           f"the {', '.join(others)} and {last} games")
     return make(game)
 
 
@@ -319,6 +324,8 @@ class Config:
     """Training settings."""
 
     variant: str = "big-two-4card"
+    #: Seats at the table; ``None``: the variant's default.
+    players: int | None = None
     seed: int = 1
     num_envs: int = 256
     hidden: tuple[int, int] = (256, 128)
@@ -329,6 +336,25 @@ class Config:
     eps_steps: int = 20_000
     #: Finished decisions are collected every this many steps.
     chunk: int = 8
+    #: Targets are the seat's return less the other seats' mean (:func:`relative_returns`):
+    #: for a game whose scores do not sum to zero (Rummy), where a seat's own points are not
+    #: what wins.
+    relative: bool = False
+
+
+def relative_returns(returns: F32) -> F32:
+    """Each seat's return less the mean of the other seats' (rows of one deal each): what a
+    seat gained over the table, which its own points do not say where the scores do not sum to
+    zero (in Rummy two players can both score well).
+
+    >>> relative_returns(np.array([[30.0, -10.0], [50.0, 40.0]], dtype=np.float32)).tolist()
+    [[40.0, -40.0], [10.0, -10.0]]
+    >>> relative_returns(np.array([[9.0, 0.0, 0.0, -3.0]], dtype=np.float32)).tolist()
+    [[10.0, -2.0, -2.0, -6.0]]
+    """
+    n = returns.shape[1]
+    out: F32 = returns - (returns.sum(axis=1, keepdims=True) - returns) / (n - 1)
+    return out
 
 
 def piece_seed(seed: int, piece: int) -> int:
@@ -347,7 +373,7 @@ class Trainer:
 
     def __init__(self, cfg: Config) -> None:
         self.cfg = cfg
-        self.game = batched_env(cfg.variant, num_envs=1).game
+        self.game = batched_env(cfg.variant, num_envs=1, players=cfg.players).game
         self.features = features_for(self.game)
         self.rng = np.random.default_rng(cfg.seed)
         self.net = QNet.new(encoder(self.game).size, self.features.width, cfg.hidden, self.rng,
@@ -362,8 +388,8 @@ class Trainer:
         (``time.perf_counter()``) if it comes first."""
         cfg, net, rng, feats = self.cfg, self.net, self.rng, self.features
         start = time.perf_counter()
-        env = batched_env(cfg.variant, num_envs=cfg.num_envs, rewards="normalised",
-                          seed=piece_seed(cfg.seed, self.pieces))
+        env = batched_env(cfg.variant, num_envs=cfg.num_envs, players=cfg.players,
+                          rewards="normalised", seed=piece_seed(cfg.seed, self.pieces))
         n, players = cfg.num_envs, self.game.players
         slots = 16  # finished deals' returns kept per row; a decision resolves within `chunk` steps
         deal_id = np.zeros(n, dtype=np.int64)
@@ -401,7 +427,8 @@ class Trainer:
             t += 1
             done = np.flatnonzero(step.done)
             if done.size:
-                returns[done, deal_id[done] % slots] = step.rewards[done]
+                ended = step.rewards[done]
+                returns[done, deal_id[done] % slots] = relative_returns(ended) if cfg.relative else ended
                 deal_id[done] += 1
                 deals += done.size
             if t % cfg.chunk == 0:

@@ -73,14 +73,6 @@ COLUMNS = ("trump", *(f"trump_place:{i}" for i in range(TRUMP_PLACES)),
            "leads", "follows", "takes", "partner_holds", "last", "trumps_after", "suit_after")
 
 
-def _block(names: list[str], prefix: str, size: int) -> int:
-    """Where the encoding's block of ``size`` entries named ``prefix…`` starts."""
-    at = next((i for i, n in enumerate(names) if n.startswith(prefix)), -1)
-    if at < 0 or not all(n.startswith(prefix) for n in names[at:at + size]):
-        raise ParlourError(f"the trump encoding has no block {prefix!r} of {size} entries")
-    return at
-
-
 class TrumpFeatures:
     """Per-action features of a trump game: the action's one-hot entry (``static``) and, per
     decision, what the card means in that deal (:data:`COLUMNS`, read from the observation
@@ -96,15 +88,15 @@ class TrumpFeatures:
         self.size = action_index(game).size
         self.static = np.eye(self.size, dtype=np.float32)
         self.width = self.size + len(COLUMNS)
-        names = encoder(game).feature_names()
+        enc = encoder(game)
         n = game.players
         self.players = n
-        self.hand_at = _block(names, "hand:", 52)
-        self.trick_at = _block(names, "trick:self:", 52)
-        _block(names, "trick:", 52 * n)  # every seat's card in the trick follows it
-        self.trump_at = _block(names, "trump:", 4)
-        self.leader_at = _block(names, "leader:", n)
-        self.demoted_at = names.index("ace_demoted")
+        self.hand_at = enc.block("hand:", 52)
+        self.trick_at = enc.block("trick:self:", 52)
+        enc.block("trick:", 52 * n)  # every seat's card in the trick follows it
+        self.trump_at = enc.block("trump:", 4)
+        self.leader_at = enc.block("leader:", n)
+        self.demoted_at = enc.block("ace_demoted", 1)
         # the other seats (relative to the observer) on the observer's side: its partners
         sides = game.rules.sides
         self.partner = np.array([sides[k] == sides[0] for k in range(n)])

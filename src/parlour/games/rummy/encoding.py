@@ -146,6 +146,19 @@ class RummyIndex(ActionIndex):
         self._layoffs = {mode << _MODE_SHIFT | cards: self.first_layoff + i
                          for i, (mode, cards) in enumerate(self._layoff_keys)}
 
+    def layoff(self, i: int) -> tuple[int, int]:
+        """The side (``GROUP``, ``BELOW``, ``ABOVE`` or ``BOTH``) and cards (a layout mask) of
+        the lay-off at index ``i``, whatever meld it goes on.
+
+        >>> import parlour
+        >>> from parlour.envs import action_index
+        >>> index = action_index(parlour.new_game("rummy"))
+        >>> mode, cards = index.layoff(index.first_layoff)
+        >>> mode == GROUP, text_of(cards)
+        (True, 'AC')
+        """
+        return self._layoff_keys[i - self.first_layoff]
+
     @staticmethod
     def _table(context: Observation | State | None) -> list[int]:
         """The melds on the table (layout masks) in the context of a move."""

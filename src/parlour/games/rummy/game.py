@@ -137,6 +137,22 @@ class RummyGame(Game):
     def hand_size(self) -> int:
         return self._options.hand_size or (10 if self.players == 2 else 7)
 
+    @property
+    def rules(self) -> tuple[int, bool, bool, int]:
+        """What the options change of a deal's play (cards dealt, the discard rule, whether
+        melds score, the turn limit), and not of a series: equal for two games whose deals
+        play alike.
+
+        >>> import parlour
+        >>> game = parlour.new_game("rummy")
+        >>> game.rules == parlour.new_game("rummy", series_target=500, tie_break="went-out").rules
+        True
+        >>> game.rules == parlour.new_game("rummy", score_melds=False).rules
+        False
+        """
+        o = self._options
+        return self.hand_size, o.forbid_discard_of_drawn_discard, o.score_melds, o.turn_limit
+
     def seat_name(self, seat: int) -> str:
         return "Human" if seat == 0 else f"Computer {seat}"
 
