@@ -263,8 +263,8 @@ class SearchBot(Bot):
     ``guide`` and ``prior_weight``: a prior over the moves and how many worlds it counts for
     (step 5 of the module); where the guide gives a prior, ``guided_candidates`` of the guide's
     best moves lead the candidates, and ``prior_margin`` is the lead in points over the guide's
-    second choice from which its first is played without searching. ``threads``: how many threads a compiled
-    search plays its worlds on (the move does not depend on it). ``keep_policy``: when above 0,
+    second choice from which its first is played without searching. ``threads``: how many
+    threads a compiled search plays its worlds on (the move does not depend on it). ``keep_policy``: when above 0,
     the policy's own choice (the guide's, when it gives a prior) is kept unless the search's
     best beats it, in the worlds both were played in, by more than that many standard errors of
     their paired difference (a small budget's noise then cannot talk it out of a good move);
@@ -276,10 +276,10 @@ class SearchBot(Bot):
     by it instead of the greedy policy, with ``guided_iterations`` (when given) in place of
     ``iterations`` (a network's rollout costs more than greedy's); ``inference``
     (:class:`Inference`) then weights the worlds by the other seats' past moves under it (step 6
-    of the module; without a network for the variant it is not used); ``leaf_after``: with such a policy, each rollout stops
-    where the searching seat is to choose for the ``leaf_after``-th time and counts the
-    network's estimate of its best move there instead of playing to the end (a value at the
-    leaves; ``None``: every rollout is played to the end).
+    of the module; without a network for the variant it is not used); ``leaf_after``: with such
+    a policy, each rollout stops where the searching seat is to choose for the
+    ``leaf_after``-th time and counts the network's estimate of its best move there instead of
+    playing to the end (a value at the leaves; ``None``: every rollout is played to the end).
     """
 
     name = "search"

@@ -142,7 +142,8 @@ def policy_for(observation: Observation) -> Policy | None:
     [True, False, True]
     """
     game = observation.game
-    policy = load_policy(game.name, game.players)
+    # the cached load by the deal's own player count: no game is made per decision
+    policy = _load(game.name, game.players) if game.name in WEIGHTS else None
     if policy is None or getattr(game, "rules", None) != getattr(policy.features.game, "rules", None):
         return None
     return policy
