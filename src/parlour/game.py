@@ -109,6 +109,14 @@ class Observation(ABC):
     def is_over(self) -> bool:
         return self.current_player == TERMINAL
 
+    @property
+    def stalled(self) -> str | None:
+        """Why the deal can no longer end before its turn limit, in a player's words, or
+        ``None`` (always, in a family whose deals end by themselves). A search plays its
+        policy's move there without rollouts, which would all run on to the limit.
+        """
+        return None
+
     def log_lines(self, start: int = 0) -> list[str]:
         """The deal's public history from action ``start`` on, told for this seat: a line per
         action, plus what follows from it (who won a trick, the end of the deal). Never names a

@@ -19,7 +19,9 @@ played by the observation-only ``greedy`` policy, not by a perfect-information s
 
 The search, step by step:
 
-1. A single legal action is returned at once.
+1. A single legal action is returned at once. So is the policy's choice (the guide's, with a
+   guide) where the observation says the deal is ``stalled``: a rummy deal that can only end
+   at its turn limit, where every rollout would run on to the limit (seconds a move).
 2. Candidates: the playout policy's own preference order, found by asking it again with its
    previous picks removed, cut to ``max_candidates``. Its own choice always comes first, and an
    exact tie in the search is settled in the policy's favour.
@@ -198,6 +200,9 @@ class SearchResult:
     seconds: float
     #: How many worlds' worth the guide's prior counted for (0: no guide).
     prior_weight: float = 0.0
+    #: Why the policy's move was played without searching (:attr:`Observation.stalled`); empty
+    #: when the move was searched or the guide's choice was clear.
+    unsearched: str = ""
 
     def explanation(self) -> str:
         """One line in plain words: the move, how it fared in the simulated deals, and the next
@@ -208,6 +213,8 @@ class SearchResult:
         best pass: wins 48%, +0.10 points"``
         """
         best = next(c for c in self.candidates if c.action == self.action)
+        if self.unsearched:
+            return f"{best.action.words()}: the policy's choice, not searched: {self.unsearched}"
         if not self.worlds and len(self.candidates) > 1:  # the guide's choice was clear
             second = self.candidates[1]
             return (f"{best.action.words()}: the learned policy rates it "
@@ -401,6 +408,10 @@ class SearchBot(Bot):
             order += [a for a in policy_order(observation, legal_actions, rng, self.max_candidates)
                       if a not in order]
             candidates = tuple(Candidate(a, i, prior=of[a]) for i, a in enumerate(order))
+        stalled = observation.stalled if include is None else None
+        if stalled is not None:  # every rollout would run on to the turn limit, to no purpose
+            return SearchResult(candidates[0].action, candidates, 0, 0,
+                                time.perf_counter() - start, weight, stalled)
         if include is not None and include not in [c.action for c in candidates]:
             if include not in legal_actions:
                 raise ParlourError(f"{include} is not one of the legal moves")

@@ -51,6 +51,8 @@ _to_layout = bit_mover(TO_RUMMY)
 #: The four bits of each ace-low rank.
 COLUMN: tuple[int, ...] = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13))
 _ACES = COLUMN[0]
+#: The bits where a run of three can start within its suit's row (ranks A to J).
+_RUN_STARTS = sum(((1 << 11) - 1) << (13 * s) for s in range(4))
 _TENS_UP = COLUMN[9] | COLUMN[10] | COLUMN[11] | COLUMN[12]
 
 #: Point value of each rummy-layout bit: A 20; 10, J, Q, K 10; 2-9 5.
@@ -163,3 +165,21 @@ def extensions(meld: int, hand: int) -> list[int]:
         highs.append(ext)
         i += 1
     return [low | high for low in lows for high in highs if low | high]
+
+
+def can_meld(cards: int) -> bool:
+    """Whether some three of ``cards`` make a meld.
+
+    >>> from parlour.cards import parse_cards
+    >>> can_meld(rummy_mask(parse_cards("4C 5C 7C 6D 6H KS")))
+    False
+    >>> can_meld(rummy_mask(parse_cards("KS 4C 5C 6C")))
+    True
+    >>> can_meld(rummy_mask(parse_cards("QC KC AC 9S 9H 2D")))      # ace low: no wrap
+    False
+    >>> can_meld(rummy_mask(parse_cards("9C 9S 9H 2D")))
+    True
+    """
+    if cards & (cards >> 1) & (cards >> 2) & _RUN_STARTS:
+        return True
+    return any(suits_of_rank(cards, r).bit_count() >= 3 for r in range(13))

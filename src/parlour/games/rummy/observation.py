@@ -27,7 +27,16 @@ from parlour.games.rummy.actions import (
     MELD,
     RummyAction,
 )
-from parlour.games.rummy.melds import TO_CARD, TO_RUMMY, card_set, mask_value, rummy_mask
+from parlour.games.rummy.melds import (
+    FULL,
+    TO_CARD,
+    TO_RUMMY,
+    can_meld,
+    card_set,
+    extensions,
+    mask_value,
+    rummy_mask,
+)
 from parlour.view import HAND, JUST_DRAWN, SeatView, panels
 
 if TYPE_CHECKING:
@@ -102,6 +111,41 @@ class RummyObservation(Observation):
     #: Once the deal is over, every seat's remaining hand, laid face up to be counted; ``()``
     #: while the deal goes on.
     shown: tuple[CardSet, ...]
+
+    @property
+    def stalled(self) -> str | None:
+        """Why the deal can only end blocked at the turn limit, or ``None`` while someone might
+        still go out. A hand never grows (a turn draws one card and ends with a discard), so a
+        hand empties only by melding and laying off: the deal is stalled once no card off the
+        table (in a hand, the stock or the discard pile) lays off on a meld, and no three of
+        them make a meld or no seat will ever hold three cards at once.
+
+        >>> import parlour
+        >>> game = parlour.new_game("rummy")
+        >>> clubs = "AC 2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC"
+        >>> deal = game.new_deal(hands=["9H", "2D"], stock="...", melds=[clubs])
+        >>> print(deal.observation(1).stalled)
+        nothing can be melded or laid off any more: the deal can only end blocked at the turn limit
+        >>> # A seat of two cards will hold three; 10H would lay off on JH QH KH.
+        >>> game.new_deal(hands=["9H 5S", "2D"], stock="...", melds=[clubs]).observation(0).stalled
+        >>> game.new_deal(hands=["9H", "2D"], stock="...", melds=[clubs, "JH QH KH"]).observation(0).stalled
+        """
+        if self.is_over:
+            return None
+        melds = [rummy_mask(m) for m in self.melds]
+        table = 0
+        for m in melds:
+            table |= m
+        free = FULL & ~table
+        if any(extensions(m, free) for m in melds):
+            return None
+        # The seat to move, past its draw, already holds its drawn card.
+        most = max(n + (s != self.current_player or self.phase == "draw")
+                   for s, n in enumerate(self.hand_sizes))
+        if most >= 3 and can_meld(free):
+            return None
+        return ("nothing can be melded or laid off any more: the deal can only end blocked at the "
+                "turn limit")
 
     def sample_state(self, rng: random.Random) -> RummyState:
         """The hidden cards dealt at random; the public record becomes the sample's ``past``.
