@@ -734,6 +734,14 @@ async def test_the_start_screen_speaks_plainly() -> None:
         await pilot.pause()
         labels = [str(label.content) for label in screen.query(".bot-label").results(Label)]
         assert labels == ["P0", "P1", "P3"]
+        # learned where it has a network for that many players: Rummy's 2 and 4, not 3.
+        screen.query_one("#variant", Select).value = "rummy"
+        await pilot.pause()
+        for players in (3, 4, 2):
+            screen.query_one("#players", Select).value = players
+            await pilot.pause()
+            offered = [value for _, value in screen.query_one("#bot-0", Select)._options]
+            assert ("learned" in offered) == (players in WEIGHTS["rummy"]), players
 
 
 @sync

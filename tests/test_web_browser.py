@@ -33,7 +33,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import uvicorn
 from PIL import Image, ImageChops
-from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from parlour.web.app import create_app
@@ -601,28 +601,22 @@ def test_lobby_pages_and_filters_ask_only_for_the_page_shown(
 def test_the_lobby_offers_each_game_its_own_computer_players(
         server: str, new_page: Callable[..., Page]) -> None:
     page = new_page(viewport={"width": 1280, "height": 900})
-    # Every game has a network now; as a game without one, the server's list is answered with
-    # Rummy's learned taken out (as offered_bots does for a variant without weights).
-    def without_learned(route: Route) -> None:
-        data = route.fetch().json()
-        for variant in data["variants"]:
-            if variant["name"] == "rummy":
-                variant["bots"].remove("learned")
-        route.fulfill(json=data)
-
-    page.route("**/api/variants", without_learned)
     page.goto(f"{server}/#/")
     page.wait_for_selector("#variant option", state="attached")
-    page.select_option("#variant", "big-two-4card")
+    page.select_option("#variant", "rummy")
+    page.select_option("#players", "2")
     page.select_option("#seat-0", "bot:expert")
     page.select_option("#seat-1", "bot:learned")
-    # learned is not offered for that game, and the seat that had it falls back to the
-    # default bot while the other keeps its choice.
-    page.select_option("#variant", "rummy")
+    # Rummy's learned has networks for 2 and 4 players, not 3: at 3 it is not offered, and the
+    # seat that had it falls back to the default bot while the other keeps its choice.
+    page.select_option("#players", "3")
     offered = page.eval_on_selector_all("#seat-1 option", "options => options.map(o => o.value)")
     assert "bot:learned" not in offered and "bot:expert" in offered
     assert page.input_value("#seat-1") == "bot:medium"
     assert page.input_value("#seat-0") == "bot:expert"
+    page.select_option("#players", "4")
+    offered = page.eval_on_selector_all("#seat-3 option", "options => options.map(o => o.value)")
+    assert "bot:learned" in offered
 
 
 def test_a_chosen_seed_is_shown_in_the_lobby_and_at_the_table(

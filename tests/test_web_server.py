@@ -77,6 +77,15 @@ def test_variants_lists_every_variant_with_its_options_and_the_bots(http: TestCl
     offered = {v["name"]: v["bots"] for v in data["variants"]}
     assert all(bots[:3] == ["random", "easy", "greedy"] for bots in offered.values())
     assert [n for n, bots in offered.items() if "learned" in bots] == list(WEIGHTS)
+    # ... and for the numbers of players it has one for (Rummy: 2 and 4, not 3).
+    by_players = {v["name"]: v["bots_by_players"] for v in data["variants"]}
+    for name, counts in by_players.items():
+        variant = parlour.registry.get_variant(name)
+        assert sorted(map(int, counts)) == sorted(variant.players)
+        assert counts[str(variant.default_players)] == offered[name]
+        assert {int(n) for n, bots in counts.items() if "learned" in bots} == set(
+            WEIGHTS.get(name, {})) & set(variant.players)
+    assert ["learned" in by_players["rummy"][n] for n in "234"] == [True, False, True]
 
 
 def test_create_list_and_join(http: TestClient) -> None:

@@ -8,6 +8,7 @@ from parlour.bots.learned import WEIGHTS, LearnedBot
 from parlour.bots.levels import EasyBot, register_levels
 from parlour.bots.random_bot import RandomBot
 from parlour.bots.search import Inference, SearchBot
+from parlour.registry import get_variant
 
 register_bot("random", RandomBot)
 register_bot("greedy", GreedyBot)
@@ -28,17 +29,22 @@ BOT_LEVELS = {
 }
 
 
-def offered_bots(variant: str) -> list[str]:
-    """The computer players a table offers for ``variant``, weakest first: ``learned`` only
-    where it has a network of its own (elsewhere it would only be ``greedy`` by another name).
+def offered_bots(variant: str, players: int | None = None) -> list[str]:
+    """The computer players a table offers for ``variant`` with ``players`` seats (by default
+    the variant's usual number), weakest first: ``learned`` only where it has a network of its
+    own for that many players (elsewhere it would only be ``greedy`` by another name).
 
-    >>> offered_bots("big-two-4card")[-1], offered_bots("rummy")[-1]
-    ('learned', 'learned')
+    >>> offered_bots("big-two-4card")[-1]
+    'learned'
+    >>> ["learned" in offered_bots("rummy", n) for n in (2, 3, 4)]
+    [True, False, True]
     """
+    if players is None:
+        players = get_variant(variant).default_players
     names = bot_names()
     known = [name for name in BOT_LEVELS if name in names]
     offered = known + [name for name in names if name not in BOT_LEVELS]
-    return [name for name in offered if name != "learned" or variant in WEIGHTS]
+    return [name for name in offered if name != "learned" or players in WEIGHTS.get(variant, {})]
 
 
 __all__ = [

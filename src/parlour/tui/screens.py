@@ -154,7 +154,7 @@ class StartScreen(Screen[None]):
         rows += [Label("Your seat"),
                  Select([(names(i), i) for i in range(n)], value=seat, allow_blank=False,
                         id="seat")]
-        levels = offered_bots(v.name)
+        levels = offered_bots(v.name, n)
         if n > 1:
             rows.append(Label("Computer players", classes="option"))
         for k in range(n - 1):

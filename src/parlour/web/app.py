@@ -243,6 +243,8 @@ def _variant_info(variant: Any) -> dict[str, Any]:
         "default_players": variant.default_players,
         "match_end": variant.make().match_end_text(),
         "bots": offered_bots(variant.name),
+        # learned has networks for some numbers of players only (Rummy's 2 and 4)
+        "bots_by_players": {str(n): offered_bots(variant.name, n) for n in variant.players},
         "options": [{"name": o.name, "default": o.default, "help": o.help,
                      "choices": None if o.choices is None else list(o.choices),
                      "min": o.min, "max": o.max} for o in variant.option_info()],

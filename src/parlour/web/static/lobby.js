@@ -32,9 +32,11 @@ function currentVariant() {
   return variants.find((v) => v.name === $("variant").value) ?? variants[0];
 }
 
-// The computer players this game offers (learned only where it has a network).
+// The computer players this game offers at the chosen number of players (learned only where it
+// has a network for that many).
 function variantBots() {
-  return currentVariant()?.bots ?? bots;
+  const variant = currentVariant();
+  return variant?.bots_by_players?.[$("players").value] ?? variant?.bots ?? bots;
 }
 
 function defaultBot() {

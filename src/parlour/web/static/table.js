@@ -883,7 +883,7 @@ export async function openTable(id) {
     const [{ table }, { variants, bots }] = await Promise.all([api.table(id), loadVariants()]);
     if (S.id !== id) return;
     const variant = variants.find((v) => v.name === table.variant);
-    S.bots = variant?.bots ?? bots;
+    S.bots = variant?.bots_by_players?.[table.players] ?? variant?.bots ?? bots;
     S.family = variant?.family ?? null;
     S.table = S.table ?? table;
     $("table-rules").textContent = variant?.rules ?? "";
