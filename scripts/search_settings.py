@@ -2,8 +2,10 @@
 
 How the documentation's "Speed and strength" measured what the levels keep of the policy's
 choice (``keep_policy``, family by family), worlds weighted by the other seats' moves
-(``inference``), rollouts that stop at the network's value (``leaf_after``) and what the learned
-network adds to a search (``--against-no-network``):
+(``inference``), rollouts that stop at the network's value (``leaf_after``), what the learned
+network adds to a search (``--against-no-network``), what its playouts add to its guide
+(``--network-playouts``, ``--against-greedy-playouts``) and a level against another bot
+(``--against``):
 
     python scripts/search_settings.py forty-five hard --keep-policy 0 --against-keep-policy 2 \
         --games 2000 --seed 1
@@ -11,6 +13,9 @@ network adds to a search (``--against-no-network``):
     python scripts/search_settings.py big-two-4card hard --leaf-after 1 --network-iterations 1500 \
         --games 100 --seed 1
     python scripts/search_settings.py forty-five hard --against-no-network --games 300 --seed 1
+    python scripts/search_settings.py rummy hard --players 2 --network-playouts --games 300 --seed 1
+    python scripts/search_settings.py rummy expert --players 2 --network-playouts \
+        --against learned --games 256 --seed 1
 
 Each side is the level's own search (its budget, candidates and, where the variant has a
 network, its guide and playouts) with only the settings named changed; the report is the arena's
@@ -29,6 +34,7 @@ from parlour.arena.core import run_arena
 from parlour.arena.stats import head_to_head, split_differences
 from parlour.bots import Inference, SearchBot
 from parlour.bots.base import register_bot
+from parlour.bots.learned import network_playouts
 from parlour.bots.levels import LEVELS
 
 
@@ -57,12 +63,22 @@ def main() -> None:
     parser.add_argument("--against-no-network", action="store_true",
                         help="the second side searches without the learned network (greedy's "
                              "rollouts and candidates)")
+    parser.add_argument("--against-greedy-playouts", action="store_true",
+                        help="the second side takes the network as its guide but plays its "
+                             "worlds out with greedy, at the level's plain budget")
+    parser.add_argument("--network-playouts", action="store_true",
+                        help="the first side plays its worlds out with the network even where "
+                             "the level does not (learned.PLAYED_OUT), at its network budget")
+    parser.add_argument("--against", default=None, metavar="BOT",
+                        help="the second side is this bot (such as learned) instead of the "
+                             "level as shipped")
     args = parser.parse_args()
     level = next(lv for lv in LEVELS if lv.name == args.level)
 
     def side(name: str, keep: float | None, weighting: Inference | None = None,
              leaf_after: int | None = None, network_iterations: int | None = None,
-             network: bool = True) -> str:
+             network: bool = True, greedy_playouts: bool = False,
+             network_played: bool = False) -> str:
         changed = dataclasses.replace(level, name=name, keep_policy=keep)
         if network_iterations is not None:
             changed = dataclasses.replace(changed, network_iterations=network_iterations)
@@ -73,14 +89,19 @@ def main() -> None:
             bot = changed.bot()
             bot.inference = weighting
             bot.leaf_after = leaf_after
+            if greedy_playouts:
+                bot.playouts = None
+            if network_played:
+                bot.playouts = network_playouts
             return bot
         register_bot(name, make)
         return name
 
     first = side(f"{level.name}-changed", args.keep_policy, args.inference, args.leaf_after,
-                 args.network_iterations)
-    second = side(f"{level.name}-shipped", args.against_keep_policy,
-                  network=not args.against_no_network)
+                 args.network_iterations, network_played=args.network_playouts)
+    second = args.against or side(f"{level.name}-shipped", args.against_keep_policy,
+                                  network=not args.against_no_network,
+                                  greedy_playouts=args.against_greedy_playouts)
     game = parlour.new_game(args.variant, **({"players": args.players} if args.players else {}))
     began = time.perf_counter()
     result = run_arena(game, [first, second], args.games, seed=args.seed, duplicate=True)

@@ -1,9 +1,11 @@
 """Rummy's self-play networks: their move features against the rules' own meld tests, the
-shipped weights as the ``learned`` bot of 2- and 4-player Rummy (and of no other rules) and as
-the searching levels' guide, and a tiny training run."""
+shipped weights as the ``learned`` bot of 2- and 4-player Rummy (and of no other rules), as
+the searching levels' guide and, compiled, as a search's playout policy, and a tiny training
+run."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import sys
 from itertools import combinations
@@ -14,15 +16,33 @@ import pytest
 
 import parlour
 from parlour import ParlourError
+from parlour._core import RummyNet
 from parlour.bots import GreedyBot, SearchBot, make_bot
 from parlour.bots import base as bots_base
-from parlour.bots.learned import LearnedBot, guide_for, load_policy, playouts, policy_for, prior
+from parlour.bots.learned import (
+    LearnedBot,
+    guide_for,
+    load_policy,
+    network_playouts,
+    playouts,
+    policy_for,
+    prior,
+)
 from parlour.bots.learned.dmc import Config, QNet, Trainer, features_for
 from parlour.bots.learned.rummy import COLUMNS, KINDS, RummyFeatures
 from parlour.bots.levels import GUIDED_CANDIDATES, LEVELS
 from parlour.envs import action_index, encoder
-from parlour.games.rummy.actions import DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD
+from parlour.errors import DealError
+from parlour.games.rummy.actions import (
+    DISCARD,
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    INTERNED,
+    LAYOFF,
+    MELD,
+)
 from parlour.games.rummy.melds import extensions, is_group, is_meld, mask_value, rummy_mask
+from parlour.games.rummy.observation import RummyObservation
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "training"))
 import selfplay as training
@@ -112,7 +132,6 @@ def test_each_legal_move_is_described_as_the_rules_see_it() -> None:
 def test_the_features_refuse_another_family() -> None:
     with pytest.raises(ParlourError, match="for rummy, not big-two"):
         RummyFeatures(parlour.new_game("big-two"))
-    assert RummyFeatures(parlour.new_game("rummy")).compiled({}, 1.0) is None  # greedy plays out
 
 
 def position(players: int, seed: int = 5) -> parlour.State:
@@ -141,8 +160,10 @@ def test_the_network_plays_two_and_four_player_rummy(players: int) -> None:
     # trained on its lead over the table, which is what wins at Rummy, and it says so
     assert policy.relative and "points over the others' average after it" in why
     assert LearnedBot().choose(obs, legal, random.Random(9)) == action  # no randomness
-    # A search's guide, but not its playouts: rummy's worlds are played out by greedy
+    # A search's guide; the levels play its worlds out with greedy (PLAYED_OUT), an experiment
+    # may with the network
     assert guide_for(obs) is policy and playouts(obs) is None
+    assert network_playouts(obs) is policy.compiled()
     # A series is played by the deal's rules: the network plays it
     series = parlour.new_game("rummy", players=players, series_target=500).new_deal(seed=5)
     assert policy_for(series.observation(0)) is policy
@@ -174,14 +195,96 @@ def test_the_network_guides_rummys_search_which_plays_out_with_greedy() -> None:
     result = make_bot("hard").search(obs, legal, random.Random(2))
     assert result.candidates[0].action == legal[int(np.argmax(scores))]
     hard = next(level for level in LEVELS if level.name == "hard")
-    same = SearchBot(iterations=hard.iterations, max_candidates=hard.candidates,
-                     keep_policy=hard.keep_policy, guide=prior, prior_weight=0.0,
-                     guided_candidates=GUIDED_CANDIDATES)
-    assert [c.values for c in result.candidates] == \
-           [c.values for c in same.search(obs, legal, random.Random(2)).candidates]
-    wide = SearchBot(iterations=40, min_worlds=40, guide=prior, playouts=playouts,
-                     guided_iterations=10).search(obs, legal, random.Random(2))
-    assert wide.iterations > 10
+    assert hard.network_iterations is not None and result.iterations > hard.network_iterations
+
+    def values(how: object) -> list[list[float]]:
+        bot = SearchBot(iterations=hard.iterations, guided_iterations=hard.network_iterations,
+                        max_candidates=hard.candidates, keep_policy=hard.keep_policy,
+                        guide=prior, playouts=how, prior_weight=0.0,  # type: ignore[arg-type]
+                        guided_candidates=GUIDED_CANDIDATES)
+        return [c.values for c in bot.search(obs, legal, random.Random(2)).candidates]
+
+    assert [c.values for c in result.candidates] == values(playouts)
+    # Played out by the network instead, at the network budget: another search.
+    played = SearchBot(iterations=hard.iterations, guided_iterations=hard.network_iterations,
+                       guide=prior, playouts=network_playouts).search(obs, legal,
+                                                                      random.Random(2))
+    assert 0 < played.iterations <= hard.network_iterations
+    assert values(network_playouts) != values(playouts)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_compiled_network_scores_every_move_as_numpy_does(players: int) -> None:
+    policy = load_policy("rummy", players)
+    assert policy is not None
+    net = policy.compiled()
+    assert isinstance(net, RummyNet) and net is policy.compiled()  # made once
+    game, rng, kinds = policy.features.game, random.Random(players), set()
+    for seed in range(3):
+        state = game.new_deal(seed=seed)
+        while not state.is_over:
+            legal = state.legal_actions()
+            expected = policy.scores(state.observation(state.current_player), legal) / policy.scale
+            compiled = dict(net.scores(state._core))  # type: ignore[attr-defined]
+            got = np.array([compiled[int(a)] for a in legal])
+            assert np.allclose(got, expected, atol=1e-5), (got, expected)
+            kinds.update(int(a) & 7 for a in legal)
+            state.apply(rng.choice(legal))
+    assert kinds == {DRAW_STOCK, DRAW_DISCARD, MELD, LAYOFF, DISCARD}  # every kind scored
+
+
+def test_a_searchs_worlds_carry_the_discards_the_network_reads(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The engine keeps no history: a sampled world's discards come from the observation's
+    # record, so the compiled network scores the world as numpy scores its observation.
+    policy = load_policy("rummy")
+    assert policy is not None
+    net = policy.compiled()
+    assert isinstance(net, RummyNet)
+    state = position(2, seed=8)
+    for _ in range(12):
+        state.apply(GreedyBot().choose(state.observation(state.current_player),
+                                       state.legal_actions(), random.Random(1)))
+    obs = state.observation(state.current_player)
+    assert any(a.kind == DISCARD for _, a in obs.history)
+    world = obs.sample_state(random.Random(2))
+    legal = world.legal_actions()
+    expected = policy.scores(world.observation(world.current_player), legal) / policy.scale
+    core = obs._knowledge().sample(INTERNED, 7)
+    compiled = dict(net.scores(core))
+    assert np.allclose([compiled[int(a)] for a in legal], expected, atol=1e-5)
+    fresh = dataclasses.replace(obs)  # without the knowledge made above
+    monkeypatch.setattr(RummyObservation, "_discarded", lambda self: [0])
+    with pytest.raises(DealError, match="one set of discarded cards per seat"):
+        fresh._knowledge()
+
+
+def test_network_playouts_are_reproducible_and_refuse_other_rules() -> None:
+    policy = load_policy("rummy")
+    assert policy is not None
+    state = position(2, seed=3)
+    obs, legal = state.observation(state.current_player), state.legal_actions()
+
+    def values(**kwargs: object) -> list[list[float]]:
+        bot = SearchBot(iterations=60, min_worlds=4, **kwargs)  # type: ignore[arg-type]
+        return [c.values for c in bot.search(obs, legal, random.Random(3)).candidates]
+
+    def net(_: object) -> object:
+        return policy.compiled()
+
+    assert values(playouts=net) == values(playouts=net, threads=2)
+    assert values(playouts=net) != values()  # not greedy's rollouts
+    other = position(4)
+    with pytest.raises(ValueError, match="made for other rummy rules"):
+        SearchBot(iterations=20, playouts=net).search(
+            other.observation(other.current_player), other.legal_actions(), random.Random(1))
+    p = policy.net.params
+    with pytest.raises(ValueError, match="do not fit"):
+        RummyNet(2, False, True, 1000, 1000.0, p["w1o"], p["w1a"][1:], p["b1"], p["w2"],
+                 p["b2"], p["w3"], 0.0)
+    with pytest.raises(ValueError, match="no rummy deal of 5 seats"):
+        RummyNet(5, False, True, 1000, 1000.0, p["w1o"], p["w1a"], p["b1"], p["w2"], p["b2"],
+                 p["w3"], 0.0)
 
 
 def test_a_tiny_rummy_run_trains_for_its_player_count_on_relative_returns(

@@ -376,3 +376,8 @@ def test_the_settings_script_compares_a_changed_level_with_the_shipped_one() -> 
     guided = run("--network-iterations", "40", "--against-no-network", variant="big-two-4card",
                  games=2)
     assert guided.startswith("medium-changed − medium-shipped: ") and "+0.000 [" not in guided
+    # Rummy's levels play out with greedy: a side played out by its network plays otherwise; the
+    # second side may be another bot.
+    netted = run("--network-playouts", "--network-iterations", "40", games=2)
+    assert netted.startswith("medium-changed − medium-shipped: ") and "+0.000 [" not in netted
+    assert run("--against", "learned", games=2).startswith("medium-changed − learned: ")

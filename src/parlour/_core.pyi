@@ -19,8 +19,9 @@ from parlour.games.rummy.actions import RummyAction
 from parlour.games.trump.actions import TrumpAction
 
 __all__ = ["BatchedCore", "ClimbingEngine", "ClimbingKnowledge", "ClimbingNet", "ClimbingTable",
-           "EnvCore", "Race", "RummyActions", "RummyCore", "RummyKnowledge", "TrumpEngine",
-           "TrumpKnowledge", "TrumpNet", "TrumpRules", "__version__", "rummy_greedy", "shuffle", "trump_deal"]
+           "EnvCore", "Race", "RummyActions", "RummyCore", "RummyKnowledge", "RummyNet",
+           "TrumpEngine", "TrumpKnowledge", "TrumpNet", "TrumpRules", "__version__", "rummy_greedy",
+           "shuffle", "trump_deal"]
 
 __version__: str
 
@@ -393,9 +394,10 @@ def rummy_greedy(
 
 @final
 class RummyKnowledge:
-    """What one seat knows of a rummy deal (its hand, the drawn card it may know, and the
-    public view as :meth:`RummyCore.public_view` gives it), from which consistent deals are
-    sampled. ValueError when the view is no view of a deal."""
+    """What one seat knows of a rummy deal (its hand, the drawn card it may know, the public
+    view as :meth:`RummyCore.public_view` gives it, and each seat's discards so far, which a
+    network's playouts read; none given: none), from which consistent deals are sampled.
+    ValueError when the view is no view of a deal."""
 
     def __new__(
         cls,
@@ -418,6 +420,7 @@ class RummyKnowledge:
         turn: int,
         went_out: int,
         shown: list[int],
+        discarded: list[int] | None = None,
     ) -> RummyKnowledge: ...
     @property
     def seat(self) -> int: ...
@@ -425,8 +428,34 @@ class RummyKnowledge:
         """A deal consistent with this knowledge, the unseen cards dealt at random from
         ``seed`` (0 to 2**64 - 1), its moves' objects from ``actions``."""
     def race(self, race: Race, candidates: list[int], priors: list[float], seed: int,
+             policy: RummyNet | None = None,
              ) -> tuple[int, int, list[tuple[list[float], int]]]:
-        """The search over worlds sampled from this knowledge (:class:`Race`)."""
+        """The search over worlds sampled from this knowledge (:class:`Race`), played out by
+        ``policy`` (the greedy policy when None)."""
+
+@final
+class RummyNet:
+    """A learned network as rummy's playout policy, for deals of these rules (``turn_limit``
+    as the core keeps it); the encoding divides the turn by ``turns`` (the option's value)."""
+
+    def __new__(
+        cls,
+        players: int,
+        forbid: bool,
+        score_melds: bool,
+        turn_limit: int,
+        turns: float,
+        w1o: npt.NDArray[np.float32],
+        w1a: npt.NDArray[np.float32],
+        b1: npt.NDArray[np.float32],
+        w2: npt.NDArray[np.float32],
+        b2: npt.NDArray[np.float32],
+        w3: npt.NDArray[np.float32],
+        b3: float,
+        scale: float = 1.0,
+    ) -> RummyNet: ...
+    def scores(self, core: RummyCore) -> list[tuple[int, float]]:
+        """The network's score of each legal move of the seat to move, in the core's order."""
 
 @final
 class EnvCore:

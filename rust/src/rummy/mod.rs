@@ -7,6 +7,7 @@
 
 pub mod encoding;
 pub mod melds;
+pub mod net;
 pub mod policy;
 pub mod state;
 pub mod world;

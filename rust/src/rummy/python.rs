@@ -8,18 +8,20 @@
 
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
+use numpy::{PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyList, PyTuple, PyType};
 
 use super::melds::FULL;
+use super::net::{Net, Scratch};
 use super::state::TARGET_SHIFT;
 use super::{
     DRAW_DISCARD, Knowledge, LAYOFF, Parts, PublicView, Rules, Sight, State, choose, is_move,
 };
 use crate::interned::Interned;
-use crate::sim::python::{Race, TallyTuple};
+use crate::sim::python::{Race, TallyTuple, layers};
 use crate::sim::{Knowledge as _, Rng};
 
 /// Register the rummy classes and functions in the extension module.
@@ -27,6 +29,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<RummyActions>()?;
     m.add_class::<RummyCore>()?;
     m.add_class::<RummyKnowledge>()?;
+    m.add_class::<RummyNet>()?;
     m.add_function(wrap_pyfunction!(rummy_greedy, m)?)
 }
 
@@ -90,14 +93,14 @@ pub struct RummyKnowledge {
 
 #[pymethods]
 impl RummyKnowledge {
-    /// From the rules, the seat, its hand and the drawn card it may know (-1: none), and the
-    /// public view as `RummyCore.public_view` gives it; ValueError when they are no view of a
-    /// deal.
+    /// From the rules, the seat, its hand and the drawn card it may know (-1: none), the
+    /// public view as `RummyCore.public_view` gives it, and each seat's discards so far (for a
+    /// network's playouts; none given: none); ValueError when they are no view of a deal.
     #[new]
     #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (players, forbid, score_melds, turn_limit, seat, hand, drawn, current,
         hand_sizes, phase, melds, placed, pile, taken, scores, stock_size, turn, went_out,
-        shown))]
+        shown, discarded=None))]
     fn new(
         players: u8,
         forbid: bool,
@@ -118,6 +121,7 @@ impl RummyKnowledge {
         turn: u64,
         went_out: i8,
         shown: Vec<u64>,
+        discarded: Option<Vec<u64>>,
     ) -> PyResult<Self> {
         let view = PublicView {
             current,
@@ -134,7 +138,10 @@ impl RummyKnowledge {
             shown,
         };
         let rules = rules(players, forbid, score_melds, turn_limit);
-        let inner = Knowledge::new(rules, seat, &view, hand, drawn).map_err(value_error)?;
+        let mut inner = Knowledge::new(rules, seat, &view, hand, drawn).map_err(value_error)?;
+        if let Some(discarded) = discarded {
+            inner = inner.with_discarded(&discarded).map_err(value_error)?;
+        }
         Ok(RummyKnowledge { inner })
     }
 
@@ -152,7 +159,9 @@ impl RummyKnowledge {
 
     /// Searches `candidates` (this seat's legal actions) over worlds sampled from this
     /// knowledge (`parlour.bots.search`): the worlds, the rollouts, each candidate's returns
-    /// and wins.
+    /// and wins. With `policy` (a [`RummyNet`]), every world is played out by the network
+    /// instead of the greedy policy.
+    #[pyo3(signature = (race, candidates, priors, seed, policy=None))]
     fn race(
         &self,
         py: Python<'_>,
@@ -160,8 +169,15 @@ impl RummyKnowledge {
         candidates: Vec<i128>,
         priors: Vec<f64>,
         seed: u64,
+        policy: Option<&RummyNet>,
     ) -> PyResult<(u64, u64, Vec<TallyTuple>)> {
-        race.run(py, &self.inner, candidates, priors, seed)
+        match policy {
+            None => race.run(py, &self.inner, candidates, priors, seed),
+            Some(net) => {
+                net.check_fits(self.inner.known().rules())?;
+                race.run_with(py, &self.inner, candidates, priors, seed, &net.net)
+            }
+        }
     }
 }
 
@@ -584,5 +600,72 @@ impl RummyCore {
         } else {
             Err(PyValueError::new_err("not a seat"))
         }
+    }
+}
+
+/// A learned network as rummy's playout policy (`parlour.bots.learned` makes one from its
+/// weights).
+#[pyclass(frozen, module = "parlour._core")]
+pub struct RummyNet {
+    rules: Rules,
+    net: Net,
+}
+
+impl RummyNet {
+    /// Refuses deals of other rules than the network was made for.
+    fn check_fits(&self, rules: &Rules) -> PyResult<()> {
+        if *rules != self.rules {
+            return Err(PyValueError::new_err(
+                "the network was made for other rummy rules or another number of seats",
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[pymethods]
+impl RummyNet {
+    /// The network for deals of these rules (`turn_limit` as the core keeps it); the encoding
+    /// divides the turn by `turns` (the option's value, as `EnvCore.rummy` takes it).
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (players, forbid, score_melds, turn_limit, turns, w1o, w1a, b1, w2, b2,
+                        w3, b3, scale=1.0))]
+    fn new(
+        players: u8,
+        forbid: bool,
+        score_melds: bool,
+        turn_limit: u64,
+        turns: f64,
+        w1o: PyReadonlyArray2<'_, f32>,
+        w1a: PyReadonlyArray2<'_, f32>,
+        b1: PyReadonlyArray1<'_, f32>,
+        w2: PyReadonlyArray2<'_, f32>,
+        b2: PyReadonlyArray1<'_, f32>,
+        w3: PyReadonlyArray1<'_, f32>,
+        b3: f32,
+        scale: f64,
+    ) -> PyResult<RummyNet> {
+        let layers = layers(w1o, w1a, b1, w2, b2, w3, b3, scale);
+        let net = Net::new(usize::from(players), turns, layers).map_err(PyValueError::new_err)?;
+        Ok(RummyNet {
+            rules: rules(players, forbid, score_melds, turn_limit),
+            net,
+        })
+    }
+
+    /// The network's score of each legal move of the seat to move in `core`, as `(move,
+    /// score)` pairs in the core's order.
+    fn scores(&self, core: PyRef<'_, RummyCore>) -> PyResult<Vec<(u64, f32)>> {
+        let state = core.core_state();
+        self.check_fits(state.rules())?;
+        if state.is_over() {
+            return Err(PyValueError::new_err("the deal is over: nobody is to move"));
+        }
+        let mut legal = Vec::new();
+        state.legal_actions(&mut legal);
+        let mut scratch = Scratch::default();
+        self.net.scores(state, &legal, &mut scratch);
+        Ok(legal.into_iter().zip(scratch.net.q).collect())
     }
 }

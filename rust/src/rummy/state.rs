@@ -131,6 +131,9 @@ pub struct State {
     hands: [u64; MAX_SEATS],
     taken: [u64; MAX_SEATS],
     placed: [u64; MAX_SEATS],
+    /// Every card each seat discarded this deal (public), for the learned network's encoding:
+    /// the moves of this state add to it, and a search's worlds start from the observation's.
+    discarded: [u64; MAX_SEATS],
     scores: [i64; MAX_SEATS],
     melds: [u64; MAX_MELDS],
     stock: [u8; 52],
@@ -172,6 +175,7 @@ impl State {
             hands: [0; MAX_SEATS],
             taken: [0; MAX_SEATS],
             placed: [0; MAX_SEATS],
+            discarded: [0; MAX_SEATS],
             scores: [0; MAX_SEATS],
             melds: [0; MAX_MELDS],
             stock: [0; 52],
@@ -333,6 +337,22 @@ impl State {
 
     pub fn taken(&self) -> &[u64] {
         &self.taken[..self.players()]
+    }
+
+    /// Every card each seat discarded: those discarded in this state's moves, and those set
+    /// by [`State::set_discarded`].
+    pub fn discarded(&self) -> &[u64] {
+        &self.discarded[..self.players()]
+    }
+
+    /// Sets each seat's discards before this position (a position made from its parts knows
+    /// only the moves played since); refused unless one set of cards per seat.
+    pub fn set_discarded(&mut self, discarded: &[u64]) -> Result<(), &'static str> {
+        if discarded.len() != self.players() || discarded.iter().any(|&d| d & !FULL != 0) {
+            return Err("one set of discarded cards per seat");
+        }
+        self.discarded[..discarded.len()].copy_from_slice(discarded);
+        Ok(())
     }
 
     pub fn hands(&self) -> &[u64] {
@@ -654,6 +674,7 @@ impl State {
         let hand = self.hands[p] ^ bit;
         self.hands[p] = hand;
         self.taken[p] &= hand;
+        self.discarded[p] |= bit;
         self.pile[usize::from(self.pile_len)] = card;
         self.pile_len += 1;
         if hand == 0 {

@@ -3,7 +3,8 @@
 use proptest::prelude::*;
 
 use super::melds::FULL;
-use super::{Parts, Rules, State};
+use super::state::KIND_BITS;
+use super::{DISCARD, Parts, Rules, State};
 
 /// A small deterministic generator (SplitMix64) for decks, rebuilds and choices.
 struct Rng(u64);
@@ -105,9 +106,15 @@ fn playout(rules: Rules, hand_size: usize, seed: u64, max_steps: usize) {
     let mut rng = Rng(seed);
     let mut state = new_deal(rules, hand_size, &mut rng);
     let mut legal = Vec::new();
+    let mut discarded = vec![0u64; state.players()];
     for _ in 0..max_steps {
         check_cards(&state);
         check_views(&state);
+        assert_eq!(
+            state.discarded(),
+            &discarded[..],
+            "each seat's discards, and no others"
+        );
         state.legal_actions(&mut legal);
         if state.is_over() {
             assert!(legal.is_empty());
@@ -126,7 +133,11 @@ fn playout(rules: Rules, hand_size: usize, seed: u64, max_steps: usize) {
             assert_eq!(state, before, "a refused action changed the state");
         }
         let a = legal[rng.below(legal.len())];
+        let seat = state.current_player() as usize;
         state.apply(a).expect("legal");
+        if a & 7 == DISCARD {
+            discarded[seat] |= a >> KIND_BITS & FULL;
+        }
         rebuild(&mut state, &mut rng);
     }
 }

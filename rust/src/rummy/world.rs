@@ -209,7 +209,15 @@ impl Knowledge {
             return Err("not a seat");
         }
         let (hand, drawn) = state.seat_view(seat);
-        Knowledge::new(*state.rules(), seat, &state.public_view(), hand, drawn)
+        Knowledge::new(*state.rules(), seat, &state.public_view(), hand, drawn)?
+            .with_discarded(state.discarded())
+    }
+
+    /// The knowledge with each seat's discards so far (public), which its worlds start from:
+    /// the learned network's encoding reads them. Refused unless one set of cards per seat.
+    pub fn with_discarded(mut self, discarded: &[u64]) -> Result<Knowledge, &'static str> {
+        self.base.set_discarded(discarded)?;
+        Ok(self)
     }
 
     /// The known position: every card this seat saw in place, nothing else dealt.

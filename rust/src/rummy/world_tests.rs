@@ -87,6 +87,11 @@ fn assert_world(state: &State, seat: usize, world: &State) {
         assert_eq!(world.taken()[s] & !world.hand(s), 0);
     }
     assert_eq!(world.hand(seat), state.hand(seat));
+    assert_eq!(
+        world.discarded(),
+        state.discarded(),
+        "the discards are public"
+    );
     // Only cards hidden from the seat moved.
     let hidden = state.hidden_from(seat);
     for s in (0..state.players()).filter(|&s| s != seat) {
@@ -392,4 +397,18 @@ fn draw_discard_is_seen_by_every_seat_in_every_world() {
         seen += 1;
     }
     assert!(seen > 20);
+}
+
+#[test]
+fn discards_are_given_one_set_per_seat() {
+    let r = rules(3, false, true, 1000);
+    let state = new_deal(r, hand_size(3), &mut Rng::new(4));
+    let knowing = || Knowledge::of(&state, 0).expect("a view of the deal");
+    let world = knowing()
+        .with_discarded(&[1, 2, 4])
+        .expect("one set per seat")
+        .sample(&mut Rng::new(1));
+    assert_eq!(world.discarded(), &[1, 2, 4]);
+    assert!(knowing().with_discarded(&[1, 2]).is_err());
+    assert!(knowing().with_discarded(&[1, 2, 1 << 52]).is_err());
 }

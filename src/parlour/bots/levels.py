@@ -16,7 +16,8 @@ that was measured to make the search stronger (:data:`parlour.bots.learned.GUIDE
 and ``expert`` search with it instead: its 4 best moves lead the candidates and its choice is
 the one kept. In the climbing and trump games every seat of every world is also played out by
 the network, 300 and 1,500 rollouts a move (a network rollout costs some 30 greedy ones); in
-Rummy, whose network has no compiled form, ``greedy`` plays them out at the budgets above.
+Rummy ``greedy`` plays them out at the budgets above: its network's rollouts were not measurably
+stronger, at some 60 times the cost (:data:`parlour.bots.learned.PLAYED_OUT`).
 
 A level searches a fixed number of rollouts (fewer when racing leaves one candidate early), so
 the arena and tests are reproducible: the same seed gives the same moves on any machine and at

@@ -458,9 +458,8 @@ class SearchBot(Bot):
         if policy is None:
             _, used, tallies = knowledge.race(race, moves, priors, seed)
         else:
-            # The climbing and trump games' knowledge takes a playout policy (Rummy's does not,
-            # and has no network to be given); a network of another variant is refused by the
-            # core with a ValueError.
+            # Each family's knowledge takes its compiled network; one of another variant (or
+            # other rules) is refused by the core with a ValueError.
             _, used, tallies = knowledge.race(race, moves, priors, seed, policy)  # type: ignore[call-arg]
         for cand, (values, wins) in zip(candidates, tallies, strict=True):
             cand.values, cand.wins = values, wins

@@ -10,9 +10,9 @@ Every variant has weights (:data:`WEIGHTS`): the climbing and trump games for 4 
 for 2 and 4. At another number of players, or under options that change the play, ``learned``
 plays the rule-based policy and says so, so that it can sit at any table. The searching levels
 take a network as their guide where that was measured to make them stronger (:data:`GUIDED`:
-all six), and play their worlds out with it where it has a compiled form (:func:`playouts`:
-the climbing and trump games; Rummy's worlds are played out by ``greedy``); elsewhere
-:func:`guide_for` gives no guide and a search keeps its plain behaviour.
+all six), and play their worlds out with it where that measured stronger too (:func:`playouts`,
+:data:`PLAYED_OUT`: the climbing and trump games; Rummy's worlds are played out by ``greedy``);
+elsewhere :func:`guide_for` gives no guide and a search keeps its plain behaviour.
 
 >>> import random, parlour
 >>> state = parlour.new_game("big-two-4card").new_deal(seed=4)
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from parlour._core import ClimbingNet, TrumpNet
+    from parlour._core import ClimbingNet, RummyNet, TrumpNet
     from parlour.bots.learned.dmc import ActionFeatures, QNet
 
 #: The shipped weights: for each variant that has a network, its file for each number of
@@ -74,12 +74,12 @@ class Policy:
         #: Trained on each seat's return less the other seats' mean (``dmc.Config.relative``):
         #: its points are then a lead over the table.
         self.relative = bool(metadata.get("config", {}).get("relative", False))
-        self._compiled: tuple[ClimbingNet | TrumpNet | None] | None = None
+        self._compiled: tuple[ClimbingNet | TrumpNet | RummyNet | None] | None = None
 
-    def compiled(self) -> ClimbingNet | TrumpNet | None:
+    def compiled(self) -> ClimbingNet | TrumpNet | RummyNet | None:
         """The network as the compiled playout policy of a search (``SearchBot(playouts=…)``),
-        its outputs worth ``scale`` points each, made once; ``None`` in a family without one
-        (Rummy)."""
+        its outputs worth ``scale`` points each, made once (``None`` in a family without
+        one)."""
         if self._compiled is None:
             self._compiled = (self.features.compiled(self.net.params, self.scale),)
         return self._compiled[0]
@@ -149,8 +149,8 @@ def policy_for(observation: Observation) -> Policy | None:
     return policy
 
 
-#: The variants whose searching levels (``hard``, ``expert``) take their network as their guide,
-#: and play out with it where it has a compiled form: those where that was measured to make
+#: The variants whose searching levels (``hard``, ``expert``) take their network as their guide
+#: (and play out with it where :data:`PLAYED_OUT` says so): those where that was measured to make
 #: them stronger. Elsewhere the network is the ``learned`` bot alone, and the levels search with
 #: ``greedy``'s candidates and playouts.
 GUIDED = frozenset({"big-two-4card", "big-two", "pusoy-dos", "forty-five", "spoil-five", "rummy"})
@@ -173,11 +173,25 @@ def prior(observation: Observation, legal: Sequence[Action],
     return [float(x) for x in points - points.mean()]
 
 
-def playouts(observation: Observation) -> ClimbingNet | TrumpNet | None:
+#: The variants whose searching levels also play their worlds out with the network: those where
+#: that measured stronger than ``greedy``'s rollouts. In Rummy a network rollout costs some 60
+#: greedy ones, and ``expert`` with 18,000 greedy rollouts a move measured above ``learned``
+#: where one with 1,500 of the network's did not, so Rummy's levels play out with ``greedy``
+#: (:func:`network_playouts` still plays them out with the network, for experiments).
+PLAYED_OUT = frozenset({"big-two-4card", "big-two", "pusoy-dos", "forty-five", "spoil-five"})
+
+
+def network_playouts(observation: Observation) -> ClimbingNet | TrumpNet | RummyNet | None:
     """The learned network of the observation's variant as a search's playout policy
-    (``SearchBot(playouts=playouts)``), or ``None`` where there is none (greedy playouts)."""
+    (``SearchBot(playouts=network_playouts)``), or ``None`` where there is none."""
     policy = guide_for(observation)
     return None if policy is None else policy.compiled()
+
+
+def playouts(observation: Observation) -> ClimbingNet | TrumpNet | RummyNet | None:
+    """The playout policy of the levels' searches: the network where :data:`PLAYED_OUT`
+    says so, else ``None`` (greedy playouts)."""
+    return network_playouts(observation) if observation.game.name in PLAYED_OUT else None
 
 
 class LearnedBot(Bot):
@@ -219,5 +233,5 @@ class LearnedBot(Bot):
                         f"the next best, {legal_actions[second].words()}")
 
 
-__all__ = ["GUIDED", "VARIANTS", "WEIGHTS", "LearnedBot", "Policy", "guide_for", "load_policy",
-           "playouts", "policy_for", "prior"]
+__all__ = ["GUIDED", "PLAYED_OUT", "VARIANTS", "WEIGHTS", "LearnedBot", "Policy", "guide_for",
+           "load_policy", "network_playouts", "playouts", "policy_for", "prior"]

@@ -39,6 +39,8 @@ what it leaves in hand, where the strength of a rummy hand lies. From the hand a
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import numpy.typing as npt
 
@@ -55,6 +57,9 @@ from parlour.games.rummy.actions import (
 from parlour.games.rummy.encoding import GROUP, RummyIndex
 from parlour.games.rummy.game import RummyGame
 from parlour.games.rummy.melds import VALUE, is_group
+
+if TYPE_CHECKING:
+    from parlour._core import RummyNet
 
 F32 = npt.NDArray[np.float32]
 I64 = npt.NDArray[np.int64]
@@ -127,10 +132,16 @@ class RummyFeatures:
         self.top_at = enc.block("pile_top:", 52)
         self.extends_at = enc.block("extends:", 52)
 
-    def compiled(self, params: dict[str, F32], scale: float) -> None:
-        """Rummy's network has no compiled playout policy (yet): its searches take it as their
-        guide and play their worlds out with ``greedy``."""
-        return None
+    def compiled(self, params: dict[str, F32], scale: float) -> RummyNet:
+        """The network as rummy's compiled playout policy
+        (:meth:`~parlour.bots.learned.dmc.ActionFeatures.compiled`)."""
+        from parlour._core import RummyNet
+        from parlour.games.rummy.engine import core_turn_limit
+
+        p, o = params, self.game.options
+        return RummyNet(self.game.players, o.forbid_discard_of_drawn_discard, o.score_melds,
+                        core_turn_limit(o.turn_limit), float(o.turn_limit), p["w1o"], p["w1a"],
+                        p["b1"], p["w2"], p["b2"], p["w3"], float(p["b3"][0]), scale=scale)
 
     def rows(self, legal: I64, obs: F32, seg: I64) -> F32:
         """One feature row per legal action (:meth:`~.dmc.ActionFeatures.rows`)."""

@@ -20,9 +20,11 @@ from parlour.cards import Card, CardSet
 from parlour.errors import DealError
 from parlour.game import Observation
 from parlour.games.rummy.actions import (
+    DISCARD,
     DRAW_DISCARD,
     DRAW_STOCK,
     INTERNED,
+    KIND_BITS,
     LAYOFF,
     MELD,
     RummyAction,
@@ -192,11 +194,19 @@ class RummyObservation(Observation):
                 [rummy_mask(m) for m in self.melds], [rummy_mask(m) for m in self.placed],
                 [TO_RUMMY[c] for c in self.discard], [rummy_mask(t) for t in self.taken],
                 list(self.scores), self.stock_size, self.turn, self.went_out,
-                [rummy_mask(h) for h in self.shown])
+                [rummy_mask(h) for h in self.shown], self._discarded())
         except (ValueError, OverflowError, TypeError) as e:
             raise DealError(f"this observation is no view of a rummy deal: {e}") from None
         self.__dict__[_KNOWLEDGE] = made
         return made
+
+    def _discarded(self) -> list[int]:
+        """Each seat's discards this deal (layout masks), from the public record."""
+        discarded = [0] * self.game.players
+        for seat, action in self.history:
+            if action & 7 == DISCARD:
+                discarded[seat] |= action >> KIND_BITS & FULL
+        return discarded
 
     def __getstate__(self) -> dict[str, Any]:
         """The fields alone (the compiled knowledge is made again when needed)."""
