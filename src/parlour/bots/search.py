@@ -214,7 +214,7 @@ class SearchResult:
         """
         best = next(c for c in self.candidates if c.action == self.action)
         if self.unsearched:
-            return f"{best.action.words()}: the policy's choice, not searched: {self.unsearched}"
+            return f"{best.action.words()}: the policy's choice, not searched ({self.unsearched})"
         if not self.worlds and len(self.candidates) > 1:  # the guide's choice was clear
             second = self.candidates[1]
             return (f"{best.action.words()}: the learned policy rates it "
