@@ -10,7 +10,7 @@
 //! and whether a discard lays off on the table.
 
 use super::encoding::{Encoding, extends_of};
-use super::melds::{FULL, ROW, is_group, mask_value};
+use super::melds::{FULL, ROW, is_group, mask_value, triple_ranks};
 use super::state::{
     DISCARD, DRAW_DISCARD, DRAW_STOCK, KIND_BITS, LAYOFF, MELD, State, TARGET_SHIFT,
 };
@@ -54,10 +54,9 @@ const fn spread(ranks: u64) -> u64 {
 /// two ranks in their suit): `rummy.melded`.
 fn melded(hand: u64) -> (u64, u64) {
     let [a, b, c, d] = [0, 13, 26, 39].map(|shift| hand >> shift & ROW);
-    let three = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d);
     let two = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d);
     let starts = hand & hand >> 1 & hand >> 2 & RUN_STARTS;
-    let in_meld = hand & (spread(three) | starts | starts << 1 | starts << 2);
+    let in_meld = hand & (spread(triple_ranks(hand)) | starts | starts << 1 | starts << 2);
     // Within a suit: a shift by k that carries a card into the next row is cut off.
     let mut near = 0;
     for k in 1..=2 {
