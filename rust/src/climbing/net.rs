@@ -11,8 +11,7 @@ use std::sync::Arc;
 use super::combos::{MASK, Table};
 use super::encoding::{ActionIndex, Encoding, played_by_seat};
 use super::state::{MAX_SEATS, State};
-use crate::sim::mlp::{self, Layers, Mlp};
-use crate::sim::{Inference, Policy, Rng};
+use crate::sim::mlp::{Layers, Mlp, Network};
 
 /// The features after the static ones: the hand-after-move block, then cards left / 13, goes
 /// out, singles, pairs, triples and quads left / 6, rank groups broken / 4.
@@ -40,11 +39,12 @@ pub struct Weights {
     pub vals: Vec<f32>,
 }
 
-/// Working space of one playout.
+/// What a decision's moves read: the hand of the seat to move (and each seat's plays, for the
+/// encoding).
 #[derive(Default)]
-pub struct Scratch {
-    pub net: mlp::Scratch,
+pub struct Context {
     played: [u64; MAX_SEATS],
+    hand: u64,
 }
 
 impl Net {
@@ -85,56 +85,10 @@ impl Net {
         self.encoding.players()
     }
 
-    /// The network's score of each of `legal` (plays of the seat to move in `state`) into
-    /// `s.net.q`, from that seat's observation; a move outside the variant's index scores −∞.
-    ///
-    /// Where the processor has AVX2 the same code is compiled for it as well and chosen at run
-    /// time. Every score is the same either way: each output is summed in the same order and
-    /// nothing is fused, only more lanes are computed at once.
-    pub fn scores(&self, state: &State, legal: &[u64], s: &mut Scratch) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            #[allow(unsafe_code)]
-            // SAFETY: the processor has AVX2, as just checked.
-            unsafe {
-                self.scores_avx2(state, legal, s)
-            };
-            return;
-        }
-        self.scores_with(state, legal, s);
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    fn scores_avx2(&self, state: &State, legal: &[u64], s: &mut Scratch) {
-        self.scores_with(state, legal, s);
-    }
-
-    #[inline(always)]
-    fn scores_with(&self, state: &State, legal: &[u64], s: &mut Scratch) {
-        let n = self.encoding.players();
-        let seat = usize::try_from(state.current_player()).unwrap_or(0) % n.max(1);
-        played_by_seat(state.history(), &mut s.played);
-        self.mlp.begin(&mut s.net);
-        self.encoding
-            .encode(state, seat, &s.played[..n], &mut s.net.obs);
-        self.mlp.observe(&mut s.net);
-        let hand = state.hands()[seat];
-        for &m in legal {
-            match self.index.index(m) {
-                Some(i) => {
-                    self.move_terms(i, m, hand, &mut s.net.terms);
-                    self.mlp.score(&mut s.net);
-                }
-                None => self.mlp.unscored(&mut s.net),
-            }
-        }
-    }
-
     /// The first-layer rows of move `m` (index `i`) from `hand`, with their factors, in the
     /// order they are added: its static features, then what it leaves in hand.
     #[inline(always)]
-    fn move_terms(&self, i: usize, m: u64, hand: u64, terms: &mut Vec<(f32, u32)>) {
+    fn rows(&self, i: usize, m: u64, hand: u64, terms: &mut Vec<(f32, u32)>) {
         for k in self.ptr[i]..self.ptr[i + 1] {
             terms.push((self.vals[k], self.cols[k] as u32));
         }
@@ -174,33 +128,31 @@ impl Net {
     }
 }
 
-impl Policy<State> for Net {
-    type Scratch = Scratch;
+impl Network<State> for Net {
+    type Context = Context;
 
-    /// The best-scored legal move (the first of equals).
-    fn choose(&self, state: &State, legal: &[u64], _: &mut Rng, s: &mut Scratch) -> u64 {
-        self.scores(state, legal, s);
-        legal[Mlp::best(&s.net)]
+    #[inline(always)]
+    fn mlp(&self) -> &Mlp {
+        &self.mlp
     }
 
-    /// The softmax of the network's scores (see [`Inference::likelihood`]).
-    fn likelihood(
-        &self,
-        state: &State,
-        legal: &[u64],
-        played: u64,
-        inference: &Inference,
-        s: &mut Scratch,
-    ) -> f64 {
-        self.scores(state, legal, s);
-        Mlp::likelihood(&s.net, legal, played, inference)
+    #[inline(always)]
+    fn encode(&self, state: &State, cx: &mut Context, obs: &mut [f32]) {
+        let n = self.encoding.players();
+        let seat = usize::try_from(state.current_player()).unwrap_or(0) % n.max(1);
+        played_by_seat(state.history(), &mut cx.played);
+        self.encoding.encode(state, seat, &cx.played[..n], obs);
+        cx.hand = state.hands()[seat];
     }
 
-    /// The best move's score, in points: the network estimates the return of the seat to move
-    /// after each of its moves.
-    fn value(&self, state: &State, legal: &[u64], s: &mut Scratch) -> Option<f64> {
-        self.scores(state, legal, s);
-        self.mlp.value(&s.net)
+    /// A move outside the variant's index cannot be scored.
+    #[inline(always)]
+    fn move_terms(&self, _: &State, m: u64, cx: &Context, terms: &mut Vec<(f32, u32)>) -> bool {
+        let Some(i) = self.index.index(m) else {
+            return false;
+        };
+        self.rows(i, m, cx.hand, terms);
+        true
     }
 }
 
@@ -211,20 +163,22 @@ mod tests {
     use super::*;
     use crate::climbing::playout::tests::fresh;
     use crate::climbing::rules::Rules;
+    use crate::sim::mlp::{self, NetPolicy};
     use crate::sim::{Deal, playout_to_leaf, playout_with};
+    use crate::sim::{Inference, Policy, Rng};
 
     /// A network of small random weights with one static feature per action (its index / size).
-    fn random_net(table: &Table, seed: u64) -> Net {
+    fn random_net(table: &Table, seed: u64) -> NetPolicy<Net> {
         random_net_of(table, seed, 16, 8)
     }
 
     /// The same with `h1` and `h2` units in the hidden layers.
-    fn random_net_of(table: &Table, seed: u64, h1: usize, h2: usize) -> Net {
+    fn random_net_of(table: &Table, seed: u64, h1: usize, h2: usize) -> NetPolicy<Net> {
         let encoding = Encoding::new(&table.rules, 4);
         let actions = ActionIndex::new(table).size();
         let statics = 3;
         let mlp = Mlp::random(encoding.size(), statics + AFTER, h1, h2, seed);
-        Net {
+        NetPolicy(Net {
             encoding,
             index: Arc::new(ActionIndex::new(table)),
             mlp,
@@ -232,7 +186,7 @@ mod tests {
             cols: (0..actions).map(|i| i % statics).collect(),
             vals: (0..actions).map(|i| i as f32 / actions as f32).collect(),
             statics,
-        }
+        })
     }
 
     /// The scores computed the plain way: every product of every layer, one move at a time.
@@ -251,7 +205,7 @@ mod tests {
                     return f32::NEG_INFINITY;
                 };
                 let mut terms = Vec::new();
-                net.move_terms(i, m, hand, &mut terms);
+                net.rows(i, m, hand, &mut terms);
                 net.mlp.dense(&obs, &terms)
             })
             .collect()
@@ -264,20 +218,20 @@ mod tests {
         let table = Arc::new(Table::new(Rules::big_two_4card()));
         let net = random_net_of(&table, 9, 70, 40);
         let mut rng = Rng::new(4);
-        let (mut legal, mut s, mut checked) = (Vec::new(), Scratch::default(), 0);
+        let (mut legal, mut s, mut checked) = (Vec::new(), mlp::Scratch::default(), 0);
         for _ in 0..10 {
             let mut deal = fresh(&table, &mut rng);
             while !deal.is_over() {
                 deal.legal_into(&mut legal);
                 let dense = dense_scores(&net, &deal, &legal);
                 // Skipping the units that do not fire changes no score.
-                net.scores_with(&deal, &legal, &mut s);
-                assert_eq!(s.net.q, dense);
+                mlp::scores_portable(&net.0, &deal, &legal, &mut s);
+                assert_eq!(s.q, dense);
                 // The path chosen for this processor gives the very same bits.
                 let bits = |q: &[f32]| q.iter().map(|q| q.to_bits()).collect::<Vec<_>>();
-                let portable = bits(&s.net.q);
+                let portable = bits(&s.q);
                 net.scores(&deal, &legal, &mut s);
-                assert_eq!(bits(&s.net.q), portable);
+                assert_eq!(bits(&s.q), portable);
                 checked += legal.len();
                 let m = legal[rng.below(legal.len() as u64) as usize];
                 deal.play(m, &mut rng);
@@ -291,7 +245,7 @@ mod tests {
         let table = Arc::new(Table::new(Rules::big_two_4card()));
         let net = random_net(&table, 5);
         let mut rng = Rng::new(4);
-        let (mut legal, mut s) = (Vec::new(), Scratch::default());
+        let (mut legal, mut s) = (Vec::new(), mlp::Scratch::default());
         let sharp = Inference {
             draws: 8,
             temperature: 0.05,
@@ -308,7 +262,7 @@ mod tests {
             if legal.len() > 1 {
                 let best = net.choose(&deal, &legal, &mut rng, &mut s);
                 let p = |m, inference| {
-                    net.likelihood(&deal, &legal, m, inference, &mut Scratch::default())
+                    net.likelihood(&deal, &legal, m, inference, &mut mlp::Scratch::default())
                 };
                 let total: f64 = legal.iter().map(|&m| p(m, &sharp)).sum();
                 assert!((total - 1.0).abs() < 1e-9, "{total}");
@@ -336,7 +290,7 @@ mod tests {
             for _ in 0..2 {
                 let mut deal = start.clone();
                 let mut legal = Vec::new();
-                let mut scratch = Scratch::default();
+                let mut scratch = mlp::Scratch::default();
                 playout_with(&mut deal, &mut Rng::new(1), &mut legal, &net, &mut scratch);
                 assert!(deal.is_over());
                 let mut returns = [0.0; 4];
@@ -349,16 +303,21 @@ mod tests {
 
     /// The network's moves from `start` by hand, counting `seat`'s real choices: the position
     /// of its `turns`-th (never, for 0) with the network's value of it, or the deal's end.
-    fn walk_by_hand(net: &Net, start: &State, seat: usize, turns: u32) -> (State, Option<f64>) {
+    fn walk_by_hand(
+        net: &NetPolicy<Net>,
+        start: &State,
+        seat: usize,
+        turns: u32,
+    ) -> (State, Option<f64>) {
         let (mut walk, mut seen) = (start.clone(), 0);
-        let (mut legal, mut s) = (Vec::new(), Scratch::default());
+        let (mut legal, mut s) = (Vec::new(), mlp::Scratch::default());
         while !walk.is_over() {
             walk.legal_into(&mut legal);
             if legal.len() > 1 && walk.current_player() as usize == seat {
                 seen += 1;
                 if seen == turns {
                     net.scores(&walk, &legal, &mut s);
-                    let best = s.net.q.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                    let best = s.q.iter().copied().fold(f32::NEG_INFINITY, f32::max);
                     return (walk, Some(f64::from(best) * net.mlp.scale));
                 }
             }
@@ -376,9 +335,9 @@ mod tests {
     fn a_rollout_to_a_leaf_stops_at_the_seats_chosen_turn_and_takes_its_value() {
         let table = Arc::new(Table::new(Rules::big_two_4card()));
         let mut net = random_net(&table, 6);
-        net.mlp.scale = 39.0;
+        net.0.mlp.scale = 39.0;
         let mut rng = Rng::new(5);
-        let (mut legal, mut s) = (Vec::new(), Scratch::default());
+        let (mut legal, mut s) = (Vec::new(), mlp::Scratch::default());
         let (mut leaves, mut ended) = (0, 0);
         for game in 0..30 {
             let start = fresh(&table, &mut rng);
@@ -431,10 +390,10 @@ mod tests {
         let mut rng = Rng::new(2);
         let mut deal = fresh(&table, &mut rng);
         let mut legal = Vec::new();
-        let mut s = Scratch::default();
+        let mut s = mlp::Scratch::default();
         deal.legal_into(&mut legal);
         net.scores(&deal, &legal, &mut s);
-        let scores = s.net.q.clone();
+        let scores = s.q.clone();
         assert_eq!(scores.len(), legal.len());
         let pick = net.choose(&deal, &legal, &mut rng, &mut s);
         let best = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
@@ -452,7 +411,7 @@ mod tests {
         let swapped = State::new(table.clone(), &start).unwrap();
         assert_eq!(swapped.current_player(), deal.current_player());
         net.scores(&swapped, &legal, &mut s);
-        assert_eq!(s.net.q, scores);
+        assert_eq!(s.q, scores);
     }
 
     #[test]

@@ -13,13 +13,14 @@ use pyo3::types::{PyList, PyTuple};
 
 use numpy::{PyReadonlyArray1, PyReadonlyArray2};
 
-use crate::climbing::net::{Net, Scratch, Weights};
+use crate::climbing::net::{Net, Weights};
 use crate::climbing::policy::{self, SeatView};
 use crate::climbing::{
     self, Five, Illegal, Knowledge, MAX_SEATS, Rules, Scoring, Seen, Start, State, Table, Window,
 };
 use crate::interned::Interned;
 use crate::sim::Rng;
+use crate::sim::mlp::{NetPolicy, Network as _, Scratch};
 use crate::sim::python::{Race, TallyTuple, layers};
 
 pyo3::import_exception!(parlour.errors, DealError);
@@ -533,7 +534,7 @@ impl ClimbingKnowledge {
 #[pyclass(frozen, module = "parlour._core")]
 pub(crate) struct ClimbingNet {
     table: Arc<Table>,
-    net: Net,
+    net: NetPolicy<Net>,
 }
 
 impl ClimbingNet {
@@ -589,7 +590,10 @@ impl ClimbingNet {
             vals: vals.as_array().to_vec(),
         };
         let net = Net::new(&table, players, weights).map_err(PyValueError::new_err)?;
-        Ok(ClimbingNet { table, net })
+        Ok(ClimbingNet {
+            table,
+            net: NetPolicy(net),
+        })
     }
 
     /// The network's score of each legal play of the seat to move in `engine`, as
@@ -604,7 +608,7 @@ impl ClimbingNet {
         state.legal_actions(&mut legal);
         let mut scratch = Scratch::default();
         self.net.scores(state, &legal, &mut scratch);
-        Ok(legal.into_iter().zip(scratch.net.q).collect())
+        Ok(legal.into_iter().zip(scratch.q).collect())
     }
 }
 

@@ -52,6 +52,8 @@ impl Encoding {
 
     /// Writes `seat`'s encoding of `state` into `out[..size()]` (every entry). `discarded` holds
     /// each seat's discards this deal (rummy layout), as [`Discards`] keeps them.
+    // Out of line, as the climbing games' encoding is (see there).
+    #[inline(never)]
     pub fn encode(&self, state: &State, seat: usize, discarded: &[u64], out: &mut [f32]) {
         let n = self.n;
         let (blocks, s) = out[..self.size()].split_at_mut(self.card_entries());

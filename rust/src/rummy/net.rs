@@ -14,8 +14,7 @@ use super::melds::{FULL, ROW, is_group, mask_value, triple_ranks};
 use super::state::{
     DISCARD, DRAW_DISCARD, DRAW_STOCK, KIND_BITS, LAYOFF, MELD, State, TARGET_SHIFT,
 };
-use crate::sim::mlp::{self, Layers, Mlp};
-use crate::sim::{Inference, Policy, Rng};
+use crate::sim::mlp::{Layers, Mlp, Network};
 
 /// The kinds, as `rummy.KINDS` orders them: the first rows of the features.
 const KIND_DRAW_STOCK: u32 = 0;
@@ -74,10 +73,14 @@ pub struct Net {
     mlp: Mlp,
 }
 
-/// Working space of one playout.
+/// What a decision's moves read: the hand of the seat to move, the top of the discard pile,
+/// the cards that lay off on the table and the hand's cards in a meld.
 #[derive(Default)]
-pub struct Scratch {
-    pub net: mlp::Scratch,
+pub struct Context {
+    hand: u64,
+    top: u64,
+    extends: u64,
+    before: u32,
 }
 
 impl Net {
@@ -102,45 +105,6 @@ impl Net {
     pub fn players(&self) -> usize {
         self.encoding.players()
     }
-
-    /// The network's score of each of `legal` (moves of the seat to move in `state`) into
-    /// `s.net.q`, from that seat's observation.
-    pub fn scores(&self, state: &State, legal: &[u64], s: &mut Scratch) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            #[allow(unsafe_code)]
-            // SAFETY: the processor has AVX2, as just checked.
-            unsafe {
-                self.scores_avx2(state, legal, s)
-            };
-            return;
-        }
-        self.scores_with(state, legal, s);
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    fn scores_avx2(&self, state: &State, legal: &[u64], s: &mut Scratch) {
-        self.scores_with(state, legal, s);
-    }
-
-    #[inline(always)]
-    fn scores_with(&self, state: &State, legal: &[u64], s: &mut Scratch) {
-        let n = self.encoding.players();
-        let seat = usize::try_from(state.current_player()).unwrap_or(0) % n.max(1);
-        self.mlp.begin(&mut s.net);
-        self.encoding
-            .encode(state, seat, state.discarded(), &mut s.net.obs);
-        self.mlp.observe(&mut s.net);
-        let hand = state.hand(seat);
-        let top = state.pile().last().map_or(0, |&c| 1u64 << c);
-        let extends = state.melds().iter().fold(0, |m, &x| m | extends_of(x));
-        let before = melded(hand).0.count_ones();
-        for &m in legal {
-            move_terms(state, m, hand, top, extends, before, &mut s.net.terms);
-            self.mlp.score(&mut s.net);
-        }
-    }
 }
 
 /// Row `row + k` for each card `k` of `cards`.
@@ -153,19 +117,15 @@ fn card_rows(cards: u64, row: u32, terms: &mut Vec<(f32, u32)>) {
     }
 }
 
-/// The first-layer rows of move `m` with their values, for the seat to move holding `hand`;
-/// `top` is the top of the discard pile, `extends` the cards that lay off on the table and
-/// `before` the hand's cards in a meld.
+/// The first-layer rows of move `m` of the seat to move, with their values.
 #[inline(always)]
-fn move_terms(
-    state: &State,
-    m: u64,
-    hand: u64,
-    top: u64,
-    extends: u64,
-    before: u32,
-    terms: &mut Vec<(f32, u32)>,
-) {
+fn move_terms(state: &State, m: u64, cx: &Context, terms: &mut Vec<(f32, u32)>) {
+    let Context {
+        hand,
+        top,
+        extends,
+        before,
+    } = *cx;
     let cards = m >> KIND_BITS & FULL;
     let (kind, moved, after) = match m & 7 {
         DRAW_STOCK => (KIND_DRAW_STOCK, 0, hand),
@@ -219,38 +179,37 @@ fn move_terms(
     }
 }
 
-impl Policy<State> for Net {
-    type Scratch = Scratch;
+impl Network<State> for Net {
+    type Context = Context;
 
-    /// The best-scored legal move (the first of equals).
-    fn choose(&self, state: &State, legal: &[u64], _: &mut Rng, s: &mut Scratch) -> u64 {
-        self.scores(state, legal, s);
-        legal[Mlp::best(&s.net)]
+    #[inline(always)]
+    fn mlp(&self) -> &Mlp {
+        &self.mlp
     }
 
-    /// The softmax of the network's scores (see [`Inference::likelihood`]).
-    fn likelihood(
-        &self,
-        state: &State,
-        legal: &[u64],
-        played: u64,
-        inference: &Inference,
-        s: &mut Scratch,
-    ) -> f64 {
-        self.scores(state, legal, s);
-        Mlp::likelihood(&s.net, legal, played, inference)
+    #[inline(always)]
+    fn encode(&self, state: &State, cx: &mut Context, obs: &mut [f32]) {
+        let n = self.encoding.players();
+        let seat = usize::try_from(state.current_player()).unwrap_or(0) % n.max(1);
+        self.encoding.encode(state, seat, state.discarded(), obs);
+        cx.hand = state.hand(seat);
+        cx.top = state.pile().last().map_or(0, |&c| 1u64 << c);
+        cx.extends = state.melds().iter().fold(0, |m, &x| m | extends_of(x));
+        cx.before = melded(cx.hand).0.count_ones();
     }
 
-    /// The network's value of its best move, in points.
-    fn value(&self, state: &State, legal: &[u64], s: &mut Scratch) -> Option<f64> {
-        self.scores(state, legal, s);
-        self.mlp.value(&s.net)
+    /// Every legal move has features.
+    #[inline(always)]
+    fn move_terms(&self, state: &State, m: u64, cx: &Context, terms: &mut Vec<(f32, u32)>) -> bool {
+        move_terms(state, m, cx, terms);
+        true
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::Rng;
 
     /// `melded` by brute force: every card against every meld of three of the hand.
     fn melded_slowly(hand: u64) -> (u64, u64) {

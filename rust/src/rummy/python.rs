@@ -15,12 +15,13 @@ use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyList, PyTuple, PyType};
 
 use super::melds::FULL;
-use super::net::{Net, Scratch};
+use super::net::Net;
 use super::state::TARGET_SHIFT;
 use super::{
     DRAW_DISCARD, Knowledge, LAYOFF, Parts, PublicView, Rules, Sight, State, choose, is_move,
 };
 use crate::interned::Interned;
+use crate::sim::mlp::{NetPolicy, Network as _, Scratch};
 use crate::sim::python::{Race, TallyTuple, layers};
 use crate::sim::{Knowledge as _, Rng};
 
@@ -608,7 +609,7 @@ impl RummyCore {
 #[pyclass(frozen, module = "parlour._core")]
 pub struct RummyNet {
     rules: Rules,
-    net: Net,
+    net: NetPolicy<Net>,
 }
 
 impl RummyNet {
@@ -650,7 +651,7 @@ impl RummyNet {
         let net = Net::new(usize::from(players), turns, layers).map_err(PyValueError::new_err)?;
         Ok(RummyNet {
             rules: rules(players, forbid, score_melds, turn_limit),
-            net,
+            net: NetPolicy(net),
         })
     }
 
@@ -666,6 +667,6 @@ impl RummyNet {
         state.legal_actions(&mut legal);
         let mut scratch = Scratch::default();
         self.net.scores(state, &legal, &mut scratch);
-        Ok(legal.into_iter().zip(scratch.net.q).collect())
+        Ok(legal.into_iter().zip(scratch.q).collect())
     }
 }

@@ -1,6 +1,7 @@
 //! The learned networks' two-layer perceptron (`parlour.bots.learned.dmc.QNet`), shared by the
-//! families: each family's `net.rs` writes the seat's observation encoding and, for each legal
-//! move, the rows of the move's features that are set; this computes the scores.
+//! families: each family's `net.rs` implements [`Network`], writing the seat's observation
+//! encoding and, for each legal move, the rows of the move's features that are set; this
+//! computes the scores, and makes every such network a playout [`Policy`].
 //!
 //! A score is `w3 · relu(W2 relu(W1o x + W1a f + b1) + b2) + b3` for observation `x` and move
 //! features `f`. Its inputs are sparse, so each first-layer product adds only the weight rows
@@ -8,7 +9,7 @@
 //! observation's part of the first layer is computed once per decision and shared by its moves.
 //! Every buffer lives in [`Scratch`], made once per playout, so a move allocates nothing.
 
-use super::Inference;
+use super::{Deal, Inference, Policy, Rng};
 
 /// A network's weights as Python holds them (row-major matrices); [`Mlp::new`] checks them.
 pub struct Layers {
@@ -42,19 +43,185 @@ pub struct Mlp {
     obs: usize,
 }
 
-/// Working space of one playout.
+/// A family's network as it reads a deal: the observation encoding of the seat to move and the
+/// feature rows of each of its legal moves. [`scores`] does the rest, and [`NetPolicy`] makes
+/// every such network a playout [`Policy`] that plays its best-scored move.
+pub trait Network<D: Deal>: Sync {
+    /// What the family works out once per decision for its moves' features (kept across a
+    /// playout's decisions, so that a decision allocates nothing).
+    type Context: Default;
+
+    /// The weights.
+    fn mlp(&self) -> &Mlp;
+
+    /// Writes the observation encoding of the seat to move in `deal` into `obs` (every entry)
+    /// and what its moves' features read into `cx`. Implementations are `#[inline(always)]`, so
+    /// that each instruction set's copy of [`scores`] has its own.
+    fn encode(&self, deal: &D, cx: &mut Self::Context, obs: &mut [f32]);
+
+    /// Appends the first-layer rows of `m`, a legal move of the seat just encoded, with their
+    /// values to `terms`, in the order they are added; `false` for a move the network cannot
+    /// score (never chosen). `#[inline(always)]` as well.
+    fn move_terms(
+        &self,
+        deal: &D,
+        m: D::Move,
+        cx: &Self::Context,
+        terms: &mut Vec<(f32, u32)>,
+    ) -> bool;
+
+    /// The score of each of `legal` into `s.q` (see [`scores`]).
+    fn scores(&self, deal: &D, legal: &[D::Move], s: &mut Scratch<Self::Context>)
+    where
+        Self: Sized,
+    {
+        scores(self, deal, legal, s);
+    }
+}
+
+/// Working space of one playout, with the family's context `C` of [`Network::Context`].
 #[derive(Default)]
-pub struct Scratch {
-    /// The observation encoding of the decision: the family writes it, [`Mlp::observe`] reads it.
-    pub obs: Vec<f32>,
+pub struct Scratch<C = ()> {
+    obs: Vec<f32>,
     base: Vec<f32>,
     h: Vec<f32>,
     z: Vec<f32>,
-    /// The feature rows of one move, with their values: the family writes them before each
-    /// [`Mlp::score`]; they are also the rows a product reads.
-    pub terms: Vec<(f32, u32)>,
+    /// The feature rows of one move with their values (also the rows a product reads).
+    terms: Vec<(f32, u32)>,
     /// The scores of the last decision's moves.
     pub q: Vec<f32>,
+    context: C,
+}
+
+impl<C> Scratch<C> {
+    /// The last decision's observation encoding, for the families' tests.
+    #[cfg(test)]
+    pub(crate) fn obs(&self) -> &[f32] {
+        &self.obs
+    }
+}
+
+/// The network's score of each of `legal` (the moves of the seat to move in `deal`) into
+/// `s.q`, from that seat's observation; a move it cannot score gets −∞.
+///
+/// Where the processor has AVX2 the same code is compiled for it as well and chosen at run
+/// time. Every score is the same either way: each output is summed in the same order and
+/// nothing is fused, only more lanes are computed at once.
+pub fn scores<D: Deal, N: Network<D>>(
+    net: &N,
+    deal: &D,
+    legal: &[D::Move],
+    s: &mut Scratch<N::Context>,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        #[allow(unsafe_code)]
+        // SAFETY: the processor has AVX2, as just checked.
+        unsafe {
+            scores_avx2(net, deal, legal, s)
+        };
+        return;
+    }
+    scores_with(net, deal, legal, s);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn scores_avx2<D: Deal, N: Network<D>>(
+    net: &N,
+    deal: &D,
+    legal: &[D::Move],
+    s: &mut Scratch<N::Context>,
+) {
+    scores_with(net, deal, legal, s);
+}
+
+/// [`scores`] in the portable code alone, for the tests that every path gives the same bits.
+#[cfg(test)]
+pub(crate) fn scores_portable<D: Deal, N: Network<D>>(
+    net: &N,
+    deal: &D,
+    legal: &[D::Move],
+    s: &mut Scratch<N::Context>,
+) {
+    scores_with(net, deal, legal, s);
+}
+
+#[inline(always)]
+fn scores_with<D: Deal, N: Network<D>>(
+    net: &N,
+    deal: &D,
+    legal: &[D::Move],
+    s: &mut Scratch<N::Context>,
+) {
+    let mlp = net.mlp();
+    s.obs.resize(mlp.obs, 0.0);
+    s.q.clear();
+    net.encode(deal, &mut s.context, &mut s.obs);
+    mlp.observe(s);
+    for &m in legal {
+        if net.move_terms(deal, m, &s.context, &mut s.terms) {
+            mlp.score(s);
+        } else {
+            s.q.push(f32::NEG_INFINITY);
+            s.terms.clear();
+        }
+    }
+}
+
+/// A family's network as a playout policy: each seat plays the legal move the network scores
+/// highest from that seat's observation, as the Python bot does. (A wrapper, because a policy
+/// for every [`Network`] would also claim the family-blind [`super::Greedy`].)
+#[derive(Clone, Debug)]
+pub struct NetPolicy<N>(pub N);
+
+impl<N> std::ops::Deref for NetPolicy<N> {
+    type Target = N;
+
+    fn deref(&self) -> &N {
+        &self.0
+    }
+}
+
+impl<D: Deal, N: Network<D>> Policy<D> for NetPolicy<N> {
+    type Scratch = Scratch<N::Context>;
+
+    /// The best-scored legal move (the first of equals).
+    fn choose(&self, deal: &D, legal: &[D::Move], _: &mut Rng, s: &mut Self::Scratch) -> D::Move {
+        scores(&self.0, deal, legal, s);
+        let mut best = 0;
+        for (i, &q) in s.q.iter().enumerate() {
+            if q > s.q[best] {
+                best = i;
+            }
+        }
+        legal[best]
+    }
+
+    /// The softmax of the network's scores (see [`Inference::likelihood`]); 0 for a move not
+    /// among `legal`.
+    fn likelihood(
+        &self,
+        deal: &D,
+        legal: &[D::Move],
+        played: D::Move,
+        inference: &Inference,
+        s: &mut Self::Scratch,
+    ) -> f64 {
+        scores(&self.0, deal, legal, s);
+        let Some(k) = legal.iter().position(|m| *m == played) else {
+            return 0.0;
+        };
+        inference.likelihood(s.q.iter().map(|&q| f64::from(q)), f64::from(s.q[k]))
+    }
+
+    /// The best score in points: the network estimates the return of the seat to move after
+    /// each of its moves (`None` if no move could be scored).
+    fn value(&self, deal: &D, legal: &[D::Move], s: &mut Self::Scratch) -> Option<f64> {
+        scores(&self.0, deal, legal, s);
+        let best = s.q.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        best.is_finite().then(|| f64::from(best) * self.mlp().scale)
+    }
 }
 
 /// Calls `f(k)` for each `k` (at most 32) whose `xs[k]` passes `test`, in order. The tests are
@@ -186,16 +353,9 @@ impl Mlp {
         self.w1a.len() / self.hidden
     }
 
-    /// Sizes `s.obs` for the family to write the encoding into (every entry).
-    #[inline(always)]
-    pub fn begin(&self, s: &mut Scratch) {
-        s.obs.resize(self.obs, 0.0);
-        s.q.clear();
-    }
-
     /// The observation's part of the first layer, shared by the decision's moves.
     #[inline(always)]
-    pub fn observe(&self, s: &mut Scratch) {
+    fn observe<C>(&self, s: &mut Scratch<C>) {
         s.base.clear();
         s.base.extend_from_slice(&self.b1);
         set_terms(&s.obs, |x| x != 0.0, &mut s.terms);
@@ -207,7 +367,7 @@ impl Mlp {
 
     /// Scores the move whose feature rows are `s.terms` (they are used up) into `s.q`.
     #[inline(always)]
-    pub fn score(&self, s: &mut Scratch) {
+    fn score<C>(&self, s: &mut Scratch<C>) {
         s.h.copy_from_slice(&s.base);
         add_rows(&mut s.h, &self.w1a, &s.terms);
         // Only the rows of the units that fire (about half) are read.
@@ -216,45 +376,6 @@ impl Mlp {
         add_rows(&mut s.z, &self.w2, &s.terms);
         s.q.push(relu_dot(&s.z, &self.w3) + self.b3);
         s.terms.clear();
-    }
-
-    /// A move the network cannot score (outside the variant's index): never chosen.
-    #[inline(always)]
-    pub fn unscored(&self, s: &mut Scratch) {
-        s.q.push(f32::NEG_INFINITY);
-        s.terms.clear();
-    }
-
-    /// The position of the best of the decision's scores (the first of equals).
-    pub fn best(s: &Scratch) -> usize {
-        let mut best = 0;
-        for (i, &q) in s.q.iter().enumerate() {
-            if q > s.q[best] {
-                best = i;
-            }
-        }
-        best
-    }
-
-    /// The chance of `played` among `legal` (the moves just scored) under `inference`: the
-    /// softmax of the scores (see [`Inference::likelihood`]); 0 for a move not among them.
-    pub fn likelihood<M: PartialEq>(
-        s: &Scratch,
-        legal: &[M],
-        played: M,
-        inference: &Inference,
-    ) -> f64 {
-        let Some(k) = legal.iter().position(|m| *m == played) else {
-            return 0.0;
-        };
-        inference.likelihood(s.q.iter().map(|&q| f64::from(q)), f64::from(s.q[k]))
-    }
-
-    /// The best score in points: the network's estimate of the return of the seat to move
-    /// after its best move (`None` if no move could be scored).
-    pub fn value(&self, s: &Scratch) -> Option<f64> {
-        let best = s.q.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        best.is_finite().then(|| f64::from(best) * self.scale)
     }
 
     /// The dense reference of one score, for the families' tests: every product of every
@@ -334,9 +455,10 @@ mod tests {
         // sums in registers).
         let mlp = Mlp::random(50, 9, 70, 40, 3);
         let mut rng = Rng::new(7);
-        let mut s = Scratch::default();
+        let mut s = Scratch::<()>::default();
         for _ in 0..40 {
-            mlp.begin(&mut s);
+            s.obs.resize(mlp.obs, 0.0);
+            s.q.clear();
             for x in s.obs.iter_mut() {
                 *x = if rng.unit() < 0.3 {
                     rng.unit() as f32

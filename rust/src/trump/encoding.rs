@@ -67,6 +67,8 @@ impl Encoding {
     /// Writes `seat`'s encoding of `state` into `out[..size()]` (every entry). `played` holds
     /// each seat's cards played to tricks, as [`played_by_seat`] folds them; `scores` the
     /// deal's scores before it (Forty-Five: the two sides'; Spoil Five: each seat's chips).
+    // Out of line, as the climbing games' encoding is (see there).
+    #[inline(never)]
     pub fn encode(
         &self,
         state: &State,

@@ -13,8 +13,7 @@ use super::encoding::{ACTIONS, Encoding, index, played_by_seat};
 use super::{
     ACE_OF_TRUMPS, MAX_SEATS, PLAIN_MASK, POWER, ROB_BASE, Scoring, State, TRUMP_BASE, TRUMP_MASK,
 };
-use crate::sim::mlp::{self, Layers, Mlp};
-use crate::sim::{Inference, Policy, Rng};
+use crate::sim::mlp::{Layers, Mlp, Network};
 
 /// Places in the trump order: 14 trumps (13 when hearts are trumps) and a silent ace below them.
 const TRUMP_PLACES: u32 = 15;
@@ -48,11 +47,11 @@ pub struct Net {
     plain_place: [[u8; 52]; 4],
 }
 
-/// Working space of one playout.
+/// What a decision's moves read: the seat to move (and each seat's plays, for the encoding).
 #[derive(Default)]
-pub struct Scratch {
-    pub net: mlp::Scratch,
+pub struct Context {
     played: [u64; MAX_SEATS],
+    seat: usize,
 }
 
 /// The places of every card in the trump and plain orders, from the power tables: a trump's
@@ -116,57 +115,9 @@ impl Net {
         self.encoding.players()
     }
 
-    /// The network's score of each of `legal` (moves of the seat to move in `state`) into
-    /// `s.net.q`, from that seat's observation; a move outside the index scores −∞.
-    pub fn scores(&self, state: &State, legal: &[u16], s: &mut Scratch) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            #[allow(unsafe_code)]
-            // SAFETY: the processor has AVX2, as just checked.
-            unsafe {
-                self.scores_avx2(state, legal, s)
-            };
-            return;
-        }
-        self.scores_with(state, legal, s);
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    fn scores_avx2(&self, state: &State, legal: &[u16], s: &mut Scratch) {
-        self.scores_with(state, legal, s);
-    }
-
-    #[inline(always)]
-    fn scores_with(&self, state: &State, legal: &[u16], s: &mut Scratch) {
-        let n = self.encoding.players();
-        let seat = usize::try_from(state.current_player()).unwrap_or(0) % n.max(1);
-        played_by_seat(state.history(), &mut s.played);
-        self.mlp.begin(&mut s.net);
-        self.encoding
-            .encode(state, seat, &s.played[..n], &self.scores, &mut s.net.obs);
-        self.mlp.observe(&mut s.net);
-        for &m in legal {
-            match index(m) {
-                Some(i) => {
-                    self.move_terms(state, seat, i, m, &mut s.net.terms);
-                    self.mlp.score(&mut s.net);
-                }
-                None => self.mlp.unscored(&mut s.net),
-            }
-        }
-    }
-
     /// The first-layer rows of move `m` (index `i`) of `seat`, with their values.
     #[inline(always)]
-    fn move_terms(
-        &self,
-        state: &State,
-        seat: usize,
-        i: usize,
-        m: u16,
-        terms: &mut Vec<(f32, u32)>,
-    ) {
+    fn rows(&self, state: &State, seat: usize, i: usize, m: u16, terms: &mut Vec<(f32, u32)>) {
         terms.push((1.0, i as u32));
         let card = match m {
             0..52 => usize::from(m),
@@ -236,39 +187,39 @@ fn hand_after(hand: u64, card: usize, t: usize, terms: &mut Vec<(f32, u32)>) {
     }
 }
 
-impl Policy<State> for Net {
-    type Scratch = Scratch;
+impl Network<State> for Net {
+    type Context = Context;
 
-    /// The best-scored legal move (the first of equals).
-    fn choose(&self, state: &State, legal: &[u16], _: &mut Rng, s: &mut Scratch) -> u16 {
-        self.scores(state, legal, s);
-        legal[Mlp::best(&s.net)]
+    #[inline(always)]
+    fn mlp(&self) -> &Mlp {
+        &self.mlp
     }
 
-    /// The softmax of the network's scores (see [`Inference::likelihood`]).
-    fn likelihood(
-        &self,
-        state: &State,
-        legal: &[u16],
-        played: u16,
-        inference: &Inference,
-        s: &mut Scratch,
-    ) -> f64 {
-        self.scores(state, legal, s);
-        Mlp::likelihood(&s.net, legal, played, inference)
+    #[inline(always)]
+    fn encode(&self, state: &State, cx: &mut Context, obs: &mut [f32]) {
+        let n = self.encoding.players();
+        cx.seat = usize::try_from(state.current_player()).unwrap_or(0) % n.max(1);
+        played_by_seat(state.history(), &mut cx.played);
+        self.encoding
+            .encode(state, cx.seat, &cx.played[..n], &self.scores, obs);
     }
 
-    /// The best move's score, in points.
-    fn value(&self, state: &State, legal: &[u16], s: &mut Scratch) -> Option<f64> {
-        self.scores(state, legal, s);
-        self.mlp.value(&s.net)
+    /// A move outside the index cannot be scored.
+    #[inline(always)]
+    fn move_terms(&self, state: &State, m: u16, cx: &Context, terms: &mut Vec<(f32, u32)>) -> bool {
+        let Some(i) = index(m) else {
+            return false;
+        };
+        self.rows(state, cx.seat, i, m, terms);
+        true
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::{Deal, playout_with};
+    use crate::sim::mlp::{self, NetPolicy};
+    use crate::sim::{Deal, Rng, playout_with};
     use crate::trump::Rules;
     use crate::trump::tests::{FORTY_FIVE, SPOIL_FIVE};
 
@@ -308,7 +259,7 @@ mod tests {
     #[test]
     fn scores_are_the_dense_networks() {
         let mut rng = Rng::new(3);
-        let (mut legal, mut s, mut checked) = (Vec::new(), Scratch::default(), 0);
+        let (mut legal, mut s, mut checked) = (Vec::new(), mlp::Scratch::default(), 0);
         for rules in [FORTY_FIVE, SPOIL_FIVE] {
             let net = random_net(rules, 5);
             for _ in 0..30 {
@@ -317,11 +268,11 @@ mod tests {
                     deal.legal_into(&mut legal);
                     net.scores(&deal, &legal, &mut s);
                     let seat = deal.current_player() as usize;
-                    let obs = s.net.obs.clone();
+                    let obs = s.obs().to_vec();
                     for (k, &m) in legal.iter().enumerate() {
                         let mut terms = Vec::new();
-                        net.move_terms(&deal, seat, index(m).unwrap(), m, &mut terms);
-                        assert_eq!(s.net.q[k], net.mlp.dense(&obs, &terms));
+                        net.rows(&deal, seat, index(m).unwrap(), m, &mut terms);
+                        assert_eq!(s.q[k], net.mlp.dense(&obs, &terms));
                     }
                     checked += legal.len();
                     let m = legal[rng.below(legal.len() as u64) as usize];
@@ -342,8 +293,14 @@ mod tests {
                 let mut results = Vec::new();
                 for _ in 0..2 {
                     let mut deal = start.clone();
-                    let (mut legal, mut scratch) = (Vec::new(), Scratch::default());
-                    playout_with(&mut deal, &mut Rng::new(1), &mut legal, &net, &mut scratch);
+                    let (mut legal, mut scratch) = (Vec::new(), mlp::Scratch::default());
+                    playout_with(
+                        &mut deal,
+                        &mut Rng::new(1),
+                        &mut legal,
+                        &NetPolicy(net.clone()),
+                        &mut scratch,
+                    );
                     assert!(deal.is_over());
                     results.push(deal.history().to_vec());
                 }

@@ -11,12 +11,13 @@ use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyInt, PyList, PyTuple};
 
-use super::net::{Net, Scratch};
+use super::net::Net;
 use super::{
     DECK, HIDDEN_ROB, Illegal, Knowledge, MAX_HISTORY, MAX_SEATS, Observed, Phase, ROB_BASE, Rules,
     Scoring, Seen, State, is_move,
 };
 use crate::sim::Rng;
+use crate::sim::mlp::{NetPolicy, Network as _, Scratch};
 use crate::sim::python::{Race, TallyTuple, layers};
 
 pyo3::import_exception!(parlour.errors, DealError);
@@ -670,7 +671,7 @@ fn dealt(
 #[pyclass(frozen, module = "parlour._core")]
 pub(crate) struct TrumpNet {
     rules: Rules,
-    net: Net,
+    net: NetPolicy<Net>,
 }
 
 impl TrumpNet {
@@ -716,7 +717,10 @@ impl TrumpNet {
         let layers = layers(w1o, w1a, b1, w2, b2, w3, b3, scale);
         let net = Net::new(rules.scoring, players, score_scale, scores, layers)
             .map_err(PyValueError::new_err)?;
-        Ok(TrumpNet { rules, net })
+        Ok(TrumpNet {
+            rules,
+            net: NetPolicy(net),
+        })
     }
 
     /// The network's score of each legal move of the seat to move in `engine`, as
@@ -731,7 +735,7 @@ impl TrumpNet {
         state.legal_actions(&mut legal);
         let mut scratch = Scratch::default();
         self.net.scores(state, &legal, &mut scratch);
-        Ok(legal.into_iter().zip(scratch.net.q).collect())
+        Ok(legal.into_iter().zip(scratch.q).collect())
     }
 }
 
