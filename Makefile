@@ -42,7 +42,7 @@ rust-test:
 
 test: $(VENV)/.test-deps $(BIN)/parlour system-deps rust-test
 	$(BIN)/pytest
-	$(BIN)/ruff check src tests
+	$(BIN)/ruff check src tests scripts training examples
 	$(BIN)/mypy
 	$(BIN)/python -m mypy.stubtest parlour._core  # the typed stub matches the compiled module
 

@@ -42,7 +42,7 @@ def _resolve(obj: griffe.Object, target: str, collection: Any) -> str:
     cannot be resolved: the cross-reference is optional)."""
     try:
         collection[target]
-    except Exception:  # noqa: BLE001 (not a full path: a KeyError, or an alias not resolved)
+    except Exception:  # not a full path: a KeyError, or an alias not resolved
         pass
     else:
         return target
@@ -51,7 +51,7 @@ def _resolve(obj: griffe.Object, target: str, collection: Any) -> str:
     while scope is not None:
         try:
             path = scope.resolve(head)
-        except Exception:  # noqa: BLE001 (griffe's NameResolutionError and alias errors)
+        except Exception:  # griffe's NameResolutionError and alias errors
             path = None
         if path:
             return f"{path}.{rest}" if rest else path

@@ -4,7 +4,8 @@ How the documentation's "Speed and strength" measured what the levels keep of th
 choice (``keep_policy``, family by family), worlds weighted by the other seats' moves
 (``inference``), rollouts that stop at the network's value (``leaf_after``), what the learned
 network adds to a search (``--against-no-network``), what its playouts add to its guide
-(``--network-playouts``, ``--against-greedy-playouts``) and a level against another bot
+(``--network-playouts``, ``--against-greedy-playouts``), playouts by another network than the
+guide (``--playout-weights``, such as a smaller and quicker one) and a level against another bot
 (``--against``):
 
     python scripts/search_settings.py forty-five hard --keep-policy 0 --against-keep-policy 2 \
@@ -16,6 +17,8 @@ network adds to a search (``--against-no-network``), what its playouts add to it
     python scripts/search_settings.py rummy hard --players 2 --network-playouts --games 300 --seed 1
     python scripts/search_settings.py rummy expert --players 2 --network-playouts \
         --against learned --games 256 --seed 1
+    python scripts/search_settings.py big-two-4card expert --playout-weights small.npz \
+        --against learned --games 100 --seed 1
 
 Each side is the level's own search (its budget, candidates and, where the variant has a
 network, its guide and playouts) with only the settings named changed; the report is the arena's
@@ -28,19 +31,33 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import time
+from pathlib import Path
 
 import parlour
 from parlour.arena.core import run_arena
 from parlour.arena.stats import head_to_head, split_differences
 from parlour.bots import Inference, SearchBot
 from parlour.bots.base import register_bot
-from parlour.bots.learned import network_playouts
+from parlour.bots.learned import Policy, network_playouts
+from parlour.bots.learned.dmc import QNet, features_for
 from parlour.bots.levels import LEVELS
+from parlour.bots.search import Playouts
+from parlour.game import Game
 
 
 def inference(text: str) -> Inference:
     draws, temperature, uniform = text.split(",")
     return Inference(int(draws), float(temperature), float(uniform))
+
+
+def playouts_from(path: Path, game: Game) -> Playouts:
+    """The network in ``path`` (a weights file of ``training/selfplay.py --export``) as a
+    search's playout policy for ``game``."""
+    net, metadata = QNet.load(path)
+    compiled = Policy(net, features_for(game), metadata).compiled()
+    if compiled is None:
+        raise SystemExit(f"{game.name} has no compiled network")
+    return lambda observation: compiled
 
 
 def main() -> None:
@@ -69,6 +86,9 @@ def main() -> None:
     parser.add_argument("--network-playouts", action="store_true",
                         help="the first side plays its worlds out with the network even where "
                              "the level does not (learned.PLAYED_OUT), at its network budget")
+    parser.add_argument("--playout-weights", type=Path, default=None, metavar="FILE",
+                        help="the first side plays its worlds out with the network in FILE, "
+                             "at its network budget (its guide stays the shipped network)")
     parser.add_argument("--against", default=None, metavar="BOT",
                         help="the second side is this bot (such as learned) instead of the "
                              "level as shipped")
@@ -78,7 +98,8 @@ def main() -> None:
     def side(name: str, keep: float | None, weighting: Inference | None = None,
              leaf_after: int | None = None, network_iterations: int | None = None,
              network: bool = True, greedy_playouts: bool = False,
-             network_played: bool = False) -> str:
+             network_played: bool = False,
+             played_by: Playouts | None = None) -> str:
         changed = dataclasses.replace(level, name=name, keep_policy=keep)
         if network_iterations is not None:
             changed = dataclasses.replace(changed, network_iterations=network_iterations)
@@ -93,16 +114,20 @@ def main() -> None:
                 bot.playouts = None
             if network_played:
                 bot.playouts = network_playouts
+            if played_by is not None:
+                bot.playouts = played_by
             return bot
         register_bot(name, make)
         return name
 
+    game = parlour.new_game(args.variant, **({"players": args.players} if args.players else {}))
+    played_by = None if args.playout_weights is None else playouts_from(args.playout_weights, game)
     first = side(f"{level.name}-changed", args.keep_policy, args.inference, args.leaf_after,
-                 args.network_iterations, network_played=args.network_playouts)
+                 args.network_iterations, network_played=args.network_playouts,
+                 played_by=played_by)
     second = args.against or side(f"{level.name}-shipped", args.against_keep_policy,
                                   network=not args.against_no_network,
                                   greedy_playouts=args.against_greedy_playouts)
-    game = parlour.new_game(args.variant, **({"players": args.players} if args.players else {}))
     began = time.perf_counter()
     result = run_arena(game, [first, second], args.games, seed=args.seed, duplicate=True)
     for pair in head_to_head(result):
