@@ -381,3 +381,26 @@ def test_the_settings_script_compares_a_changed_level_with_the_shipped_one() -> 
     netted = run("--network-playouts", "--network-iterations", "40", games=2)
     assert netted.startswith("medium-changed − medium-shipped: ") and "+0.000 [" not in netted
     assert run("--against", "learned", games=2).startswith("medium-changed − learned: ")
+
+
+def test_the_settings_script_plays_out_with_the_network_it_is_given(tmp_path: Path) -> None:
+    """``--playout-weights``: the shipped network's own file plays out as the shipped level
+    does; other weights play out otherwise, with the same guide."""
+    from parlour.bots.learned import WEIGHTS
+    from parlour.bots.learned.dmc import QNet
+
+    script = Path(__file__).resolve().parents[1] / "scripts" / "search_settings.py"
+
+    def run(*args: str) -> str:
+        done = subprocess.run([sys.executable, str(script), "big-two-4card", "medium", "--games",
+                               "2", "--network-iterations", "40", *args],
+                              capture_output=True, text=True, check=True)
+        return done.stdout.splitlines()[0]
+
+    shipped = WEIGHTS["big-two-4card"][4]
+    net, metadata = QNet.load(shipped)
+    net.params["w3"] = -net.params["w3"]  # the worst move played where the best was
+    other = tmp_path / "other.npz"
+    net.save(other, metadata)
+    assert run("--playout-weights", str(shipped)) == run()
+    assert run("--playout-weights", str(other)) != run()
