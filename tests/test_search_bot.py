@@ -402,5 +402,6 @@ def test_the_settings_script_plays_out_with_the_network_it_is_given(tmp_path: Pa
     net.params["w3"] = -net.params["w3"]  # the worst move played where the best was
     other = tmp_path / "other.npz"
     net.save(other, metadata)
-    assert run("--playout-weights", str(shipped)) == run()
-    assert run("--playout-weights", str(other)) != run()
+    as_shipped = run()
+    assert run("--playout-weights", str(shipped)) == as_shipped
+    assert run("--playout-weights", str(other)) != as_shipped
