@@ -286,8 +286,11 @@ class Terminal:
 
         self.master, slave = pty.openpty()
         env = {**os.environ, "TERM": "xterm", "COLUMNS": "120"}
+        # Ctrl-C as on a real terminal, even where the tests run with SIGINT ignored (started in
+        # the background by a shell without job control), which the program would inherit.
         self.proc = subprocess.Popen([sys.executable, "-m", "parlour", *argv], stdin=slave,
-                                     stdout=slave, stderr=slave, env=env, close_fds=True)
+                                     stdout=slave, stderr=slave, env=env, close_fds=True,
+                                     preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         os.close(slave)
         self.text = ""
 
