@@ -11,7 +11,7 @@ use std::sync::Arc;
 use super::combos::{MASK, Table};
 use super::encoding::{ActionIndex, Encoding, played_by_seat};
 use super::state::{MAX_SEATS, State};
-use crate::sim::mlp::{Layers, Mlp, Network};
+use crate::sim::mlp::{self, Layers, Mlp, Network};
 
 /// The features after the static ones: the hand-after-move block, then cards left / 13, goes
 /// out, singles, pairs, triples and quads left / 6, rank groups broken / 4.
@@ -139,7 +139,7 @@ impl Network<State> for Net {
     #[inline(always)]
     fn encode(&self, state: &State, cx: &mut Context, obs: &mut [f32]) {
         let n = self.encoding.players();
-        let seat = usize::try_from(state.current_player()).unwrap_or(0) % n.max(1);
+        let seat = mlp::seat_to_move(state, n);
         played_by_seat(state.history(), &mut cx.played);
         self.encoding.encode(state, seat, &cx.played[..n], obs);
         cx.hand = state.hands()[seat];

@@ -14,7 +14,7 @@ use super::melds::{FULL, ROW, is_group, mask_value, triple_ranks};
 use super::state::{
     DISCARD, DRAW_DISCARD, DRAW_STOCK, KIND_BITS, LAYOFF, MELD, State, TARGET_SHIFT,
 };
-use crate::sim::mlp::{Layers, Mlp, Network};
+use crate::sim::mlp::{self, Layers, Mlp, Network};
 
 /// The kinds, as `rummy.KINDS` orders them: the first rows of the features.
 const KIND_DRAW_STOCK: u32 = 0;
@@ -190,7 +190,7 @@ impl Network<State> for Net {
     #[inline(always)]
     fn encode(&self, state: &State, cx: &mut Context, obs: &mut [f32]) {
         let n = self.encoding.players();
-        let seat = usize::try_from(state.current_player()).unwrap_or(0) % n.max(1);
+        let seat = mlp::seat_to_move(state, n);
         self.encoding.encode(state, seat, state.discarded(), obs);
         cx.hand = state.hand(seat);
         cx.top = state.pile().last().map_or(0, |&c| 1u64 << c);

@@ -79,6 +79,13 @@ pub trait Network<D: Deal>: Sync {
     }
 }
 
+/// The seat to move in `deal` among the network's `players`, for [`Network::encode`] (0 once the
+/// deal is over, where no network is asked to choose).
+#[inline(always)]
+pub fn seat_to_move<D: Deal>(deal: &D, players: usize) -> usize {
+    usize::try_from(deal.to_move()).unwrap_or(0) % players.max(1)
+}
+
 /// Working space of one playout, with the family's context `C` of [`Network::Context`].
 #[derive(Default)]
 pub struct Scratch<C = ()> {

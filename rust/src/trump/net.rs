@@ -13,7 +13,7 @@ use super::encoding::{ACTIONS, Encoding, index, played_by_seat};
 use super::{
     ACE_OF_TRUMPS, MAX_SEATS, PLAIN_MASK, POWER, ROB_BASE, Scoring, State, TRUMP_BASE, TRUMP_MASK,
 };
-use crate::sim::mlp::{Layers, Mlp, Network};
+use crate::sim::mlp::{self, Layers, Mlp, Network};
 
 /// Places in the trump order: 14 trumps (13 when hearts are trumps) and a silent ace below them.
 const TRUMP_PLACES: u32 = 15;
@@ -198,7 +198,7 @@ impl Network<State> for Net {
     #[inline(always)]
     fn encode(&self, state: &State, cx: &mut Context, obs: &mut [f32]) {
         let n = self.encoding.players();
-        cx.seat = usize::try_from(state.current_player()).unwrap_or(0) % n.max(1);
+        cx.seat = mlp::seat_to_move(state, n);
         played_by_seat(state.history(), &mut cx.played);
         self.encoding
             .encode(state, cx.seat, &cx.played[..n], &self.scores, obs);
