@@ -20,6 +20,7 @@ options).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import griffe
@@ -140,8 +141,10 @@ class RstDocstrings(griffe.Extension):
             if id(obj) in seen:
                 return
             seen.add(id(obj))
-            if obj.docstring is None and obj.is_attribute and obj.filepath in loader.lines_collection:
-                text = comment_docstring(obj, loader.lines_collection[obj.filepath])
+            path = obj.filepath  # a list only for a namespace package, which has no attributes
+            if (obj.docstring is None and obj.is_attribute and isinstance(path, Path)
+                    and path in loader.lines_collection):
+                text = comment_docstring(obj, loader.lines_collection[path])
                 if text:
                     obj.docstring = griffe.Docstring(
                         text, lineno=obj.lineno, parent=obj, parser=loader.docstring_parser,

@@ -2,7 +2,8 @@
 lockstep, and count every difference.
 
 The reference engine is read from git (``--reference``, a commit that still has the Python
-engine) into a throwaway package, so it never ships. At every step it compares the legal action
+engine): the package at that commit, whole, in a throwaway folder (``reference_package.py``), so
+it never ships. At every step it compares the legal action
 ints and their order, the player to move, every seat's ``observation(s).to_dict()`` and
 ``hidden_from(s)``, ``returns()``, ``winners()``, ``zones()`` and ``position()``, and applies a
 sample of illegal actions to both (class and message of the refusal, state unchanged after);
@@ -17,33 +18,16 @@ import argparse
 import importlib
 import itertools
 import random
-import subprocess
 import sys
-import tempfile
-from pathlib import Path
+from types import ModuleType
 from typing import Any
+
+from reference_package import load_reference
 
 import parlour
 from parlour.errors import ParlourError
 
 REFERENCE = "f50fbd9"  # the last commit with the pure-Python rummy engine
-MODULES = ("melds", "actions", "engine", "observation", "game")
-
-
-def load_reference(commit: str) -> Any:
-    """The reference ``game`` module, from ``commit``, as package ``rummy_reference``."""
-    root = Path(tempfile.mkdtemp(prefix="rummy-reference-"))
-    package = root / "rummy_reference"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    for name in MODULES:
-        text = subprocess.run(
-            ["git", "show", f"{commit}:src/parlour/games/rummy/{name}.py"],
-            check=True, capture_output=True, text=True,
-        ).stdout
-        (package / f"{name}.py").write_text(text.replace("parlour.games.rummy.", "rummy_reference."))
-    sys.path.insert(0, str(root))
-    return importlib.import_module("rummy_reference.game")
 
 
 def snapshot(state: Any, players: int, full: bool = True) -> Any:
@@ -95,14 +79,14 @@ def illegal_samples(rng: random.Random, legal: list[int], old_action: Any) -> li
     return rng.sample(out, 3)
 
 
-def play(old_game_module: Any, players: int, options: dict[str, Any], seed: int,
+def play(reference: ModuleType, players: int, options: dict[str, Any], seed: int,
          greedy: bool, stats: dict[str, int]) -> list[str]:
     """One deal in lockstep; the differences found (empty when none)."""
     from parlour.games.rummy.actions import RummyAction
 
     game = parlour.new_game("rummy", players=players, **options)
-    old_game = old_game_module.RummyGame(game.variant, players, game.options)
-    old_action = sys.modules["rummy_reference.actions"].RummyAction
+    old_game = reference.new_game("rummy", players=players, **options)
+    old_action = importlib.import_module("parlour_reference.games.rummy.actions").RummyAction
     new, old = game.new_deal(seed=seed), old_game.new_deal(seed=seed)
     rng = random.Random(seed)
     bad: list[str] = []
@@ -177,15 +161,16 @@ SETUP_KEYS = ("seed", "hands", "stock", "discard", "melds", "placed", "scores", 
               "player", "phase", "drawn", "drawn_from", "turn", "past", "deck", "bogus")
 
 
-def bad_setups(reference: Any, count: int, stats: dict[str, int]) -> list[str]:
+def bad_setups(reference: ModuleType, count: int, stats: dict[str, int]) -> list[str]:
     """``new_deal`` with ``count`` positions, most of them wrong, through both engines: the same
     refusal (class and message), or the same position."""
     rng = random.Random(7)
     bad: list[str] = []
     for i in range(count):
         players = rng.choice((2, 3, 4))
-        game = parlour.new_game("rummy", players=players, turn_limit=rng.choice((5, 1000)))
-        old_game = reference.RummyGame(game.variant, players, game.options)
+        turn_limit = rng.choice((5, 1000))
+        game = parlour.new_game("rummy", players=players, turn_limit=turn_limit)
+        old_game = reference.new_game("rummy", players=players, turn_limit=turn_limit)
         hands = ["5H 6H 7H", "2C 3D 4S", "KD KC", "AS 2S"][:players]
         setup: dict[str, Any] = {
             "hands": hands, "stock": "9C ...", "discard": "9D", "melds": ["JS QS KS"],

@@ -8,13 +8,15 @@ one process so that both see the same machine load.
 from __future__ import annotations
 
 import argparse
+import importlib
+from functools import partial
 from typing import Any
 
-from trump_differential import REFERENCE, load_reference
+from reference_package import load_reference
+from trump_differential import REFERENCE, reference_game
 
 import parlour
-from parlour.bench import bot_play, random_play
-from parlour.registry import get_variant
+from parlour import bench
 from parlour.timing import timed
 
 
@@ -24,19 +26,19 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--rev", default=REFERENCE, help="the commit of the reference engine")
     args = parser.parse_args()
-    ref = load_reference(args.rev)
-    for name, cls in (("forty-five", "FortyFiveGame"), ("spoil-five", "SpoilFiveGame")):
+    # Each engine is played by its own package's bench functions and greedy bot.
+    load_reference(args.rev)
+    benches = {"reference": importlib.import_module("parlour_reference.bench"), "package": bench}
+    for name in ("forty-five", "spoil-five"):
         game = parlour.new_game(name)
-        games: dict[str, Any] = {
-            "reference": getattr(ref, cls)(get_variant(name), game.players, game.options),
-            "package": game,
-        }
+        games: dict[str, Any] = {"reference": reference_game(game), "package": game}
         best: dict[str, tuple[float, float]] = {}
         for _ in range(args.rounds):
             for label, g in games.items():
-                _, steps, elapsed = timed(args.seconds, lambda i, g=g: random_play(g, i))
-                _, bot_steps, bot_elapsed = timed(
-                    args.seconds, lambda i, g=g: bot_play(g, "greedy", i))
+                play = benches[label]
+                _, steps, elapsed = timed(args.seconds, partial(play.random_play, g))
+                _, bot_steps, bot_elapsed = timed(args.seconds,
+                                                  partial(play.bot_play, g, "greedy"))
                 rates = (steps / elapsed, bot_steps / bot_elapsed)
                 best[label] = max(best.get(label, (0.0, 0.0)), rates)
         for label, (rand, greedy) in best.items():
