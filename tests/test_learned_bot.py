@@ -446,6 +446,14 @@ def test_inference_weights_the_worlds_reproducibly_on_any_number_of_threads() ->
     weighted = SearchBot(iterations=40, playouts=playouts, inference=Inference()).search(
         oobs, olegal, random.Random(3))
     assert [c.values for c in plain.candidates] == [c.values for c in weighted.candidates]
+    # The trump games' worlds do not replay: played out by the network, dealt as before.
+    trump = position("forty-five", moves=6)
+    tobs, tlegal = trump.observation(trump.current_player), trump.legal_actions()
+    dealt = SearchBot(iterations=40, playouts=playouts).search(tobs, tlegal, random.Random(3))
+    weighted = SearchBot(iterations=40, playouts=playouts, inference=Inference()).search(
+        tobs, tlegal, random.Random(3))
+    assert dealt.iterations == weighted.iterations == 40
+    assert [c.values for c in dealt.candidates] == [c.values for c in weighted.candidates]
 
 
 def test_rollouts_stopped_at_a_leaf_count_the_networks_value() -> None:

@@ -43,10 +43,11 @@ The search, step by step:
    ``(n * mean + w * prior) / (n + w)`` over its ``n`` worlds, ``w`` being ``prior_weight``.
    Where the guide's best move leads its second by ``prior_margin`` points or more, it is
    played without rollouts.
-6. Inference (optional, with a network playing the worlds out): each world kept is one of
-   several dealt, chosen with probability proportional to how likely the other seats' moves
-   so far were in it under the network (:class:`Inference`), so that worlds where their play
-   made sense count more. Measured in big-two-4card it bought no strength (the
+6. Inference (optional, with a network playing the worlds out, in the climbing games, whose
+   worlds replay from the deal's start; the others' are dealt uniformly with or without it):
+   each world kept is one of several dealt, chosen with probability proportional to how likely
+   the other seats' moves so far were in it under the network (:class:`Inference`), so that
+   worlds where their play made sense count more. Measured in big-two-4card it bought no strength (the
    documentation's "Speed and strength"), so no level uses it.
 7. Budgets: ``iterations`` counts rollouts (one candidate played out in one world) and is
    reproducible: the same observation, legal actions and generator state give the same move.
@@ -283,7 +284,7 @@ class SearchBot(Bot):
     by it instead of the greedy policy, with ``guided_iterations`` (when given) in place of
     ``iterations`` (a network's rollout costs more than greedy's); ``inference``
     (:class:`Inference`) then weights the worlds by the other seats' past moves under it (step 6
-    of the module; without a network for the variant it is not used); ``leaf_after``: with such
+    of the module; used in the climbing games only); ``leaf_after``: with such
     a policy, each rollout stops where the searching seat is to choose for the
     ``leaf_after``-th time and counts the network's estimate of its best move there instead of
     playing to the end (a value at the leaves; ``None``: every rollout is played to the end).
