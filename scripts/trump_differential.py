@@ -2,17 +2,18 @@
 engine of an earlier commit in lockstep, and count every difference.
 
 Each deal first tries ``new_deal`` with odd arguments (bad hands, turn-ups, dealers, scores,
-pools, settings) on both. At every step both engines are compared on the legal actions (values and order), the player to
-move, every seat's ``observation(s).to_dict()``, ``returns()``, ``zones()``, ``hidden_from``,
-``history``, and the refusal (exception type and message) of a sample of illegal actions: any
-int as a hand-made action, moves of another phase, cards not held, text, bad seats. (A word of
-an option that is off is refused in other words today, naming the option: ``OPTION_OFF``.) A sample of
-``sample_state`` draws must each show the seat the observation it was drawn from (the draws
-themselves differ: today's sampler is the compiled one). The reference is the whole package at
-the earlier commit, run on its own base classes (``reference_package.py``).
+pools, settings) on both. At every step both engines are compared on the legal actions (values
+and order), the player to move, every seat's ``observation(s).to_dict()``, ``returns()``,
+``zones()``, ``hidden_from``, ``history``, and the refusal (exception type and message) of a
+sample of illegal actions: any int as a hand-made action, moves of another phase, cards not
+held, text, bad seats. (A word of an option that is off is refused in other words today,
+naming the option: ``OPTION_OFF``.) Each of a sample of ``sample_state`` draws must show the
+seat the observation it was drawn from (the draws themselves differ: today's sampler is the
+compiled one). The reference is the whole package at the earlier commit, run on its own base
+classes (``reference_package.py``).
 
-    python scripts/trump_differential.py --deals 2000            # reference: the commit
-    python scripts/trump_differential.py --rev f50fbd9 --deals 50   # before the Rust engine
+    python scripts/trump_differential.py --deals 2000
+    python scripts/trump_differential.py --rev f50fbd9 --deals 50
 
 Exits 1 if anything differed.
 """
