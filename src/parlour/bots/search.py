@@ -47,8 +47,8 @@ The search, step by step:
    worlds replay from the deal's start; the others' are dealt uniformly with or without it):
    each world kept is one of several dealt, chosen with probability proportional to how likely
    the other seats' moves so far were in it under the network (:class:`Inference`), so that
-   worlds where their play made sense count more. Measured in big-two-4card it bought no strength (the
-   documentation's "Speed and strength"), so no level uses it.
+   worlds where their play made sense count more. Measured in big-two-4card it bought no
+   strength (the documentation's "Speed and strength"), so no level uses it.
 7. Budgets: ``iterations`` counts rollouts (one candidate played out in one world) and is
    reproducible: the same observation, legal actions and generator state give the same move.
    ``time_limit`` (seconds) stops sampling when the time is up, for interactive play; with both,
