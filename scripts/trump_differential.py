@@ -29,6 +29,7 @@ import sys
 import time
 from dataclasses import asdict
 from functools import partial
+from types import ModuleType
 from typing import Any
 
 from reference_package import load_reference
@@ -41,10 +42,8 @@ from parlour.game import Game
 REFERENCE = "f50fbd9"
 
 
-def reference_game(game: Game) -> Any:
-    """The reference engine's game of ``game``'s variant, players and options (the package at
-    the ``rev`` given to ``load_reference``)."""
-    reference = importlib.import_module("parlour_reference")
+def reference_game(reference: ModuleType, game: Game) -> Any:
+    """``game``'s variant, players and options in the ``reference`` package."""
     return reference.new_game(game.variant.name, players=game.players, **asdict(game.options))
 
 
@@ -161,7 +160,7 @@ def probe(state: Any, moves: dict[int, Any], action_type: type, kind: str, value
 
 
 def run(deals: int, rev: str, seed: int) -> int:
-    load_reference(rev)
+    reference = load_reference(rev)
     ref_actions = importlib.import_module("parlour_reference.games.trump.actions")
     new_actions = importlib.import_module("parlour.games.trump.actions")
     rng = random.Random(seed)
@@ -171,7 +170,7 @@ def run(deals: int, rev: str, seed: int) -> int:
     for i in range(deals):
         variant, n, options = cfgs[i % len(cfgs)]
         game = parlour.new_game(variant, players=n, **options)
-        ref_game = reference_game(game)
+        ref_game = reference_game(reference, game)
         deal_seed = rng.randrange(2**32)
         setup: dict[str, Any] = {"dealer": deal_seed % n}
         if variant == "spoil-five" and i % 3 == 0:

@@ -27,11 +27,11 @@ def main() -> None:
     parser.add_argument("--rev", default=REFERENCE, help="the commit of the reference engine")
     args = parser.parse_args()
     # Each engine is played by its own package's bench functions and greedy bot.
-    load_reference(args.rev)
+    reference = load_reference(args.rev)
     benches = {"reference": importlib.import_module("parlour_reference.bench"), "package": bench}
     for name in ("forty-five", "spoil-five"):
         game = parlour.new_game(name)
-        games: dict[str, Any] = {"reference": reference_game(game), "package": game}
+        games: dict[str, Any] = {"reference": reference_game(reference, game), "package": game}
         best: dict[str, tuple[float, float]] = {}
         for _ in range(args.rounds):
             for label, g in games.items():
