@@ -5,7 +5,9 @@ from __future__ import annotations
 import io
 import math
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, func, select
@@ -21,10 +23,13 @@ from parlour.arena import (
     run_arena,
     split_differences,
 )
-from parlour.arena.deals import make_entries, record_name
+from parlour.arena.deals import Choices, make_entries, play_deal, record_name
 from parlour.arena.results import PlayRow, RunRow, SeatRow, leaderboard
 from parlour.arena.stats import Z95
+from parlour.bots import make_bot
+from parlour.bots.search import SearchBot
 from parlour.cli import main
+from parlour.game import Action, State
 from parlour.records import load, replay_deal
 
 
@@ -83,6 +88,40 @@ def test_identical_bots_in_duplicate_mode_differ_by_exactly_zero() -> None:
     # Rotated seating does not cancel the luck of the deal: the same bots then differ.
     rotated = run_arena(game, ["random", "random"], 6, seed=2)
     assert head_to_head(rotated)[0].half > 0
+
+
+def test_duplicate_seatings_reuse_a_search_and_play_exactly_as_without_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    searches = 0
+    choose = SearchBot.choose
+
+    def counted(bot: SearchBot, *args: Any) -> Action:
+        nonlocal searches
+        searches += 1
+        return choose(bot, *args)
+
+    monkeypatch.setattr(SearchBot, "choose", counted)
+    game, bots = parlour.new_game("big-two-4card"), ["medium", "greedy"]
+
+    def played(choices: Callable[[], Choices | None]) -> tuple[list[State], int]:
+        nonlocal searches
+        searches = 0
+        states = [play_deal(game, [bots[e] for e in seating], 3, deal, shared)
+                  for deal in range(2) for shared in [choices()] for seating in all_seatings(2, 4)]
+        return states, searches
+
+    alone, searched_alone = played(lambda: None)
+    reusing, searched_reusing = played(dict)
+    assert [s.history for s in reusing] == [s.history for s in alone]  # move for move
+    assert 0 < searched_reusing < searched_alone
+    searches = 0
+    result = run_arena(game, bots, 2, seed=3, duplicate=True)
+    assert searches == searched_reusing  # the arena's seatings of a deal share its choices
+    assert result.plays == tuple(Play(p.deal, p.seating, tuple(s.returns()), tuple(s.winners()))
+                                 for p, s in zip(result.plays, alone, strict=True))
+    # A search that stops at a time limit depends on the clock: never reused.
+    assert make_bot("medium").reusable and not make_bot("medium", interactive=True).reusable
+    assert not make_bot("greedy").reusable
 
 
 def test_greedy_beats_random_with_an_interval_excluding_zero() -> None:

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from parlour.bots import make_bot
-from parlour.game import Game, Player, State, play_out
+from parlour.bots import Bot, make_bot
+from parlour.game import Action, Game, Observation, Player, State, play_out
 from parlour.records import deal_record, save
 from parlour.registry import game_from_description
 
@@ -93,15 +93,61 @@ class Play:
     winners: tuple[int, ...]
 
 
-def play_deal(game: Game, bots: Sequence[str | Player], seed: int, deal: int) -> State:
+#: Choices made in one deal: the bot's name, its observation, the legal actions and its
+#: generator's state before the choice, to the action and the generator's state after it.
+Choices = dict[tuple[str, Observation, tuple[Action, ...], tuple[Any, ...]],
+               tuple[Action, tuple[Any, ...]]]
+
+
+class Reusing(Bot):
+    """``bot`` (registered as ``name``), reusing its own choices from ``choices``.
+
+    The seatings of a duplicate deal often bring a seat to the same position: every seating
+    that puts ``expert`` in the seat to move first starts it from the same observation, and so
+    do those in which the seats before it have played alike so far. A reusable bot
+    (:attr:`Bot.reusable`) given the same observation, legal actions and generator state makes
+    the same choice and leaves its generator in the same state, so both are taken from the
+    first time instead of searching again. Nothing about the play changes; the arena's
+    searching levels run faster (about 1.5 times in big-two-4card's ``expert``).
+    """
+
+    def __init__(self, bot: Bot, name: str, choices: Choices) -> None:
+        self.bot, self.name, self.choices = bot, name, choices
+
+    def choose(
+        self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random
+    ) -> Action:
+        key = (self.name, observation, tuple(legal_actions), rng.getstate())
+        known = self.choices.get(key)
+        if known is None:
+            action = self.bot.choose(observation, legal_actions, rng)
+            self.choices[key] = (action, rng.getstate())
+            return action
+        action, after = known
+        rng.setstate(after)
+        return action
+
+
+def play_deal(game: Game, bots: Sequence[str | Player], seed: int, deal: int,
+              choices: Choices | None = None) -> State:
     """Deal ``deal`` of a run with master ``seed``, played to its end by ``bots`` (a registered
     bot name, or a bot, per seat). Bots see only their observation and the legal actions.
 
     The generator of each seat depends on the seat, not on who sits there, so in duplicate mode
     identical bots make identical choices in every seating and the luck of the draw cancels.
+    ``choices``, shared by the seatings of one deal, lets the bots named here that are
+    :attr:`~parlour.bots.Bot.reusable` reuse a choice instead of making it again
+    (:class:`Reusing`); the play is the same with it or without.
     """
     state = game.new_deal(seed=derive_seed(seed, "deal", deal))
-    players = [make_bot(b) if isinstance(b, str) else b for b in bots]
+
+    def player(b: str | Player) -> Player:
+        if not isinstance(b, str):
+            return b
+        bot = make_bot(b)
+        return Reusing(bot, b, choices) if choices is not None and bot.reusable else bot
+
+    players = [player(b) for b in bots]
     rngs = [random.Random(derive_seed(seed, "bot", deal, seat)) for seat in range(len(bots))]
     return play_out(state, players, rngs)
 
@@ -133,8 +179,10 @@ def played(task: Task) -> Iterator[tuple[Play, State]]:
     k, n = len(task.entries), game.players
     every = all_seatings(k, n) if task.duplicate else []
     for deal in task.deals:
+        choices: Choices | None = {} if every else None  # shared by the deal's seatings
         for seating in every or [rotated_seating(k, n, deal)]:
-            state = play_deal(game, [task.entries[e].bot for e in seating], task.seed, deal)
+            state = play_deal(game, [task.entries[e].bot for e in seating], task.seed, deal,
+                              choices)
             yield Play(deal, seating, tuple(state.returns()), tuple(state.winners())), state
 
 

@@ -351,6 +351,7 @@ class SearchBot(Bot):
         self.threads = threads
         self.iterations = iterations
         self.time_limit = time_limit
+        self.reusable = time_limit is None  # a time limit makes the choice depend on the clock
         self.max_candidates = max_candidates
         self.min_worlds = min_worlds
         self.confidence = confidence
