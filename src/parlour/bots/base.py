@@ -14,10 +14,14 @@ class Bot(ABC):
     """A computer player. ``choose`` must return one of ``legal_actions``."""
 
     name: str = "bot"
-    #: Whether the bot's choice depends on nothing but its arguments and the generator's state
-    #: (no clock, nothing kept between calls), so that the arena may reuse it where another
-    #: seating of a duplicate deal reaches the same position; worth it only for a dear choice.
-    reusable: bool = False
+
+    @property
+    def reusable(self) -> bool:
+        """Whether the choice depends on nothing but the arguments and the generator's state
+        (no clock, nothing kept between calls), so that the arena may reuse it where another
+        seating of a duplicate deal reaches the same position; worth it only for a dear choice.
+        """
+        return False
 
     @abstractmethod
     def choose(

@@ -351,7 +351,6 @@ class SearchBot(Bot):
         self.threads = threads
         self.iterations = iterations
         self.time_limit = time_limit
-        self.reusable = time_limit is None  # a time limit makes the choice depend on the clock
         self.max_candidates = max_candidates
         self.min_worlds = min_worlds
         self.confidence = confidence
@@ -360,6 +359,11 @@ class SearchBot(Bot):
         self.guided_iterations = guided_iterations
         self.guided_candidates = guided_candidates
         self.prior_margin = prior_margin
+
+    @property
+    def reusable(self) -> bool:
+        """Without a time limit: with one, the choice depends on the clock."""
+        return self.time_limit is None
 
     def choose(
         self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random
