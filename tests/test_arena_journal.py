@@ -12,6 +12,7 @@ import pytest
 import parlour
 from parlour.arena import core, run_arena
 from parlour.arena.deals import Play, Task, play_task
+from parlour.bots.random_bot import RandomBot
 from parlour.cli import main
 from parlour.errors import ParlourError
 
@@ -56,7 +57,9 @@ def test_an_interrupted_run_goes_on_where_it_stopped(tmp_path: Path,
     interrupted(path, 8, after=3, duplicate=True)
     deals = played_deals(monkeypatch)
     resumed = run_arena(GAME, BOTS, 8, seed=5, duplicate=True, journal=path)
-    assert deals == [3, 4, 5, 6, 7]  # one deal a task here: the three finished are not replayed
+    # One deal a task here: of the three finished only the first is played again, as the check
+    # that this code plays it as the journal says.
+    assert deals == [0, 3, 4, 5, 6, 7]
     assert resumed.plays == whole.plays and (resumed.resumed, whole.resumed) == (3, 0)
     # Everything is in the journal now: a third time plays nothing and changes nothing.
     deals.clear()
@@ -72,7 +75,7 @@ def test_a_journal_keeps_small_tasks_so_an_interruption_loses_little(
     assert len(tasks) == 1 and len(json.loads(tasks[0])["plays"]) == core.JOURNAL_CHUNK < 200 // 8
     deals = played_deals(monkeypatch)
     run_arena(GAME, BOTS, 12, seed=5, journal=path)
-    assert deals == list(range(core.JOURNAL_CHUNK, 12))
+    assert deals == [0, *range(core.JOURNAL_CHUNK, 12)]  # deal 0: the check
 
 
 def test_a_run_is_extended_and_shortened_through_its_journal(tmp_path: Path) -> None:
@@ -93,13 +96,27 @@ def test_a_line_cut_short_is_dropped_and_its_deals_played_again(
     path.write_text("".join(lines[:4]) + lines[4][:20])  # deal 3's line cut off mid-write
     deals = played_deals(monkeypatch)
     assert run_arena(GAME, BOTS, 5, seed=5, journal=path).plays == whole.plays
-    assert deals == [3, 4]
+    assert deals == [0, 3, 4]
     assert path.read_text().count("\n") == 6 and path.read_text().endswith("\n")
     # Even the header cut short: the run starts afresh.
     path.write_text(lines[0][:10])
     deals.clear()
     assert run_arena(GAME, BOTS, 5, seed=5, journal=path).plays == whole.plays
     assert deals == [0, 1, 2, 3, 4]
+
+
+def test_a_journal_written_by_a_code_that_plays_otherwise_is_refused_untouched(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "run.jsonl"
+    run_arena(GAME, BOTS, 2, seed=5, duplicate=True, journal=path)
+    before = path.read_bytes()
+    # A change to a bot since: ``random`` now always takes the first legal action.
+    monkeypatch.setattr(RandomBot, "choose", lambda self, obs, legal, rng: legal[0])
+    with pytest.raises(ParlourError, match="plays otherwise: deal 0 seated greedy, greedy, greedy, random ended "):
+        run_arena(GAME, BOTS, 3, seed=5, duplicate=True, journal=path)
+    assert path.read_bytes() == before
+    # Reading what the journal holds plays nothing, so it is not checked.
+    assert len(run_arena(GAME, BOTS, 2, seed=5, duplicate=True, journal=path).plays) == 2 * 14
 
 
 @pytest.mark.parametrize(("kwargs", "differ"), [
@@ -130,6 +147,8 @@ def test_the_journal_of_another_run_is_refused_untouched(tmp_path: Path, kwargs:
     (lambda lines: [lines[0], json.dumps({"plays": []}) + "\n"],
      "line 2 .* holds a play that is not one of this run"),
     (lambda lines: [*lines, lines[1]], "holds 2 plays of deal 0, not 1"),
+    (lambda lines: [lines[0], lines[1].replace("[0, [0, 1, 0, 1]", "[0, [1, 0, 1, 0]"),
+                    *lines[2:]], "holds deal 0 in seatings other than this run's"),
 ])
 def test_a_damaged_journal_is_refused(tmp_path: Path, damage: object, message: str) -> None:
     path = tmp_path / "run.jsonl"

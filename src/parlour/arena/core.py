@@ -118,6 +118,11 @@ def run_arena(
     if kept is not None:
         plays = [p for deal in range(deals) for p in kept.plays.get(deal, [])]
         todo = [deal for deal in todo if deal not in kept.plays]
+        if kept.plays and todo:
+            # Before adding to the file: the code now must play its first deal as it says.
+            first = min(kept.plays)
+            kept.check(play_task(Task(game.describe(), entries, seed, duplicate, (first,), None)),
+                       [e.label for e in entries])
         if progress and len(todo) < deals:
             progress(deals - len(todo))
     most = MAX_CHUNK if kept is None else JOURNAL_CHUNK

@@ -11,7 +11,9 @@ than the journal holds extends a run; asking for fewer uses the first ones.
 The file is JSON lines: a header naming the run (the variant with its options, the bots and
 their labels, the seed, duplicate mode), then one line per finished task with its plays. A line
 cut short by an interruption is dropped when the journal is opened again; any other damage, or
-a header of another run, is refused rather than mixed in.
+a header of another run, is refused rather than mixed in. Before deals are added, the journal's
+first deal is played again and must end as the file says (:meth:`Journal.check`): a change to
+the rules or the bots since the file was written is refused rather than mixed in as well.
 
 >>> import parlour, tempfile, pathlib
 >>> from parlour.arena import run_arena
@@ -31,7 +33,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from parlour.arena.deals import Entry, Play, all_seatings
+from parlour.arena.deals import Entry, Play, all_seatings, rotated_seating
 from parlour.errors import ParlourError
 from parlour.game import Game
 
@@ -75,22 +77,46 @@ class Journal:
         if differ:
             raise ParlourError(f"{path} is the journal of another run (its {', '.join(differ)} "
                                "differ); name another file, or run it as it was")
-        expected = len(all_seatings(len(entries), game.players)) if duplicate else 1
+        every = all_seatings(len(entries), game.players) if duplicate else None
         plays: dict[int, list[Play]] = {}
         for number, line in enumerate(rest, start=2):
             for play in _plays(path, number, _parse(path, number, line), len(entries),
                                game.players):
                 plays.setdefault(play.deal, []).append(play)
-        wrong = [deal for deal, got in plays.items() if len(got) != expected]
-        if wrong:
-            raise ParlourError(f"{path} holds {len(plays[wrong[0]])} plays of deal {wrong[0]}, "
-                               f"not {expected}: it is damaged")
+        for deal, got in plays.items():
+            seatings = every or [rotated_seating(len(entries), game.players, deal)]
+            if len(got) != len(seatings):
+                raise ParlourError(f"{path} holds {len(got)} plays of deal {deal}, not "
+                                   f"{len(seatings)}: it is damaged")
+            if [p.seating for p in got] != seatings:
+                raise ParlourError(f"{path} holds deal {deal} in seatings other than this run's: "
+                                   "it is damaged")
         return cls(path, plays)
 
     def add(self, plays: Iterable[Play]) -> None:
         """Append the plays of a finished task (whole deals) as one line, flushed to disk."""
         line = json.dumps({"plays": [[p.deal, p.seating, p.returns, p.winners] for p in plays]})
         _write(self.path, line + "\n", "a")
+
+    def check(self, replayed: Sequence[Play], labels: Sequence[str]) -> None:
+        """Compare the journal's plays of a deal with ``replayed``, the same deal played again
+        now (``labels``: the entries' labels, for the message); :class:`ParlourError` if they
+        differ. Nothing in the header says which code wrote the file, so this is how a run
+        carried on after a change to the rules or the bots is caught before the two are mixed.
+        """
+        # Both in seating order: :meth:`open` checked the file's.
+        for then, now in zip(self.plays[replayed[0].deal], replayed, strict=True):
+            if then != now:
+                seats = ", ".join(labels[e] for e in now.seating)
+                raise ParlourError(
+                    f"{self.path} was written by a parlour that plays otherwise: deal {now.deal} "
+                    f"seated {seats} ended {_outcome(then)} then and {_outcome(now)} now. Go on "
+                    "with the version that wrote it, or name another file")
+
+
+def _outcome(play: Play) -> str:
+    winners = ", ".join(str(w) for w in play.winners)
+    return f"with returns {list(play.returns)} (seats {winners} winning)"
 
 
 def _header(game: Game, entries: Sequence[Entry], seed: int, duplicate: bool) -> dict[str, Any]:
