@@ -72,6 +72,16 @@ def rotated_seating(entries: int, players: int, deal: int) -> tuple[int, ...]:
     return tuple((deal + s) % entries for s in range(players))
 
 
+def deal_seatings(entries: int, players: int, duplicate: bool, deal: int) -> list[tuple[int, ...]]:
+    """The seatings deal ``deal`` of a run is played in, in order: every one in duplicate mode,
+    else the deal's rotation.
+
+    >>> deal_seatings(2, 2, True, 5), deal_seatings(2, 2, False, 5)
+    ([(0, 1), (1, 0)], [(1, 0)])
+    """
+    return all_seatings(entries, players) if duplicate else [rotated_seating(entries, players, deal)]
+
+
 def derive_seed(master: int, *path: int | str) -> int:
     """A 63-bit seed that depends on ``master`` and ``path`` only (the same in every process
     and on every machine, unlike ``hash``).
@@ -177,10 +187,9 @@ def played(task: Task) -> Iterator[tuple[Play, State]]:
     """A task's plays in order (deal, then seating), each with its finished state."""
     game = game_from_description(task.game)
     k, n = len(task.entries), game.players
-    every = all_seatings(k, n) if task.duplicate else []
     for deal in task.deals:
-        choices: Choices | None = {} if every else None  # shared by the deal's seatings
-        for seating in every or [rotated_seating(k, n, deal)]:
+        choices: Choices | None = {} if task.duplicate else None  # shared by the deal's seatings
+        for seating in deal_seatings(k, n, task.duplicate, deal):
             state = play_deal(game, [task.entries[e].bot for e in seating], task.seed, deal,
                               choices)
             yield Play(deal, seating, tuple(state.returns()), tuple(state.winners())), state

@@ -33,7 +33,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from parlour.arena.deals import Entry, Play, all_seatings, rotated_seating
+from parlour.arena.deals import Entry, Play, deal_seatings
 from parlour.errors import ParlourError
 from parlour.game import Game
 
@@ -77,14 +77,13 @@ class Journal:
         if differ:
             raise ParlourError(f"{path} is the journal of another run (its {', '.join(differ)} "
                                "differ); name another file, or run it as it was")
-        every = all_seatings(len(entries), game.players) if duplicate else None
         plays: dict[int, list[Play]] = {}
         for number, line in enumerate(rest, start=2):
             for play in _plays(path, number, _parse(path, number, line), len(entries),
                                game.players):
                 plays.setdefault(play.deal, []).append(play)
         for deal, got in plays.items():
-            seatings = every or [rotated_seating(len(entries), game.players, deal)]
+            seatings = deal_seatings(len(entries), game.players, duplicate, deal)
             if len(got) != len(seatings):
                 raise ParlourError(f"{path} holds {len(got)} plays of deal {deal}, not "
                                    f"{len(seatings)}: it is damaged")
