@@ -258,7 +258,7 @@ def test_keep_policy_overrules_only_a_narrow_lead(variant: str) -> None:
         if kept.action != plain.action:
             # Overruled: the policy's choice was still in the race and not clearly beaten.
             assert kept.action == first.action and first.samples == kept.worlds
-            assert kept.explanation().endswith("the policy's choice, not clearly beaten")
+            assert kept.explanation().endswith("not by enough to set aside the policy's choice")
         elif kept.action != first.action:
             best = next(c for c in kept.candidates if c.action == kept.action)
             lead = [a - b for a, b in zip(best.values, first.values, strict=False)]
@@ -339,7 +339,7 @@ def test_a_hint_never_shows_a_better_figure_for_another_move_without_saying_why(
                 continue
             second = max(others, key=lambda c: (c.mean, -c.rank))
             if second.mean > best.mean:
-                assert "not clearly beaten" in why
+                assert "not by enough to set aside" in why
                 seen.add("kept")
             elif second.win_rate > best.win_rate:
                 assert "wins more often" in why

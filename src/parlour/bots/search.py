@@ -232,8 +232,8 @@ class SearchResult:
         second = max(others, key=lambda c: (c.score(w), -c.rank))
         figures = f"wins {second.win_rate:.0%}, {second.mean:+.2f} points"
         if second.score(w) > best.score(w):  # SearchBot(keep_policy=…) kept the policy's choice
-            return (f"{text}; {second.action.words()} scored more ({figures}) but not clearly: "
-                    "the policy's choice, not clearly beaten")
+            return (f"{text}; {second.action.words()} scored more ({figures}), but not by "
+                    "enough to set aside the policy's choice")
         if second.win_rate > best.win_rate:
             return (f"{text}; {second.action.words()} wins more often ({figures}) but scores fewer "
                     "points a deal")
