@@ -15,7 +15,7 @@ measured stronger there (``game.search_keep_policy``). Where the variant has a l
 that was measured to make the search stronger (:data:`parlour.bots.learned.GUIDED`), ``hard``
 and ``expert`` search with it instead: its 4 best moves lead the candidates and its choice is
 the one kept. In the climbing and trump games every seat of every world is also played out by
-the network, 300 and 1,500 rollouts a move (a network rollout costs some 30 greedy ones); in
+the network, 300 and 1,500 rollouts a move (a network rollout costs some 20 greedy ones); in
 Rummy ``greedy`` plays them out at the budgets above: its network's rollouts were not measurably
 stronger, at some 60 times the cost (:data:`parlour.bots.learned.PLAYED_OUT`).
 
