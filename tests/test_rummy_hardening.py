@@ -14,7 +14,7 @@ from helpers import named_cards
 from parlour.bots import make_bot
 from parlour.cards import CARDS, Card, CardSet
 from parlour.errors import CardError, DealError, IllegalAction, SeatError
-from parlour.games.rummy.actions import DISCARD, LAYOFF, MELD, RummyAction
+from parlour.games.rummy.actions import _FAR, DISCARD, INTERNED, LAYOFF, MELD, RummyAction
 from parlour.games.rummy.engine import RummyState
 from parlour.games.rummy.observation import RummyObservation
 from parlour.records import deal_record, replay_deal
@@ -129,17 +129,38 @@ def test_the_action_type_returns_the_shared_move() -> None:
 
 
 @pytest.mark.parametrize("number", [18, 2**9 + 1, 2**64, 2**70])
-def test_a_lay_off_on_a_meld_number_past_any_table_is_one_object_and_refused(number: int) -> None:
+def test_a_lay_off_on_a_meld_number_past_any_table_is_refused_and_kept_nowhere(
+        number: int) -> None:
     """Past 64 bits too, where the engine is given a stand-in with the same kind and cards."""
     state = PHASES["play"]()
     card = next(iter(state.observation(state.current_player).hand))
     text = f"layoff {card} on {number}"
     action = state.parse_action(text)
-    assert state.parse_action(text) is action and RummyAction(int(action)) is action
+    assert state.parse_action(text) == action and action.target == number - 1
     before = snapshot(state)
-    with pytest.raises(IllegalAction, match=f"there is no meld {number} on the table"):
-        state.apply(action)
+    for move in (text, action):
+        with pytest.raises(IllegalAction, match=f"there is no meld {number} on the table"):
+            state.apply(move)
     assert snapshot(state) == before
+    # Nothing was kept of it: the process's tables of moves hold only moves that were met.
+    key = int(action)
+    assert (INTERNED.known(key) if key < 2**64 else _FAR.get(key)) is None
+
+
+def test_refused_text_adds_nothing_to_the_table_of_moves() -> None:
+    """A client may send any cards as a meld; refused, they must leave no trace behind."""
+    state = PHASES["play"]()
+    hand = sorted(state.observation(state.current_player).hand)
+    text = f"meld {hand[0]} {hand[-1]}"  # two cards: never a meld, so never listed
+    key = int(state.parse_action(text))
+    assert INTERNED.known(key) is None
+    with pytest.raises(IllegalAction):
+        state.apply(text)
+    assert INTERNED.known(key) is None
+    # A move that is met is shared from then on, whoever made it first.
+    legal = state.legal_actions()
+    assert all(INTERNED.known(int(a)) is a for a in legal if int(a) < 2**64)
+    assert all(state.parse_action(str(a)) is a for a in legal)
 
 
 @pytest.mark.parametrize("thing", [None, 5, b"draw stock", ["draw", "stock"]], ids=label)

@@ -287,6 +287,8 @@ class RummyActions:
     def __new__(cls, kind: type[RummyAction]) -> RummyActions: ...
     def get(self, value: int) -> RummyAction:
         """The object of the move packed as ``value``; ValueError for a value no move has."""
+    def known(self, value: int) -> RummyAction | None:
+        """The object of ``value`` if that move has been met, else None (adds nothing)."""
 
 @final
 class RummyCore:

@@ -225,6 +225,13 @@ impl RummyActions {
         }
         self.object(py, value)
     }
+
+    /// The object of `value` if that move has been met, else None. Text is parsed through this,
+    /// so that a move written but never met (a refused meld of any cards, say) adds nothing to
+    /// the table, which lasts as long as the process.
+    fn known(&self, py: Python<'_>, value: u64) -> Option<Py<PyAny>> {
+        self.table().get(value).map(|object| object.clone_ref(py))
+    }
 }
 
 impl RummyActions {
@@ -647,7 +654,7 @@ impl RummyNet {
         b3: f32,
         scale: f64,
     ) -> PyResult<RummyNet> {
-        let layers = layers(w1o, w1a, b1, w2, b2, w3, b3, scale);
+        let layers = layers(w1o, w1a, b1, w2, b2, w3, b3, scale)?;
         let net = Net::new(usize::from(players), turns, layers).map_err(PyValueError::new_err)?;
         Ok(RummyNet {
             rules: rules(players, forbid, score_melds, turn_limit),

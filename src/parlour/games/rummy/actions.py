@@ -3,7 +3,10 @@
 Encoding: bits 0-2 the kind (draw stock, draw discard, meld, lay-off, discard), bits 3-54 the
 cards as a rummy-layout mask, bits 55 and up the 0-based table meld of a lay-off. Every distinct
 action is made once and kept by that int in the compiled table :data:`INTERNED`, which the
-engine hands its legal actions from, so a step allocates no move object.
+engine hands its legal actions from, so a step allocates no move object. Text names the shared
+object of a move that has been met (listed, made, or asked for by value); text naming a move
+never met is a new object, equal to it, so that a refused meld of any cards adds nothing to the
+table, which lasts as long as the process.
 
 >>> str(parse_action(" MELD 6c 4♣ 5C")), str(parse_action("lay off qd kd on 1"))
 ('meld 4C 5C 6C', 'layoff QD KD on 1')
@@ -31,8 +34,9 @@ class RummyAction(Action):
     >>> a = parse_action("layoff 7C 8C on 2")
     >>> a.kind == LAYOFF, a.target, a.cards == parse_action("meld 7c 8c").cards
     (True, 1, True)
-    >>> RummyAction(int(a)) is a
-    True
+    >>> shared = RummyAction(int(a))
+    >>> shared == a, RummyAction(int(a)) is shared
+    (True, True)
     >>> RummyAction(5)
     Traceback (most recent call last):
     ...
@@ -126,6 +130,14 @@ def action_by_key(key: int) -> RummyAction:
     return a
 
 
+def _written(kind: int, cards: int = 0, target: int = 0) -> RummyAction:
+    """The action text names: the shared one if the move has been met, else a new object equal
+    to it (the module docstring says why)."""
+    key = kind | cards << KIND_BITS | target << TARGET_SHIFT
+    known = INTERNED.known(key) if key < _U64 else _FAR.get(key)
+    return known if known is not None else int.__new__(RummyAction, key)
+
+
 def is_move(value: int) -> bool:
     """Whether ``value`` packs a move as :func:`parse_action` could make it: a draw, a meld of
     some cards, a lay-off of some cards on a meld, or a discard of one card (legal or not)."""
@@ -179,16 +191,16 @@ def parse_action(text: str) -> RummyAction:
     if head == "draw" and lower[1:] in (["stock"], ["discard"]):
         return DRAW_STOCK_ACTION if lower[1] == "stock" else DRAW_DISCARD_ACTION
     if head == "meld":
-        return action(MELD, _cards(rest))
+        return _written(MELD, _cards(rest))
     if head == "discard":
         if len(rest) != 1:
             raise IllegalAction(f"discard takes exactly one card: {EXPECTED}")
-        return action(DISCARD, _cards(rest))
+        return _written(DISCARD, _cards(rest))
     if head in ("layoff", "lay-off"):
         number = rest[-1] if rest else ""
         if len(rest) < 3 or rest[-2].lower() != "on" or not (number.isascii() and number.isdigit()):
             raise IllegalAction(f"a lay-off ends with 'on' and a meld number: {EXPECTED}")
         if int(number) < 1:
             raise IllegalAction("melds are numbered from 1")
-        return action(LAYOFF, _cards(rest[:-2]), int(number) - 1)
+        return _written(LAYOFF, _cards(rest[:-2]), int(number) - 1)
     raise IllegalAction(f"'{text.strip()}' is not a rummy action: {EXPECTED}")
