@@ -19,6 +19,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 import parlour
+from parlour._core import MAX_ENVS, BatchedCore
 from parlour.arena.stats import head_to_head
 from parlour.bots import base as bots_base
 from parlour.bots import make_bot
@@ -32,7 +33,7 @@ from parlour.envs import (
     single_agent_env,
 )
 from parlour.envs.batched import sample_legal
-from parlour.envs.encoding import HistoryFold
+from parlour.envs.encoding import HistoryFold, compiled
 from parlour.errors import IllegalAction, SeatError, VariantError
 from parlour.games.trump.actions import parse_action as trump_action
 
@@ -476,8 +477,14 @@ def test_batched_env_is_reproducible_and_refuses_illegal_actions():
     assert [s.history for s in env.states] == histories
     with pytest.raises(IllegalAction):
         env.step([0, 1])
-    with pytest.raises(VariantError):
-        batched_env("rummy", num_envs=0)
+    for bad in (0, MAX_ENVS + 1, 2**62):
+        with pytest.raises(VariantError, match="num_envs must be a number of deals from 1 to"):
+            batched_env("rummy", num_envs=bad)
+    # The compiled batch refuses as much, rather than ask for more memory than there is.
+    fast = compiled(parlour.new_game("rummy"))
+    assert fast is not None
+    with pytest.raises(ValueError, match="a batch has 1 to"):
+        BatchedCore(fast.core, 2**62, random.Random(0).getstate()[1], 1.0)
 
 
 # -- the example -----------------------------------------------------------------------------
@@ -537,3 +544,27 @@ def test_selfplay_example_reproduces_and_saves(tmp_path, monkeypatch, capsys):
     example.main(["--eval-only", str(out), "--eval", "2", "--opponent", "random"])
     printed = capsys.readouterr().out
     assert "selfplay − random" in printed and "(2 duplicate deals" in printed
+
+
+def test_an_engine_busy_applying_a_move_is_an_error_to_read_not_a_crash() -> None:
+    """Converting a move to an int may run Python code (its ``__index__``) while the engine
+    applies it; reading that engine from there is refused with an ordinary error."""
+    game = parlour.new_game("big-two-4card")
+    fast = compiled(game)
+    assert fast is not None
+    state = game.new_deal(seed=1)
+    engine = state._e  # type: ignore[attr-defined]
+    errors: list[Exception] = []
+
+    class Reentrant:
+        def __index__(self) -> int:
+            try:
+                fast.core.legal(engine)
+            except Exception as e:  # a panic would not be an Exception, and would escape
+                errors.append(e)
+            return 0
+
+    before = state.legal_actions()
+    assert engine.apply(Reentrant()) < 0  # refused: 0 is no play
+    assert [type(e) for e in errors] == [RuntimeError]
+    assert state.legal_actions() == before

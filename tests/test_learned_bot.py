@@ -521,6 +521,11 @@ def test_a_network_is_refused_for_another_variant_or_shape() -> None:
     with pytest.raises(ValueError, match="do not fit"):
         ClimbingNet(game.table.core, 4, p["w1o"][1:], p["w1a"], p["b1"], p["w2"], p["b2"],
                     p["w3"], 0.0, empty, empty, np.zeros(0, dtype=np.float32))
+    # The second layer saved the other way round has as many entries, and is refused too.
+    with pytest.raises(ValueError, match=r"shapes do not fit.*\(128, 256\)"):
+        ClimbingNet(game.table.core, 4, p["w1o"], p["w1a"], p["b1"],
+                    np.ascontiguousarray(p["w2"].T), p["b2"], p["w3"], 0.0, empty, empty,
+                    np.zeros(0, dtype=np.float32))
 
 
 def test_the_searching_levels_play_out_with_the_network_where_there_is_one() -> None:
@@ -541,7 +546,7 @@ def test_the_searching_levels_play_out_with_the_network_where_there_is_one() -> 
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"iterations": 10, "guided_iterations": 0}, "at least 1, not 0"),
+    ({"iterations": 10, "guided_iterations": 0}, "from 1 to 100,000,000, not 0"),
     ({"iterations": 10, "guided_candidates": -1}, "guided_candidates must be at least 0"),
     ({"iterations": 10, "prior_weight": -1.0}, "prior_weight a finite number"),
     ({"iterations": 10, "prior_margin": 0.0}, "prior_margin must be above 0 points"),

@@ -16,6 +16,7 @@ import pytest
 
 import parlour
 from parlour import CardSet, ParlourError, VariantError
+from parlour._core import MAX_ITERATIONS, Race
 from parlour.bots import Bot, EasyBot, GreedyBot, RandomBot, SearchBot, bot_names, make_bot
 from parlour.bots.levels import LEVELS, bench_lines
 from parlour.game import State
@@ -156,16 +157,27 @@ def test_a_budget_below_one_world_still_tries_every_candidate() -> None:
 
 @pytest.mark.parametrize("kwargs, message", [
     ({}, "needs a budget"),
-    ({"iterations": 0}, "at least 1, not 0"),
+    ({"iterations": 0}, "from 1 to 100,000,000, not 0"),
     ({"iterations": 2.5}, "whole number of rollouts"),
+    # More than the compiled search takes: its results are kept world by world.
+    ({"iterations": MAX_ITERATIONS + 1}, "from 1 to 100,000,000"),
+    ({"iterations": 10, "guided_iterations": 2**62}, "from 1 to 100,000,000"),
     ({"time_limit": float("nan")}, "finite number of seconds above 0, not nan"),
-    ({"iterations": 10, "max_candidates": 0}, "max_candidates and min_worlds"),
+    ({"time_limit": 1e12}, "finite number of seconds above 0"),
+    ({"iterations": 10, "max_candidates": 0}, "max_candidates must be at least 1"),
+    ({"iterations": 10, "min_worlds": 2**62}, "min_worlds 1 to 100,000,000"),
     ({"iterations": 10, "threads": 0}, "threads must be a whole number from 1 to 256, not 0"),
     ({"iterations": 10, "threads": True}, "threads must be a whole number"),
 ])
 def test_a_bad_budget_is_refused(kwargs: dict[str, float], message: str) -> None:
     with pytest.raises(ParlourError, match=message):
         SearchBot(**kwargs)  # type: ignore[arg-type]
+
+
+def test_the_compiled_search_refuses_a_budget_past_its_bound() -> None:
+    Race(MAX_ITERATIONS, None, 8, 2.0, 0.0, 1)
+    with pytest.raises(ValueError, match="iterations must be 1 to 100000000"):
+        Race(MAX_ITERATIONS + 1, None, 8, 2.0, 0.0, 1)
 
 
 def test_no_legal_action_is_refused() -> None:

@@ -18,12 +18,16 @@ from parlour.game import Observation
 from parlour.games.rummy.actions import RummyAction
 from parlour.games.trump.actions import TrumpAction
 
-__all__ = ["BatchedCore", "ClimbingEngine", "ClimbingKnowledge", "ClimbingNet", "ClimbingTable",
-           "EnvCore", "Race", "RummyActions", "RummyCore", "RummyKnowledge", "RummyNet",
-           "TrumpEngine", "TrumpKnowledge", "TrumpNet", "TrumpRules", "__version__", "rummy_greedy",
-           "shuffle", "trump_deal"]
+__all__ = ["MAX_ENVS", "MAX_ITERATIONS", "BatchedCore", "ClimbingEngine", "ClimbingKnowledge",
+           "ClimbingNet", "ClimbingTable", "EnvCore", "Race", "RummyActions", "RummyCore",
+           "RummyKnowledge", "RummyNet", "TrumpEngine", "TrumpKnowledge", "TrumpNet", "TrumpRules",
+           "__version__", "rummy_greedy", "shuffle", "trump_deal"]
 
 __version__: str
+#: The most rollouts a search (:class:`Race`) may be asked for.
+MAX_ITERATIONS: int
+#: The most deals a :class:`BatchedCore` steps together.
+MAX_ENVS: int
 
 def shuffle(seed: int, x: list[Any]) -> None:
     """``random.Random(seed).shuffle(x)``, exactly (CPython's Mersenne Twister, seeded from

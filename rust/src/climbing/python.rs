@@ -584,7 +584,7 @@ impl ClimbingNet {
                 .ok_or_else(|| PyValueError::new_err("an index of the static features is negative"))
         };
         let weights = Weights {
-            layers: layers(w1o, w1a, b1, w2, b2, w3, b3, scale),
+            layers: layers(w1o, w1a, b1, w2, b2, w3, b3, scale)?,
             ptr: index(ptr)?,
             cols: index(cols)?,
             vals: vals.as_array().to_vec(),

@@ -97,17 +97,17 @@ impl EnvCore {
         Ok(i64::from(match &self.game {
             Game::Climbing(_) => engine
                 .cast::<ClimbingEngine>()?
-                .borrow_mut()
+                .try_borrow_mut()?
                 .core_state()
                 .current_player(),
             Game::Trump(_) => engine
                 .cast::<TrumpEngine>()?
-                .borrow()
+                .try_borrow()?
                 .core_state()
                 .current_player(),
             Game::Rummy(_) => engine
                 .cast::<RummyCore>()?
-                .borrow()
+                .try_borrow()?
                 .core_state()
                 .current_player(),
         }))
@@ -123,7 +123,7 @@ impl EnvCore {
     ) -> PyResult<()> {
         match &self.game {
             Game::Climbing(env) => {
-                let mut engine = engine.cast::<ClimbingEngine>()?.borrow_mut();
+                let mut engine = engine.cast::<ClimbingEngine>()?.try_borrow_mut()?;
                 let state = engine.core_state();
                 let seat = self.seat(state.players(), seat)?;
                 let mut played = [0; climbing::MAX_SEATS];
@@ -131,7 +131,7 @@ impl EnvCore {
                 env.encoding().encode(state, seat, &played, out);
             }
             Game::Trump(env) => {
-                let engine = engine.cast::<TrumpEngine>()?.borrow();
+                let engine = engine.cast::<TrumpEngine>()?.try_borrow()?;
                 let state = engine.core_state();
                 let seat = self.seat(state.players(), seat)?;
                 let scores: Vec<f64> = extra
@@ -149,7 +149,7 @@ impl EnvCore {
                 env.encoding().encode(state, seat, &played, &scores, out);
             }
             Game::Rummy(env) => {
-                let engine = engine.cast::<RummyCore>()?.borrow();
+                let engine = engine.cast::<RummyCore>()?.try_borrow()?;
                 let state = engine.core_state();
                 let seat = self.seat(state.players(), seat)?;
                 let given: Vec<u64> = extra
@@ -170,21 +170,21 @@ impl EnvCore {
     fn each_legal(&self, engine: &Bound<'_, PyAny>, mut f: impl FnMut(i64)) -> PyResult<()> {
         match &self.game {
             Game::Climbing(env) => {
-                let mut engine = engine.cast::<ClimbingEngine>()?.borrow_mut();
+                let mut engine = engine.cast::<ClimbingEngine>()?.try_borrow_mut()?;
                 let state = engine.core_state();
                 let mut moves = Vec::with_capacity(64);
                 env.legal_into(state, &mut moves);
                 moves.iter().for_each(|&m| f(env.index(state, m)));
             }
             Game::Trump(env) => {
-                let engine = engine.cast::<TrumpEngine>()?.borrow();
+                let engine = engine.cast::<TrumpEngine>()?.try_borrow()?;
                 let state = engine.core_state();
                 let mut moves = Vec::with_capacity(16);
                 state.legal_actions(&mut moves);
                 moves.iter().for_each(|&m| f(env.index(state, m)));
             }
             Game::Rummy(env) => {
-                let engine = engine.cast::<RummyCore>()?.borrow();
+                let engine = engine.cast::<RummyCore>()?.try_borrow()?;
                 let state = engine.core_state();
                 let mut moves = Vec::with_capacity(64);
                 state.legal_actions(&mut moves);
@@ -367,6 +367,11 @@ macro_rules! each {
     };
 }
 
+/// The most deals a batch steps together: its rows are made when it is, a few hundred bytes
+/// each before the arrays Python asks for, so a larger batch would ask for more memory than a
+/// machine has.
+pub const MAX_ENVS: usize = 1 << 20;
+
 /// `num_envs` deals of one game stepped together; `parlour.envs.batched.BatchedEnv` is its
 /// face (its docstring says what every array holds).
 #[pyclass(module = "parlour._core")]
@@ -434,8 +439,10 @@ impl BatchedCore {
     /// as its state (`getstate()[1]`); rewards divided by `scale`.
     #[new]
     fn new(core: &EnvCore, num_envs: usize, deals: Vec<u32>, scale: f64) -> PyResult<Self> {
-        if num_envs == 0 {
-            return Err(value_error("a batch has at least one deal"));
+        if !(1..=MAX_ENVS).contains(&num_envs) {
+            return Err(value_error(&format!(
+                "a batch has 1 to {MAX_ENVS} deals, not {num_envs}"
+            )));
         }
         let deals = generator(&deals)?;
         let batch = match &core.game {
@@ -508,6 +515,7 @@ impl BatchedCore {
 
 /// Add the environment classes to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("MAX_ENVS", MAX_ENVS)?;
     m.add_class::<EnvCore>()?;
     m.add_class::<BatchedCore>()?;
     Ok(())

@@ -207,14 +207,16 @@ impl State {
         if deck.len() != 52 || deck.iter().fold(0u64, |m, &c| m | 1u64 << (c & 63)) != FULL {
             return Err("a deck is the 52 cards, each once");
         }
-        if n * hand_size + 1 > 52 {
-            return Err("too many cards dealt for the deck");
-        }
+        // Checked: a hand size from the caller may be anything a usize holds.
+        let dealt = match n.checked_mul(hand_size) {
+            Some(dealt) if dealt < 52 => dealt,
+            _ => return Err("too many cards dealt for the deck"),
+        };
         let mut s = State::empty(rules);
-        for (i, &c) in deck[..n * hand_size].iter().enumerate() {
+        for (i, &c) in deck[..dealt].iter().enumerate() {
             s.hands[i % n] |= 1 << c;
         }
-        s.pile[0] = deck[n * hand_size];
+        s.pile[0] = deck[dealt];
         s.pile_len = 1;
         for &c in deck[n * hand_size + 1..].iter().rev() {
             s.stock[usize::from(s.stock_len)] = c;

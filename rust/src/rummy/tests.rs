@@ -224,6 +224,9 @@ fn a_deal_needs_a_whole_deck() {
     assert!(State::deal(r, &[0; 52], 10).is_err());
     let deck: Vec<u8> = (0..52).collect();
     assert!(State::deal(r, &deck, 26).is_err());
+    // Hand sizes whose product with the players overflows are refused too.
+    assert!(State::deal(r, &deck, 1 << (usize::BITS - 1)).is_err());
+    assert!(State::deal(rules(3, false, true, 10), &deck, usize::MAX / 3).is_err());
     assert!(State::deal(rules(5, false, true, 10), &deck, 5).is_err());
     let state = State::deal(r, &deck, 10).expect("deal");
     assert_eq!(state.hand(0).count_ones(), 10);

@@ -4,12 +4,12 @@
 
 use std::time::Duration;
 
-use numpy::{PyReadonlyArray1, PyReadonlyArray2};
+use numpy::{PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use super::mlp::Layers;
-use super::search::{Outcome, Settings, race};
+use super::search::{MAX_ITERATIONS, Outcome, Settings, race};
 use super::{Deal, Greedy, Inference, Knowledge, Policy};
 
 /// The most deals drawn for one world kept, when worlds are weighted.
@@ -19,7 +19,9 @@ const MAX_DRAWS: usize = 4096;
 pub type TallyTuple = (Vec<f64>, u64);
 
 /// A network's layers from the numpy arrays of `parlour.bots.learned.dmc.QNet` (row-major
-/// copies; [`super::mlp::Mlp::new`] checks their shapes), for each family's compiled network.
+/// copies), for each family's compiled network. The matrices' shapes are checked here, where
+/// they are still known (a matrix saved the other way round has as many entries);
+/// [`super::mlp::Mlp::new`] checks the rest against the game's encoding.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn layers(
     w1o: PyReadonlyArray2<'_, f32>,
@@ -30,10 +32,21 @@ pub(crate) fn layers(
     w3: PyReadonlyArray1<'_, f32>,
     b3: f32,
     scale: f64,
-) -> Layers {
+) -> PyResult<Layers> {
+    let (hidden, hidden2) = (b1.len(), b2.len());
+    if w1o.shape()[1] != hidden || w1a.shape()[1] != hidden || w2.shape() != [hidden, hidden2] {
+        let shape = |s: &[usize]| format!("({}, {})", s[0], s[1]);
+        return Err(PyValueError::new_err(format!(
+            "the weights' shapes do not fit: w1o and w1a need as many columns as b1 has entries \
+             ({hidden}), and w2 is b1 × b2 ({hidden} × {hidden2}); they are {}, {} and {}",
+            shape(w1o.shape()),
+            shape(w1a.shape()),
+            shape(w2.shape())
+        )));
+    }
     let flat2 = |a: PyReadonlyArray2<'_, f32>| a.as_array().iter().copied().collect();
     let flat1 = |a: PyReadonlyArray1<'_, f32>| a.as_array().to_vec();
-    Layers {
+    Ok(Layers {
         w1o: flat2(w1o),
         w1a: flat2(w1a),
         b1: flat1(b1),
@@ -42,7 +55,7 @@ pub(crate) fn layers(
         w3: flat1(w3),
         b3,
         scale,
-    }
+    })
 }
 
 /// A search's settings (`parlour.bots.search.SearchBot` makes one per search).
@@ -81,11 +94,14 @@ impl Race {
                 "a search needs a budget: iterations, a time limit, or both",
             ));
         }
-        if iterations == Some(0) || min_worlds == 0 || !(confidence > 0.0 && confidence.is_finite())
+        if iterations.is_some_and(|n| !(1..=MAX_ITERATIONS).contains(&n))
+            || min_worlds == 0
+            || !(confidence > 0.0 && confidence.is_finite())
         {
-            return Err(PyValueError::new_err(
-                "iterations and min_worlds must be at least 1 and confidence a finite number above 0",
-            ));
+            return Err(PyValueError::new_err(format!(
+                "iterations must be 1 to {MAX_ITERATIONS}, min_worlds at least 1 and confidence \
+                 a finite number above 0"
+            )));
         }
         if !(prior_weight >= 0.0 && prior_weight.is_finite() && (1..=256).contains(&threads)) {
             return Err(PyValueError::new_err(
@@ -189,5 +205,6 @@ impl Race {
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("MAX_ITERATIONS", MAX_ITERATIONS)?;
     m.add_class::<Race>()
 }

@@ -13,6 +13,15 @@ use rayon::prelude::*;
 
 use super::{Deal, Inference, Knowledge, MAX_PLAYERS, Policy, Rng, playout_to_leaf};
 
+/// The most rollouts a search may be asked for: a candidate's returns are kept world by world
+/// (8 bytes each), so a larger budget would ask for more memory than a machine has.
+pub const MAX_ITERATIONS: u64 = 100_000_000;
+
+/// The most worlds played between two looks at the results. Racing looks only at fixed world
+/// counts and a world's results depend only on its number, so cutting a stretch between two
+/// looks into batches changes nothing but the memory a batch's results take.
+const MAX_BATCH: u64 = 1024;
+
 /// How one search is run.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -75,6 +84,19 @@ pub fn race<K: Knowledge, P: Policy<K::Deal>>(
     seed: u64,
     policy: &P,
 ) -> Option<Outcome> {
+    race_in_batches(knowledge, moves, priors, settings, seed, policy, MAX_BATCH)
+}
+
+/// [`race`] with batches of at most `max_batch` worlds.
+fn race_in_batches<K: Knowledge, P: Policy<K::Deal>>(
+    knowledge: &K,
+    moves: &[<K::Deal as Deal>::Move],
+    priors: &[f64],
+    settings: &Settings,
+    seed: u64,
+    policy: &P,
+    max_batch: u64,
+) -> Option<Outcome> {
     if moves.len() != priors.len() || moves.is_empty() {
         return None;
     }
@@ -108,7 +130,7 @@ pub fn race<K: Knowledge, P: Policy<K::Deal>>(
         } else {
             (budget - used) / racer.alive.len() as u64
         };
-        let mut batch = (next_check - worlds).min(affordable).max(1);
+        let mut batch = (next_check - worlds).min(affordable).min(max_batch).max(1);
         if let Some(deadline) = deadline {
             let now = Instant::now();
             if worlds > 0 && now + slowest >= deadline {
@@ -395,6 +417,31 @@ mod tests {
         }
         let other = race(&Seen, &[1, 1, 2], &[0.0; 3], &settings(600, 1), 4).unwrap();
         assert_ne!(one, other, "another seed, other worlds");
+    }
+
+    #[test]
+    fn batches_change_nothing() {
+        // The first look at 200 worlds, then looks a quarter further on: batches of 1 and 7
+        // worlds cut those stretches into many pieces, and the outcome stays the same.
+        let mut s = settings(3000, 1);
+        s.min_worlds = 200;
+        let run = |max_batch| {
+            race_in_batches(
+                &Seen,
+                &[1, 1, 2, 0],
+                &[0.0; 4],
+                &s,
+                5,
+                &crate::sim::Greedy,
+                max_batch,
+            )
+            .unwrap()
+        };
+        let whole = run(MAX_BATCH);
+        assert!(whole.worlds > 200, "{}", whole.worlds);
+        for max_batch in [1, 7] {
+            assert_eq!(run(max_batch), whole, "batches of {max_batch}");
+        }
     }
 
     #[test]

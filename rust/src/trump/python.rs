@@ -714,7 +714,7 @@ impl TrumpNet {
                 "score_scale must be a finite number above 0",
             ));
         }
-        let layers = layers(w1o, w1a, b1, w2, b2, w3, b3, scale);
+        let layers = layers(w1o, w1a, b1, w2, b2, w3, b3, scale)?;
         let net = Net::new(rules.scoring, players, score_scale, scores, layers)
             .map_err(PyValueError::new_err)?;
         Ok(TrumpNet {

@@ -78,7 +78,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from parlour._core import Race
+from parlour._core import MAX_ITERATIONS, Race
 from parlour.bots.base import Bot
 from parlour.errors import ParlourError
 from parlour.game import Action, Observation
@@ -265,8 +265,9 @@ def _clearly_better(a: Candidate, b: Candidate, margin: float) -> bool:
 class SearchBot(Bot):
     """Determinised Monte Carlo search with paired, raced candidates (see the module).
 
-    ``iterations``: the most rollouts per move (reproducible); ``time_limit``: the most seconds
-    per move; at least one of them. ``max_candidates``: how many of the policy's preferred moves
+    ``iterations``: the most rollouts per move (reproducible; at most
+    :data:`~parlour._core.MAX_ITERATIONS`, 100,000,000, as each one's return is kept);
+    ``time_limit``: the most seconds per move; at least one of them. ``max_candidates``: how many of the policy's preferred moves
     are searched. ``min_worlds`` and ``confidence``: when racing may drop a candidate.
     ``guide`` and ``prior_weight``: a prior over the moves and how many worlds it counts for
     (step 5 of the module); where the guide gives a prior, ``guided_candidates`` of the guide's
@@ -315,16 +316,16 @@ class SearchBot(Bot):
             raise ParlourError("a search needs a budget: iterations, a time limit, or both")
         for budget in (iterations, guided_iterations):
             if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int)
-                                       or budget < 1):
-                raise ParlourError(f"iterations must be a whole number of rollouts of at least 1, "
-                                   f"not {budget!r}")
-        if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
+                                       or not 1 <= budget <= MAX_ITERATIONS):
+                raise ParlourError(f"iterations must be a whole number of rollouts from 1 to "
+                                   f"{MAX_ITERATIONS:,}, not {budget!r}")
+        if time_limit is not None and not (math.isfinite(time_limit) and 0 < time_limit < 1e9):
             raise ParlourError(f"the time limit must be a finite number of seconds above 0, "
                                f"not {time_limit!r}")
-        if max_candidates < 1 or min_worlds < 1 or not confidence > 0:
+        if max_candidates < 1 or not 1 <= min_worlds <= MAX_ITERATIONS or not confidence > 0:
             raise ParlourError(
-                f"max_candidates and min_worlds must be at least 1 and confidence above 0, not "
-                f"{max_candidates!r}, {min_worlds!r} and {confidence!r}"
+                f"max_candidates must be at least 1, min_worlds 1 to {MAX_ITERATIONS:,} and "
+                f"confidence above 0, not {max_candidates!r}, {min_worlds!r} and {confidence!r}"
             )
         if guided_candidates < 0 or not (
                 math.isfinite(prior_weight) and prior_weight >= 0):

@@ -1,6 +1,7 @@
 """A batched environment: N deals stepped by one call, for PPO- and DMC-style self-play.
 
-``parlour.envs.batched_env("big-two-4card", num_envs=64, seed=0)``. Needs numpy only. Every
+``parlour.envs.batched_env("big-two-4card", num_envs=64, seed=0)``, with ``num_envs`` up to
+1,048,576 (``parlour._core.MAX_ENVS``). Needs numpy only. Every
 call acts for the seat to move in each of the N deals and returns stacked arrays for the next
 seat to move; a deal that ends is replaced by a fresh one at once (auto-reset), so every row
 always holds a decision.
@@ -50,7 +51,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from parlour._core import BatchedCore
+from parlour._core import MAX_ENVS, BatchedCore
 from parlour.envs.encoding import (
     Encoder,
     action_index,
@@ -252,8 +253,10 @@ class BatchedEnv:
     def __init__(self, variant: str | Game, num_envs: int = 64, players: int | None = None, *,
                  seed: int = 0, rewards: str = "score", **options: Any) -> None:
         game = make_game(variant, players, options)
-        if not (isinstance(num_envs, int) and not isinstance(num_envs, bool) and num_envs > 0):
-            raise VariantError(f"num_envs must be a number of deals above 0, not {num_envs!r}")
+        if not (isinstance(num_envs, int) and not isinstance(num_envs, bool)
+                and 0 < num_envs <= MAX_ENVS):
+            raise VariantError(f"num_envs must be a number of deals from 1 to {MAX_ENVS:,}, "
+                               f"not {num_envs!r}")
         self.game = game
         self.num_envs = num_envs
         self.encoder = encoder(game)
