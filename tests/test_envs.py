@@ -19,7 +19,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 import parlour
-from parlour._core import MAX_ENVS, BatchedCore
+from parlour._core import MAX_ENVS, BatchedCore, EnvCore
 from parlour.arena.stats import head_to_head
 from parlour.bots import base as bots_base
 from parlour.bots import make_bot
@@ -568,3 +568,15 @@ def test_an_engine_busy_applying_a_move_is_an_error_to_read_not_a_crash() -> Non
     assert engine.apply(Reentrant()) < 0  # refused: 0 is no play
     assert [type(e) for e in errors] == [RuntimeError]
     assert state.legal_actions() == before
+
+
+@pytest.mark.parametrize("scale", [0.0, -1.0, float("nan"), float("inf")])
+def test_the_compiled_encoders_refuse_a_scale_that_is_no_divisor(scale: float) -> None:
+    """A scale of 0 or NaN would make every observation NaN; the wrappers pass the game's own,
+    and the compiled constructors refuse any other as well."""
+    trump = parlour.new_game("forty-five")
+    scores, pool = trump._deal_args({})  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="score_scale must be a finite number above 0"):
+        EnvCore.trump(trump.rules.core, 4, scale, [float(v) for v in scores], float(pool))
+    with pytest.raises(ValueError, match="turn_scale must be a finite number above 0"):
+        EnvCore.rummy(2, False, True, 1000, scale, 10)

@@ -220,6 +220,9 @@ impl EnvCore {
         scores: Vec<f64>,
         pool: f64,
     ) -> PyResult<EnvCore> {
+        if !(score_scale > 0.0 && score_scale.is_finite()) {
+            return Err(value_error("score_scale must be a finite number above 0"));
+        }
         let env = trump::encoding::Env::new(rules.get().core(), players, score_scale, scores, pool)
             .ok_or_else(|| {
                 value_error(&format!(
@@ -243,6 +246,9 @@ impl EnvCore {
         turn_scale: f64,
         hand_size: usize,
     ) -> PyResult<EnvCore> {
+        if !(turn_scale > 0.0 && turn_scale.is_finite()) {
+            return Err(value_error("turn_scale must be a finite number above 0"));
+        }
         let rules = rummy::Rules {
             players,
             forbid_discard_of_drawn_discard: forbid,
