@@ -11,6 +11,7 @@ import pytest
 
 import parlour
 from parlour.arena import run_arena
+from parlour.arena.cli import _ci  # the interval as the arena's report prints it
 from parlour.arena.deals import make_entries
 from parlour.arena.journal import Journal
 from parlour.arena.stats import head_to_head, split_differences
@@ -19,10 +20,6 @@ ROOT = Path(__file__).resolve().parents[1]
 JOURNALS = ROOT / "journals"
 SPEED = (ROOT / "docs" / "speed-strength.md").read_text()
 LISTED = (JOURNALS / "README.md").read_text()
-
-
-def _ci(mean: float, half: float) -> str:
-    return f"[{mean - half:+.3f}, {mean + half:+.3f}]"
 
 
 @pytest.mark.parametrize("name, variant, bots", [

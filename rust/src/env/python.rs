@@ -17,6 +17,7 @@ use super::batch::{Batch, Family, Out, Refused};
 use crate::climbing::python::{ClimbingEngine, ClimbingTable};
 use crate::pyrandom::Mt19937;
 use crate::rummy::python::RummyCore;
+use crate::sim::python::scale_divisor;
 use crate::trump::python::{TrumpEngine, TrumpRules};
 use crate::{climbing, rummy, trump};
 
@@ -220,9 +221,7 @@ impl EnvCore {
         scores: Vec<f64>,
         pool: f64,
     ) -> PyResult<EnvCore> {
-        if !(score_scale > 0.0 && score_scale.is_finite()) {
-            return Err(value_error("score_scale must be a finite number above 0"));
-        }
+        let score_scale = scale_divisor("score_scale", score_scale)?;
         let env = trump::encoding::Env::new(rules.get().core(), players, score_scale, scores, pool)
             .ok_or_else(|| {
                 value_error(&format!(
@@ -246,9 +245,7 @@ impl EnvCore {
         turn_scale: f64,
         hand_size: usize,
     ) -> PyResult<EnvCore> {
-        if !(turn_scale > 0.0 && turn_scale.is_finite()) {
-            return Err(value_error("turn_scale must be a finite number above 0"));
-        }
+        let turn_scale = scale_divisor("turn_scale", turn_scale)?;
         let rules = rummy::Rules {
             players,
             forbid_discard_of_drawn_discard: forbid,

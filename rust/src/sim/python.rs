@@ -58,6 +58,18 @@ pub(crate) fn layers(
     })
 }
 
+/// `value`, a scale that an encoding divides by, if it is one (finite and above 0): the
+/// compiled encoders and networks refuse any other, which would make every input NaN.
+pub(crate) fn scale_divisor(name: &str, value: f64) -> PyResult<f64> {
+    if value > 0.0 && value.is_finite() {
+        Ok(value)
+    } else {
+        Err(PyValueError::new_err(format!(
+            "{name} must be a finite number above 0"
+        )))
+    }
+}
+
 /// A search's settings (`parlour.bots.search.SearchBot` makes one per search).
 #[pyclass(frozen, module = "parlour._core")]
 pub struct Race {

@@ -18,7 +18,7 @@ use super::{
 };
 use crate::sim::Rng;
 use crate::sim::mlp::{NetPolicy, Network as _, Scratch};
-use crate::sim::python::{Race, TallyTuple, layers};
+use crate::sim::python::{Race, TallyTuple, layers, scale_divisor};
 
 pyo3::import_exception!(parlour.errors, DealError);
 pyo3::import_exception!(parlour.errors, IllegalAction);
@@ -709,11 +709,7 @@ impl TrumpNet {
         scale: f64,
     ) -> PyResult<TrumpNet> {
         let rules = rules.get().rules;
-        if !(score_scale > 0.0 && score_scale.is_finite()) {
-            return Err(PyValueError::new_err(
-                "score_scale must be a finite number above 0",
-            ));
-        }
+        let score_scale = scale_divisor("score_scale", score_scale)?;
         let layers = layers(w1o, w1a, b1, w2, b2, w3, b3, scale)?;
         let net = Net::new(rules.scoring, players, score_scale, scores, layers)
             .map_err(PyValueError::new_err)?;

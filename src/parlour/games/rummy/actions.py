@@ -117,7 +117,7 @@ _FAR: dict[int, RummyAction] = {}
 
 def action(kind: int, cards: int = 0, target: int = 0) -> RummyAction:
     """The one action of this kind, cards (rummy-layout mask) and 0-based lay-off target."""
-    return action_by_key(kind | cards << KIND_BITS | target << TARGET_SHIFT)
+    return action_by_key(_pack(kind, cards, target))
 
 
 def action_by_key(key: int) -> RummyAction:
@@ -130,10 +130,15 @@ def action_by_key(key: int) -> RummyAction:
     return a
 
 
+def _pack(kind: int, cards: int, target: int) -> int:
+    """The packed value of a move (the module docstring's encoding)."""
+    return kind | cards << KIND_BITS | target << TARGET_SHIFT
+
+
 def _written(kind: int, cards: int = 0, target: int = 0) -> RummyAction:
     """The action text names: the shared one if the move has been met, else a new object equal
     to it (the module docstring says why)."""
-    key = kind | cards << KIND_BITS | target << TARGET_SHIFT
+    key = _pack(kind, cards, target)
     known = INTERNED.known(key) if key < _U64 else _FAR.get(key)
     return known if known is not None else int.__new__(RummyAction, key)
 
