@@ -65,6 +65,20 @@ def table_app(**kwargs) -> ParlourApp:
     return ParlourApp(pace=0, hint_bot="greedy", review_level="medium", **kwargs)
 
 
+async def choose(pilot, name: str, value) -> None:
+    """Choose ``value`` in the start screen's ``name`` choice (variant, players or seat) and
+    wait until the screen has rebuilt its form for it: a rebuild mounts widgets over several
+    turns of the event loop, so one pause is not always enough on a loaded machine."""
+    screen = pilot.app.screen
+    assert isinstance(screen, StartScreen)
+    screen.query_one(f"#{name}", Select).value = value
+    for _ in range(1000):
+        await pilot.pause()
+        if getattr(screen.settings, name) == value:
+            return
+    raise AssertionError(f"the start screen never showed {name} = {value!r}")
+
+
 async def settle(pilot) -> None:
     """Wait until the bots have moved and it is the human's turn, or another screen is up."""
     app = pilot.app
@@ -140,8 +154,7 @@ def sit(variant: str, seat: int = 0, players: int | None = None, bots: str = "gr
 async def start_from_start_screen(pilot, variant: str, seed: int) -> TableScreen:
     app = pilot.app
     assert isinstance(app.screen, StartScreen)
-    app.screen.query_one("#variant", Select).value = variant
-    await pilot.pause()
+    await choose(pilot, "variant", variant)
     app.screen.query_one("#seed", Input).value = str(seed)
     await pilot.click("#start")
     await settle(pilot)
@@ -326,8 +339,7 @@ async def test_help_shows_the_keys_and_the_rules() -> None:
 async def test_the_start_screen_refuses_a_bad_option_in_place() -> None:
     app = table_app()
     async with app.run_test(size=SIZE) as pilot:
-        app.screen.query_one("#variant", Select).value = "spoil-five"
-        await pilot.pause()
+        await choose(pilot, "variant", "spoil-five")
         app.screen.query_one("#opt-ante", Input).value = "1000"
         await pilot.click("#start")
         await pilot.pause()
@@ -340,8 +352,7 @@ async def test_the_default_hint_uses_the_strongest_level_and_gives_its_reason() 
     app = ParlourApp(pace=0)
     assert app.hint_bot == "expert"
     async with app.run_test(size=SIZE) as pilot:
-        app.screen.query_one("#variant", Select).value = "forty-five"
-        await pilot.pause()
+        await choose(pilot, "variant", "forty-five")
         await pilot.click("#start")
         await settle(pilot)
         table = app.screen
@@ -358,11 +369,9 @@ async def test_the_default_hint_uses_the_strongest_level_and_gives_its_reason() 
 def _at_table(variant: str, players: int | None = None, moves: int = 0):
     async def setup(pilot) -> None:
         app = pilot.app
-        app.screen.query_one("#variant", Select).value = variant
-        await pilot.pause()
+        await choose(pilot, "variant", variant)
         if players is not None:
-            app.screen.query_one("#players", Select).value = players
-            await pilot.pause()
+            await choose(pilot, "players", players)
         app.screen.query_one("#seed", Input).value = "7"
         await pilot.click("#start")
         await settle(pilot)
@@ -707,8 +716,7 @@ async def test_the_start_screen_speaks_plainly() -> None:
         screen = app.screen
         assert app.focused is screen.query_one("#variant", Select)
         for variant in [v.name for v in parlour.variants()]:
-            screen.query_one("#variant", Select).value = variant
-            await pilot.pause()
+            await choose(pilot, "variant", variant)
             game = parlour.new_game(variant)
             # Each level in a line of its own words; learned where it has a network.
             offered = [value for _, value in screen.query_one("#bot-0", Select)._options]
@@ -728,18 +736,14 @@ async def test_the_start_screen_speaks_plainly() -> None:
             assert len(sentences) == len(set(sentences))
             assert description.lower().count("match ends") <= 1
             assert description.count("players") <= 1
-        screen.query_one("#variant", Select).value = "spoil-five"
-        await pilot.pause()
-        screen.query_one("#seat", Select).value = 2
-        await pilot.pause()
+        await choose(pilot, "variant", "spoil-five")
+        await choose(pilot, "seat", 2)
         labels = [str(label.content) for label in screen.query(".bot-label").results(Label)]
         assert labels == ["P0", "P1", "P3"]
         # learned where it has a network for that many players: Rummy's 2 and 4, not 3.
-        screen.query_one("#variant", Select).value = "rummy"
-        await pilot.pause()
+        await choose(pilot, "variant", "rummy")
         for players in (3, 4, 2):
-            screen.query_one("#players", Select).value = players
-            await pilot.pause()
+            await choose(pilot, "players", players)
             offered = [value for _, value in screen.query_one("#bot-0", Select)._options]
             assert ("learned" in offered) == (players in WEIGHTS["rummy"]), players
 
