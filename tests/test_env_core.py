@@ -66,17 +66,31 @@ def test_the_compiled_parts_refuse_what_does_not_fit() -> None:
         three.encode_state(parlour.new_game("spoil-five", players=5).new_deal(seed=1), 0)
     with pytest.raises(ValueError, match="entries"):
         fast.legal_mask(state, np.zeros(10, dtype=np.int8))
+    # Another variant's deal with as many seats: its cards read by this game's index would be
+    # other moves, so it is refused (by every part that reads a deal).
+    big_two = compiled(parlour.new_game("big-two"))
+    assert big_two is not None
+    pusoy = parlour.new_game("pusoy-dos").new_deal(seed=1)
+    for read in (lambda: big_two.encode_state(pusoy, 0), lambda: big_two.legal(pusoy),
+                 lambda: big_two.legal_mask(pusoy, np.zeros(big_two.core.action_count,
+                                                            dtype=np.int8))):
+        with pytest.raises(ValueError, match="another game"):
+            read()
     assert np.array_equal(fast.encode_state(state, 0), x)  # nothing changed
     trump = parlour.new_game("forty-five")
     t = compiled(trump)
     assert t is not None
     with pytest.raises(ValueError, match="scores"):
         t.core.encode(trump.new_deal(seed=1)._e, 0, np.empty(t.size, dtype=np.float32), [1.0])
+    with pytest.raises(ValueError, match="another game"):
+        t.core.legal(parlour.new_game("spoil-five", players=4).new_deal(seed=1)._e)
     rummy = parlour.new_game("rummy")
     r = compiled(rummy)
     assert r is not None
     with pytest.raises(ValueError, match="discard"):
         r.core.encode(rummy.new_deal(seed=1)._core, 0, np.empty(r.size, dtype=np.float32), [0])
+    with pytest.raises(ValueError, match="another game"):  # the same game, other options
+        r.core.legal(parlour.new_game("rummy", score_melds=False).new_deal(seed=1)._core)
 
 
 # -- the batched environment's compiled core -------------------------------------------------

@@ -224,6 +224,11 @@ impl Env {
         })
     }
 
+    /// The rules of this game's deals.
+    pub fn rules(&self) -> &Rules {
+        &self.table.rules
+    }
+
     pub fn encoding(&self) -> &Encoding {
         &self.encoding
     }

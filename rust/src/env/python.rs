@@ -93,6 +93,18 @@ impl EnvCore {
         Ok(seat)
     }
 
+    /// An error unless a deal played by `theirs` (an engine's rules) is one of this game's:
+    /// another variant's engine with as many seats would be encoded and indexed wrongly.
+    fn same_rules<R: PartialEq>(ours: &R, theirs: &R) -> PyResult<()> {
+        if ours == theirs {
+            Ok(())
+        } else {
+            Err(value_error(
+                "this deal is of another game (other rules) than this encoder's",
+            ))
+        }
+    }
+
     /// The seat to move in the deal `engine` keeps (-1 once it is over).
     fn to_move(&self, engine: &Bound<'_, PyAny>) -> PyResult<i64> {
         Ok(i64::from(match &self.game {
@@ -126,6 +138,7 @@ impl EnvCore {
             Game::Climbing(env) => {
                 let mut engine = engine.cast::<ClimbingEngine>()?.try_borrow_mut()?;
                 let state = engine.core_state();
+                Self::same_rules(env.rules(), &state.table().rules)?;
                 let seat = self.seat(state.players(), seat)?;
                 let mut played = [0; climbing::MAX_SEATS];
                 climbing::encoding::played_by_seat(state.history(), &mut played);
@@ -134,6 +147,7 @@ impl EnvCore {
             Game::Trump(env) => {
                 let engine = engine.cast::<TrumpEngine>()?.try_borrow()?;
                 let state = engine.core_state();
+                Self::same_rules(env.rules(), state.rules())?;
                 let seat = self.seat(state.players(), seat)?;
                 let scores: Vec<f64> = extra
                     .ok_or_else(|| value_error("a trump encoding needs the deal's scores"))?
@@ -152,6 +166,7 @@ impl EnvCore {
             Game::Rummy(env) => {
                 let engine = engine.cast::<RummyCore>()?.try_borrow()?;
                 let state = engine.core_state();
+                Self::same_rules(env.rules(), state.rules())?;
                 let seat = self.seat(state.players(), seat)?;
                 let given: Vec<u64> = extra
                     .ok_or_else(|| value_error("a rummy encoding needs each seat's discards"))?
@@ -173,6 +188,7 @@ impl EnvCore {
             Game::Climbing(env) => {
                 let mut engine = engine.cast::<ClimbingEngine>()?.try_borrow_mut()?;
                 let state = engine.core_state();
+                Self::same_rules(env.rules(), &state.table().rules)?;
                 let mut moves = Vec::with_capacity(64);
                 env.legal_into(state, &mut moves);
                 moves.iter().for_each(|&m| f(env.index(state, m)));
@@ -180,6 +196,7 @@ impl EnvCore {
             Game::Trump(env) => {
                 let engine = engine.cast::<TrumpEngine>()?.try_borrow()?;
                 let state = engine.core_state();
+                Self::same_rules(env.rules(), state.rules())?;
                 let mut moves = Vec::with_capacity(16);
                 state.legal_actions(&mut moves);
                 moves.iter().for_each(|&m| f(env.index(state, m)));
@@ -187,6 +204,7 @@ impl EnvCore {
             Game::Rummy(env) => {
                 let engine = engine.cast::<RummyCore>()?.try_borrow()?;
                 let state = engine.core_state();
+                Self::same_rules(env.rules(), state.rules())?;
                 let mut moves = Vec::with_capacity(64);
                 state.legal_actions(&mut moves);
                 moves.iter().for_each(|&m| f(env.index(state, m)));

@@ -378,6 +378,11 @@ impl Env {
         Some(env)
     }
 
+    /// The rules of this game's deals.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
     pub fn encoding(&self) -> &Encoding {
         &self.encoding
     }

@@ -234,6 +234,11 @@ impl Env {
         })
     }
 
+    /// The rules of this game's deals.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
     pub fn encoding(&self) -> &Encoding {
         &self.encoding
     }
