@@ -129,6 +129,7 @@ def test_knowledge_is_made_once_and_stays_out_of_the_fields() -> None:
     {"stock_size": 0},
     {"discard": ()},
     {"phase": "later"},
+    {"scores": (2**63 - 1, 0, 0)},  # melds would add past the largest whole number kept
 ])
 def test_an_observation_of_no_deal_is_refused(change: dict[str, Any]) -> None:
     state = parlour.new_game("rummy", players=3).new_deal(seed=2)

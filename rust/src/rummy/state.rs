@@ -22,6 +22,9 @@ pub const TERMINAL: i8 = -1;
 pub const MAX_SEATS: usize = 4;
 /// More melds than 52 cards can make (each has three or more).
 pub const MAX_MELDS: usize = 17;
+/// The largest score, either way, a position may start from (as the Python package's positions
+/// allow): a deal adds or takes away at most every card's points, so no sum wraps.
+pub const SCORE_LIMIT: i64 = 1 << 62;
 
 /// The packed action of a kind, cards and lay-off target.
 pub const fn action(kind: u64, cards: u64, target: u64) -> u64 {
@@ -246,6 +249,13 @@ impl State {
             || parts.stock.iter().chain(&parts.pile).any(|&c| c >= 52)
         {
             return Err("a card outside the deck");
+        }
+        if parts
+            .scores
+            .iter()
+            .any(|s| !(-SCORE_LIMIT..=SCORE_LIMIT).contains(s))
+        {
+            return Err("a score past 2**62 either way");
         }
         if parts.current < TERMINAL || parts.current >= rules.players as i8 {
             return Err("the player to move is not a seat");

@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 
 use super::melds::FULL;
-use super::state::KIND_BITS;
+use super::state::{KIND_BITS, SCORE_LIMIT};
 use super::{DISCARD, Parts, Rules, State};
 
 /// A small deterministic generator (SplitMix64) for decks, rebuilds and choices.
@@ -184,18 +184,23 @@ proptest! {
         hands in prop::collection::vec(any::<u64>(), 0..6),
         stock in prop::collection::vec(any::<u8>(), 0..60),
         melds in prop::collection::vec(any::<u64>(), 0..20),
+        scores in prop::collection::vec(prop_oneof![
+            9 => -SCORE_LIMIT..=SCORE_LIMIT,
+            1 => any::<i64>(),
+        ], 6),
         current in any::<i8>(),
         drawn in any::<i8>(),
         ended in any::<Option<i8>>(),
     ) {
         let n = hands.len();
+        let scores = scores[..n].to_vec();
         let parts = Parts {
             hands,
             stock: stock.clone(),
             pile: stock,
             melds,
             placed: vec![0; n],
-            scores: vec![0; n],
+            scores,
             taken: vec![0; n],
             current,
             drawing: drawn % 2 == 0,
@@ -216,6 +221,46 @@ proptest! {
             }
         }
     }
+}
+
+#[test]
+fn scores_at_the_limit_play_to_the_end_and_past_it_are_refused() {
+    let mut rng = Rng(5);
+    let start = new_deal(rules(2, false, true, 400), 10, &mut rng);
+    let parts = |scores: Vec<i64>| Parts {
+        hands: start.hands().to_vec(),
+        stock: start.stock().to_vec(),
+        pile: start.pile().to_vec(),
+        melds: Vec::new(),
+        placed: vec![0; 2],
+        scores,
+        taken: vec![0; 2],
+        current: start.current_player(),
+        drawing: true,
+        drawn: -1,
+        drawn_from_discard: false,
+        turn: 0,
+        ended: None,
+    };
+    for scores in [
+        vec![i64::MAX, 0],
+        vec![0, i64::MIN],
+        vec![SCORE_LIMIT + 1, 0],
+    ] {
+        assert!(State::from_parts(*start.rules(), &parts(scores)).is_err());
+    }
+    // Melds add to the one, the hands left take from the other: neither wraps (a debug build
+    // would panic).
+    let mut state = State::from_parts(*start.rules(), &parts(vec![SCORE_LIMIT, -SCORE_LIMIT]))
+        .expect("scores at the limit");
+    let mut legal = Vec::new();
+    while !state.is_over() {
+        state.legal_actions(&mut legal);
+        state.apply(legal[legal.len() - 1]).expect("legal");
+        rebuild(&mut state, &mut rng);
+    }
+    assert_eq!(state.returns().expect("over").len(), 2);
+    let _ = state.public_view();
 }
 
 #[test]
