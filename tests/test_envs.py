@@ -578,5 +578,6 @@ def test_the_compiled_encoders_refuse_a_scale_that_is_no_divisor(scale: float) -
     scores, pool = trump._deal_args({})  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="score_scale must be a finite number above 0"):
         EnvCore.trump(trump.rules.core, 4, scale, [float(v) for v in scores], float(pool))
-    with pytest.raises(ValueError, match="turn_scale must be a finite number above 0"):
-        EnvCore.rummy(2, False, True, 1000, scale, 10)
+    for turns in (scale, 0.5):  # rummy's is its turn limit: as the network's, from 1
+        with pytest.raises(ValueError, match="turn_scale must be a finite number from 1"):
+            EnvCore.rummy(2, False, True, 1000, turns, 10)

@@ -285,6 +285,10 @@ def test_network_playouts_are_reproducible_and_refuse_other_rules() -> None:
     with pytest.raises(ValueError, match="no rummy deal of 5 seats"):
         RummyNet(5, False, True, 1000, 1000.0, p["w1o"], p["w1a"], p["b1"], p["w2"], p["b2"],
                  p["w3"], 0.0)
+    for turns in (0.5, float("inf"), float("nan")):  # the encoders' rule: a turn limit, from 1
+        with pytest.raises(ValueError, match="a turn limit of"):
+            RummyNet(2, False, True, 1000, turns, p["w1o"], p["w1a"], p["b1"], p["w2"], p["b2"],
+                     p["w3"], 0.0)
 
 
 def test_a_tiny_rummy_run_trains_for_its_player_count_on_relative_returns(

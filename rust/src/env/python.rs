@@ -263,7 +263,9 @@ impl EnvCore {
         turn_scale: f64,
         hand_size: usize,
     ) -> PyResult<EnvCore> {
-        let turn_scale = scale_divisor("turn_scale", turn_scale)?;
+        if !rummy::encoding::is_turn_limit(turn_scale) {
+            return Err(value_error("turn_scale must be a finite number from 1"));
+        }
         let rules = rummy::Rules {
             players,
             forbid_discard_of_drawn_discard: forbid,

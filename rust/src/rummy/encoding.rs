@@ -26,8 +26,15 @@ pub struct Encoding {
     turn_limit: f64,
 }
 
+/// Whether `turn_limit` may scale an encoding's turn count: the option's value, a whole number
+/// of turns from 1 (the one rule for the encoders and the networks).
+pub fn is_turn_limit(turn_limit: f64) -> bool {
+    turn_limit >= 1.0 && turn_limit.is_finite()
+}
+
 impl Encoding {
-    /// The encoding for `players` seats and the deal's `turn_limit` (the option's value).
+    /// The encoding for `players` seats and the deal's `turn_limit` (the option's value; see
+    /// [`is_turn_limit`]).
     pub fn new(players: usize, turn_limit: f64) -> Encoding {
         Encoding {
             n: players,

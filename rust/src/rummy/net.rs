@@ -9,7 +9,7 @@
 //! the points of its cards with no partner, the change in melded cards of a draw or a discard,
 //! and whether a discard lays off on the table.
 
-use super::encoding::{Encoding, extends_of};
+use super::encoding::{Encoding, extends_of, is_turn_limit};
 use super::melds::{FULL, ROW, is_group, mask_value, triple_ranks};
 use super::state::{
     DISCARD, DRAW_DISCARD, DRAW_STOCK, KIND_BITS, LAYOFF, MELD, State, TARGET_SHIFT,
@@ -87,7 +87,7 @@ impl Net {
     /// The network for deals of `players` seats with the turn limit `turn_limit` (the option's
     /// value, as the encoding takes it), or why the weights do not fit.
     pub fn new(players: usize, turn_limit: f64, layers: Layers) -> Result<Net, String> {
-        if !(2..=super::MAX_SEATS).contains(&players) || turn_limit.is_nan() || turn_limit < 1.0 {
+        if !(2..=super::MAX_SEATS).contains(&players) || !is_turn_limit(turn_limit) {
             return Err(format!(
                 "no rummy deal of {players} seats and a turn limit of {turn_limit}"
             ));
