@@ -65,15 +65,26 @@ def table_app(**kwargs) -> ParlourApp:
     return ParlourApp(pace=0, hint_bot="greedy", review_level="medium", **kwargs)
 
 
-async def choose(pilot, name: str, value) -> None:
-    """Choose ``value`` in the start screen's ``name`` choice (variant, players or seat) and
-    wait until the screen has rebuilt its form for it: a rebuild mounts widgets over several
-    turns of the event loop, so one pause is not always enough on a loaded machine."""
-    screen = pilot.app.screen
-    assert isinstance(screen, StartScreen)
-    screen.query_one(f"#{name}", Select).value = value
+async def start_screen(pilot) -> StartScreen:
+    """The start screen once its form is built: its choices are mounted over several turns of
+    the event loop after the screen appears or a choice changes, so one pause is not always
+    enough on a loaded machine."""
     for _ in range(1000):
         await pilot.pause()
+        screen = pilot.app.screen
+        if (isinstance(screen, StartScreen) and screen.query("#seat")
+                and all(widget.is_mounted for widget in screen.query("#setup *"))):
+            return screen
+    raise AssertionError("the start screen never finished its form")
+
+
+async def choose(pilot, name: str, value) -> None:
+    """Choose ``value`` in the start screen's ``name`` choice (variant, players or seat) and
+    wait until the screen has built its form for it."""
+    screen = await start_screen(pilot)
+    screen.query_one(f"#{name}", Select).value = value
+    for _ in range(1000):
+        await start_screen(pilot)
         if getattr(screen.settings, name) == value:
             return
     raise AssertionError(f"the start screen never showed {name} = {value!r}")
@@ -758,9 +769,7 @@ async def test_after_a_match_new_game_keeps_the_game_and_settings() -> None:
         assert isinstance(app.screen, DealOverScreen) and app.screen.match_over
         assert "The match is over after 1 deal." in screen_text(app)
         await pilot.press("n")
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, StartScreen)
+        screen = await start_screen(pilot)
         assert screen.query_one("#variant", Select).value == "big-two-4card"
         assert screen.query_one("#seat", Select).value == 2
         assert [screen.query_one(f"#bot-{k}", Select).value for k in range(3)] == ["easy"] * 3
