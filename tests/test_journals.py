@@ -30,34 +30,34 @@ RUNS = {
 }
 
 
-def _copy(name: str, tmp_path: Path) -> Path:
+def _read(name: str, tmp_path: Path) -> tuple[parlour.Game, Path, int]:
+    """The run's game, a copy of its journal (reading it back may tidy the file) and the deals
+    it holds; opening checks the header, so another run's journal is refused."""
+    variant, players, bots, _ = RUNS[name]
+    game = parlour.new_game(variant, players=players)
     path = tmp_path / f"{name}.jsonl"
-    shutil.copy(JOURNALS / f"{name}.jsonl", path)  # reading it back may tidy the file
-    return path
+    shutil.copy(JOURNALS / f"{name}.jsonl", path)
+    return game, path, len(Journal.open(path, game, make_entries(bots), 1, True).plays)
 
 
 def test_every_journal_is_of_its_run_and_listed_with_the_deals_it_holds(tmp_path: Path) -> None:
     assert {path.stem for path in JOURNALS.glob("*.jsonl")} == set(RUNS)
-    for name, (variant, players, bots, _) in RUNS.items():
-        game = parlour.new_game(variant, players=players)
-        # Opening checks the header: another run's journal is refused.
-        held = len(Journal.open(_copy(name, tmp_path), game, make_entries(bots), 1, True).plays)
+    for name in RUNS:
+        _, _, held = _read(name, tmp_path)
         assert held > 0
         assert re.search(rf"\| `{name}.jsonl` \| .* \| {held:,} \|", LISTED), (name, held)
 
 
 @pytest.mark.parametrize("name", [name for name, run in RUNS.items() if run[3]])
 def test_a_journal_gives_the_figures_the_documentation_quotes(name: str, tmp_path: Path) -> None:
-    variant, players, bots, _ = RUNS[name]
-    game = parlour.new_game(variant, players=players)
-    path = _copy(name, tmp_path)
-    held = len(Journal.open(path, game, make_entries(bots), 1, True).plays)
+    game, path, held = _read(name, tmp_path)
+    bots = RUNS[name][2]
     # With as many deals as it holds, the run plays none: the bots are never asked.
     result = run_arena(game, bots, held, seed=1, duplicate=True, journal=path)
     [pair] = head_to_head(result)
     splits = " / ".join(f"{s.difference.mean:+.3f}" for s in split_differences(result))
     # The table's runs are 2,000 deals; a row of fewer says how many.
     count = "" if held == 2000 else f" ({held:,} deals)"
-    row = (f"| {variant} | {game.players} | {pair.mean:+.3f}{count} | "
+    row = (f"| {game.name} | {game.players} | {pair.mean:+.3f}{count} | "
            f"{_ci(pair.mean, pair.half)} | {splits} |")
     assert row in SPEED, row

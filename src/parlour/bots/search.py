@@ -268,7 +268,8 @@ class SearchBot(Bot):
     ``iterations``: the most rollouts per move (reproducible; at most
     :data:`~parlour._core.MAX_ITERATIONS`, 100,000,000, as each one's return is kept);
     ``time_limit``: the most seconds per move; at least one of them. ``max_candidates``: how
-    many of the policy's preferred moves are searched. ``min_worlds`` and ``confidence``: when racing may drop a candidate.
+    many of the policy's preferred moves are searched. ``min_worlds`` and ``confidence``: when
+    racing may drop a candidate.
     ``guide`` and ``prior_weight``: a prior over the moves and how many worlds it counts for
     (step 5 of the module); where the guide gives a prior, ``guided_candidates`` of the guide's
     best moves lead the candidates, and ``prior_margin`` is the lead in points over the guide's
