@@ -76,7 +76,13 @@ def main() -> None:
     parser.add_argument("--leaf-after", type=int, default=None,
                         help="the first side's leaf_after (its rollouts stop at a value)")
     parser.add_argument("--network-iterations", type=int, default=None,
-                        help="the first side's rollouts a move where a network plays them")
+                        help="the first side takes the network as its guide and plays its "
+                             "worlds out with it, at this many rollouts a move")
+    parser.add_argument("--level-network-iterations", type=int, default=None, metavar="N",
+                        help="both sides take the network as their guide and play their worlds "
+                             "out with it at N rollouts a move, where the variant's levels play "
+                             "out with it (hard did, at 300, until it was made a step below "
+                             "expert)")
     parser.add_argument("--against-no-network", action="store_true",
                         help="the second side searches without the learned network (greedy's "
                              "rollouts and candidates)")
@@ -94,6 +100,9 @@ def main() -> None:
                              "level as shipped")
     args = parser.parse_args()
     level = next(lv for lv in LEVELS if lv.name == args.level)
+    if args.level_network_iterations is not None:
+        level = dataclasses.replace(level, guided=True,
+                                    network_iterations=args.level_network_iterations)
 
     def side(name: str, keep: float | None, weighting: Inference | None = None,
              leaf_after: int | None = None, network_iterations: int | None = None,
@@ -102,9 +111,10 @@ def main() -> None:
              played_by: Playouts | None = None) -> str:
         changed = dataclasses.replace(level, name=name, keep_policy=keep)
         if network_iterations is not None:
-            changed = dataclasses.replace(changed, network_iterations=network_iterations)
+            changed = dataclasses.replace(changed, guided=True,
+                                          network_iterations=network_iterations)
         if not network:
-            changed = dataclasses.replace(changed, network_iterations=None)
+            changed = dataclasses.replace(changed, guided=False, network_iterations=None)
 
         def make() -> SearchBot:
             bot = changed.bot()

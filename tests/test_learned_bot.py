@@ -47,8 +47,8 @@ from parlour.bots.learned.dmc import (
 from parlour.bots.learned.rummy import RummyFeatures
 from parlour.bots.learned.trump import COLUMNS as TRUMP_COLUMNS
 from parlour.bots.learned.trump import TrumpFeatures
-from parlour.bots.levels import GUIDED_CANDIDATES, LEVELS
-from parlour.bots.search import policy_order
+from parlour.bots.levels import GUIDED_CANDIDATES, LEVELS, Level
+from parlour.bots.search import Playouts, policy_order
 from parlour.envs import action_index, encoder
 from parlour.game import State
 from parlour.games.trump.ranking import (
@@ -528,21 +528,31 @@ def test_a_network_is_refused_for_another_variant_or_shape() -> None:
                     np.zeros(0, dtype=np.float32))
 
 
-def test_the_searching_levels_play_out_with_the_network_where_there_is_one() -> None:
+def test_expert_plays_out_with_the_network_and_hard_with_greedy() -> None:
     state = position(moves=9)
     obs, legal = state.observation(state.current_player), state.legal_actions()
-    hard = LEVELS[1]
-    assert (hard.name, hard.network_iterations) == ("hard", 300)
-    result = make_bot("hard").search(obs, legal, random.Random(2))
-    same = SearchBot(iterations=hard.network_iterations, max_candidates=hard.candidates,
-                     keep_policy=hard.keep_policy, guide=prior, playouts=playouts,
-                     prior_weight=0.0, guided_candidates=GUIDED_CANDIDATES)
-    assert [c.values for c in result.candidates] == \
-           [c.values for c in same.search(obs, legal, random.Random(2)).candidates]
-    assert result.iterations <= 300
     scores = prior(obs, legal, random.Random(0))
     assert scores is not None
-    assert result.candidates[0].action == legal[int(np.argmax(scores))]
+    levels = {level.name: level for level in LEVELS}
+    hard, expert = levels["hard"], levels["expert"]
+    assert (hard.guided, hard.network_iterations) == (True, None)
+    assert (expert.guided, expert.network_iterations) == (True, 1_500)
+
+    def same(level: Level, played_by: Playouts | None) -> list[list[float]]:
+        bot = SearchBot(iterations=level.iterations, guided_iterations=level.network_iterations,
+                        max_candidates=level.candidates, keep_policy=level.keep_policy,
+                        guide=prior, playouts=played_by, prior_weight=0.0,
+                        guided_candidates=GUIDED_CANDIDATES)
+        return [c.values for c in bot.search(obs, legal, random.Random(2)).candidates]
+
+    for level, played_by, budget in ((expert, playouts, 1_500), (hard, None, 360)):
+        result = make_bot(level.name).search(obs, legal, random.Random(2))
+        # the network's choice leads the candidates (the one kept unless clearly beaten)
+        assert result.candidates[0].action == legal[int(np.argmax(scores))]
+        assert [c.values for c in result.candidates] == same(level, played_by)
+        assert 0 < result.iterations <= budget
+    # hard's worlds are not the network's: played out by it, the same search finds other values
+    assert same(hard, None) != same(dataclasses.replace(hard, network_iterations=360), playouts)
 
 
 @pytest.mark.parametrize("kwargs, message", [

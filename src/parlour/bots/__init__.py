@@ -23,7 +23,7 @@ BOT_LEVELS = {
     "easy": "rules of thumb, half at random",
     "greedy": "rules of thumb, no lookahead",
     "medium": "tries 48 possible deals a move",
-    "hard": "tries 300 to 360 deals a move",
+    "hard": "tries 360 deals a move",
     "expert": "tries 1,500 to 18,000 deals a move",
     "learned": "a network that taught itself",
 }

@@ -13,11 +13,13 @@ by two standard errors of their paired difference, so that noise, or what the ro
 finds, does not talk it out of a good move; in the trump games the best mean wins, which
 measured stronger there (``game.search_keep_policy``). Where the variant has a learned network
 that was measured to make the search stronger (:data:`parlour.bots.learned.GUIDED`), ``hard``
-and ``expert`` search with it instead: its 4 best moves lead the candidates and its choice is
-the one kept. In the climbing and trump games every seat of every world is also played out by
-the network, 300 and 1,500 rollouts a move (a network rollout costs some 20 greedy ones); in
-Rummy ``greedy`` plays them out at the budgets above: its network's rollouts were not measurably
-stronger, at some 60 times the cost (:data:`parlour.bots.learned.PLAYED_OUT`).
+and ``expert`` search with it: its 4 best moves lead the candidates and its choice is the one
+kept. ``hard`` plays its worlds out with ``greedy``. ``expert`` plays every seat of every world
+with the network instead where that measured stronger (the climbing and trump games,
+:data:`parlour.bots.learned.PLAYED_OUT`), 1,500 rollouts a move (a network rollout costs some
+20 greedy ones); that is what puts it a measured step above ``hard``, which played out by the
+network too was no weaker than it. In Rummy ``expert`` plays out with ``greedy`` at the budget
+above: its network's rollouts were not measurably stronger, at some 60 times the cost.
 
 A level searches a fixed number of rollouts (fewer when racing leaves one candidate early), so
 the arena and tests are reproducible: the same seed gives the same moves on any machine and at
@@ -87,17 +89,20 @@ class Level:
     #: mean wins, however narrowly; ``None``: the family's own, ``game.search_keep_policy``).
     keep_policy: float | None = None
     #: Where the variant has a learned network (:mod:`parlour.bots.learned`), its best moves
-    #: lead the candidates and its choice is the one ``keep_policy`` keeps; this is the
-    #: rollouts a move where the network also plays every seat of every world (``None``: not
-    #: guided).
+    #: lead the candidates and its choice is the one ``keep_policy`` keeps.
+    guided: bool = False
+    #: Rollouts a move where the network also plays every seat of every world (the variants of
+    #: :data:`parlour.bots.learned.PLAYED_OUT`); ``None``: ``greedy`` plays them out, at
+    #: ``iterations``.
     network_iterations: int | None = None
 
     def bot(self, interactive: bool = False) -> SearchBot:
-        guided = self.network_iterations is not None
+        played_out = self.network_iterations is not None
         bot = SearchBot(iterations=self.iterations,
                         time_limit=self.time_limit if interactive else None,
                         max_candidates=self.candidates, keep_policy=self.keep_policy,
-                        guide=prior if guided else None, playouts=playouts if guided else None,
+                        guide=prior if self.guided else None,
+                        playouts=playouts if played_out else None,
                         guided_iterations=self.network_iterations, prior_weight=0.0,
                         guided_candidates=GUIDED_CANDIDATES)
         bot.name = self.name
@@ -106,8 +111,9 @@ class Level:
 
 LEVELS = (
     Level("medium", iterations=48, time_limit=0.2, candidates=4),
-    Level("hard", iterations=360, time_limit=0.5, candidates=8, network_iterations=300),
-    Level("expert", iterations=18_000, time_limit=1.0, candidates=8, network_iterations=1_500),
+    Level("hard", iterations=360, time_limit=0.5, candidates=8, guided=True),
+    Level("expert", iterations=18_000, time_limit=1.0, candidates=8, guided=True,
+          network_iterations=1_500),
 )
 
 
