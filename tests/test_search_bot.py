@@ -11,6 +11,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -222,10 +223,23 @@ def test_an_explained_choice_is_the_same_choice(bot: Bot) -> None:
     assert why.startswith(f"{action.words()}: ")
 
 
-def test_bench_lines_time_both_ends_of_the_levels() -> None:
+def test_bench_lines_time_every_level_after_a_search_not_timed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    searches: list[str] = []
+    search = SearchBot.search
+
+    def counted(self: SearchBot, *args: Any, **kwargs: Any) -> Any:
+        searches.append(self.name)
+        return search(self, *args, **kwargs)
+
+    monkeypatch.setattr(SearchBot, "search", counted)
     lines = list(bench_lines(parlour.new_game("spoil-five"), 0.01))
-    assert [line.split()[0] for line in lines] == ["medium", "expert"]
+    assert [line.split()[0] for line in lines] == ["medium", "hard", "expert"]
     assert all("ms p99 per decision" in line and "rollouts/s" in line for line in lines)
+    # each level's first search (which loads its network) is not among those timed
+    for line in lines:
+        timed = int(line.split("(")[-1].split()[0])
+        assert searches.count(line.split()[0]) == timed + 1
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
