@@ -26,7 +26,7 @@ LISTED = (JOURNALS / "README.md").read_text()
 #: and whether the documentation quotes its figures (a run under way is not quoted yet).
 RUNS = {
     "pusoy-dos-expert-greedy": ("pusoy-dos", 4, ["expert", "greedy"], True),
-    "rummy-4-expert-greedy": ("rummy", 4, ["expert", "greedy"], False),
+    "rummy-4-expert-greedy": ("rummy", 4, ["expert", "greedy"], True),
 }
 
 
