@@ -10,9 +10,10 @@ Every variant has weights (:data:`WEIGHTS`): the climbing and trump games for 4 
 for 2 and 4. At another number of players, or under options that change the play, ``learned``
 plays the rule-based policy and says so, so that it can sit at any table. The searching levels
 take a network as their guide where that was measured to make them stronger (:data:`GUIDED`:
-all six), and play their worlds out with it where that measured stronger too (:func:`playouts`,
-:data:`PLAYED_OUT`: the climbing and trump games; Rummy's worlds are played out by ``greedy``);
-elsewhere :func:`guide_for` gives no guide and a search keeps its plain behaviour.
+all six), and ``expert`` plays its worlds out with it where that measured stronger too
+(:func:`playouts`, :data:`PLAYED_OUT`: the climbing and trump games; ``hard``'s worlds, and
+Rummy's, are played out by ``greedy``); elsewhere :func:`guide_for` gives no guide and a search
+keeps its plain behaviour.
 
 >>> import random, parlour
 >>> state = parlour.new_game("big-two-4card").new_deal(seed=4)
@@ -150,9 +151,9 @@ def policy_for(observation: Observation) -> Policy | None:
 
 
 #: The variants whose searching levels (``hard``, ``expert``) take their network as their guide
-#: (and play out with it where :data:`PLAYED_OUT` says so): those where that was measured to make
-#: them stronger. Elsewhere the network is the ``learned`` bot alone, and the levels search with
-#: ``greedy``'s candidates and playouts.
+#: (``expert`` also plays out with it where :data:`PLAYED_OUT` says so): those where that was
+#: measured to make them stronger. Elsewhere the network is the ``learned`` bot alone, and the
+#: levels search with ``greedy``'s candidates and playouts.
 GUIDED = frozenset({"big-two-4card", "big-two", "pusoy-dos", "forty-five", "spoil-five", "rummy"})
 
 
@@ -173,11 +174,11 @@ def prior(observation: Observation, legal: Sequence[Action],
     return [float(x) for x in points - points.mean()]
 
 
-#: The variants whose searching levels also play their worlds out with the network: those where
-#: that measured stronger than ``greedy``'s rollouts. In Rummy a network rollout costs some 60
-#: greedy ones, and ``expert`` with 18,000 greedy rollouts a move measured above ``learned``
-#: where one with 1,500 of the network's did not, so Rummy's levels play out with ``greedy``
-#: (:func:`network_playouts` still plays them out with the network, for experiments).
+#: The variants where a level with a network budget (``expert``) also plays its worlds out with
+#: the network: those where that measured stronger than ``greedy``'s rollouts. In Rummy a network
+#: rollout costs some 60 greedy ones, and ``expert`` with 18,000 greedy rollouts a move measured
+#: above ``learned`` where one with 1,500 of the network's did not, so Rummy's play out with
+#: ``greedy`` (:func:`network_playouts` still plays them out with the network, for experiments).
 PLAYED_OUT = frozenset({"big-two-4card", "big-two", "pusoy-dos", "forty-five", "spoil-five"})
 
 
