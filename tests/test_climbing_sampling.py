@@ -7,6 +7,7 @@ seat that passed could not have beaten the table then.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -112,8 +113,6 @@ def test_the_knowledge_is_built_once_and_left_out_of_equality() -> None:
 
 
 def test_an_observation_no_deal_could_show_is_refused() -> None:
-    import dataclasses
-
     state = parlour.new_game("big-two").new_deal(seed=1)
     obs = state.observation(0)
     sizes = list(obs.hand_sizes)
@@ -124,6 +123,25 @@ def test_an_observation_no_deal_could_show_is_refused() -> None:
                 dataclasses.replace(obs, current_player=0)):
         with pytest.raises(DealError, match="no deal shows this observation"):
             bad.sample_state(random.Random(0))
+
+
+def test_passes_that_no_deal_keeps_are_refused_in_bounded_time() -> None:
+    # Under B8, three seats of 13 cards each pass on the lowest straight: none of them could
+    # hold a straight, flush, full house or four of a kind. No deal does that, and a search that
+    # tried every way of dealing to prove it would not end in a lifetime: it gives up instead.
+    game = parlour.new_game("big-two", pass_only_if_no_legal_play=True)
+    mine = "3H 4D 5D 6D 7C 3D 3C 8D 9D 10D JD QD KD".split()
+    rest = [str(c) for c in parlour.CardSet((1 << 52) - 1).cards() if str(c) not in mine]
+    state = game.new_deal(hands=[" ".join(mine), *(" ".join(rest[i:i + 13]) for i in (0, 13, 26))],
+                          leader=0)
+    state.apply("3H 4D 5D 6D 7C")
+    obs = state.observation(0)
+    passed = dataclasses.replace(
+        obs, history=(*obs.history, *((seat, state.parse_action("pass")) for seat in (1, 2, 3))),
+        current_player=0, table=None, table_seat=-1, passes=0)
+    with pytest.raises(DealError, match="no deal consistent with the passes was found in"):
+        passed.sample_state(random.Random(0))
+    assert obs.sample_state(random.Random(0)).observation(0) == obs  # before the passes
 
 
 def test_greedy_refuses_an_empty_choice_and_picks_from_what_it_is_given() -> None:

@@ -12,6 +12,8 @@
 //! Without forced passes every deal is drawn uniformly. With them, a few random deals are tried
 //! first (an accepted one is a uniform draw among the consistent deals); if none fits, a search
 //! ([`search`]) finds a consistent deal, which exists (the true one) but is not drawn uniformly.
+//! The search is bounded ([`PROOF_STEPS`], [`WORLD_STEPS`]): an observation no deal shows can
+//! otherwise keep it busy for years.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -128,9 +130,26 @@ pub struct Knowledge {
     proven: State,
 }
 
-/// No deal fits the constraints (the search has tried every one).
+/// Why no deal was dealt around the forced passes ([`search`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NoDeal;
+enum Unplaced {
+    /// No deal fits the constraints: the search tried every one.
+    NoDeal,
+    /// The search ran out of steps before finding one or proving there is none.
+    GaveUp,
+}
+
+/// The steps (cards placed) the search may take to deal the world that proves an observation
+/// possible: about half a second. A real deal's observation needs far fewer; a hand-made one whose
+/// passes no deal keeps can need more than any machine has time for (a search that proves
+/// there is no deal tries every way of dealing that its checks do not rule out).
+const PROOF_STEPS: u64 = 300_000;
+
+/// The steps each later world may take (a few milliseconds); a world not found within them is
+/// the proven one. Over the positions of 600 deals of random play under B8 (five worlds per
+/// seat and position, a quarter of a million in all), one world took more than 1,000 steps and
+/// none more than 5,000.
+const WORLD_STEPS: u64 = 5_000;
 
 impl Knowledge {
     /// The knowledge of `seen` in a deal of `table`'s rules, or why no deal of those rules
@@ -188,8 +207,13 @@ impl Knowledge {
             room,
         };
         let hands = hidden
-            .deal(&mut Rng::new(0))
-            .map_err(|NoDeal| "no deal is consistent with the passes".to_string())?;
+            .deal(&mut Rng::new(0), PROOF_STEPS)
+            .map_err(|why| match why {
+                Unplaced::NoDeal => "no deal is consistent with the passes".to_string(),
+                Unplaced::GaveUp => {
+                    format!("no deal consistent with the passes was found in {PROOF_STEPS} steps")
+                }
+            })?;
         let world = hidden.world(&hands)?;
         if Seen::of(&world, seat) != hidden.seen {
             return Err("no deal of these rules shows this to the seat".into());
@@ -222,7 +246,10 @@ impl Knowledge {
     /// Each seat's hand at the start of a world dealt from `rng` (key order, one per seat):
     /// the deal that, with the history replayed, is the world [`sim::Knowledge::sample`] gives.
     pub fn sample_hands(&self, rng: &mut Rng) -> Vec<u64> {
-        let hands = self.hidden.deal(rng).unwrap_or(self.proven_hands);
+        let hands = self
+            .hidden
+            .deal(rng, WORLD_STEPS)
+            .unwrap_or(self.proven_hands);
         hands[..self.hidden.seen.sizes.len()].to_vec()
     }
 
@@ -242,7 +269,10 @@ impl Knowledge {
         let mut chosen: Option<State> = None;
         let mut total = 0.0;
         for _ in 0..candidates.max(1) {
-            let hands = self.hidden.deal(rng).unwrap_or(self.proven_hands);
+            let hands = self
+                .hidden
+                .deal(rng, WORLD_STEPS)
+                .unwrap_or(self.proven_hands);
             let Ok(world) = self.hidden.world(&hands) else {
                 continue;
             };
@@ -288,8 +318,9 @@ impl Hidden {
     }
 
     /// Each seat's start hand: its known cards with its share of the unseen ones, so that no
-    /// seat could have beaten a table it passed on (see the module).
-    fn deal(&self, rng: &mut Rng) -> Result<[u64; MAX_SEATS], NoDeal> {
+    /// seat could have beaten a table it passed on (see the module), found in at most `steps`
+    /// of the [`search`].
+    fn deal(&self, rng: &mut Rng, steps: u64) -> Result<[u64; MAX_SEATS], Unplaced> {
         let mut cards = [0u8; 52];
         let mut k = 0;
         let mut m = self.unseen;
@@ -308,7 +339,7 @@ impl Hidden {
                 if tries == DEAL_TRIES {
                     let mut bits: Vec<u64> = cards.iter().map(|&c| 1 << c).collect();
                     let mut known: Cache = HashMap::new();
-                    dealt = search(&mut bits, self.room, rng, &mut |seat, hand| {
+                    dealt = search(&mut bits, self.room, rng, steps, &mut |seat, hand| {
                         *known
                             .entry((seat, hand))
                             .or_insert_with(|| self.fits(seat, hand, &mut plays))
@@ -359,7 +390,10 @@ impl sim::Knowledge for Knowledge {
     }
 
     fn sample(&self, rng: &mut Rng) -> State {
-        let hands = self.hidden.deal(rng).unwrap_or(self.proven_hands);
+        let hands = self
+            .hidden
+            .deal(rng, WORLD_STEPS)
+            .unwrap_or(self.proven_hands);
         // The world replays (the proof in `new`); were it ever not to, the proven one serves.
         self.hidden
             .world(&hands)
@@ -444,7 +478,9 @@ fn forced_passes(seen: &Seen, table: &Table) -> Vec<Forced> {
 }
 
 /// Hands of `room[seat]` of `cards` for each seat that all `fits(seat, hand)`. `fits` must hold
-/// for every part of a hand it holds for; [`NoDeal`] when no such hands exist.
+/// for every part of a hand it holds for; [`Unplaced::NoDeal`] when no such hands exist, and
+/// [`Unplaced::GaveUp`] when `steps` placements found none (the question is hard in general: a
+/// hand-made observation can ask it with no answer, and proving so would take years).
 ///
 /// Depth-first, the card with the fewest seats able to take it first, seats in random order. A
 /// branch ends as soon as the cards left cannot be placed one by one (Hall's condition: the
@@ -455,15 +491,21 @@ fn search(
     cards: &mut [u64],
     mut room: [u8; MAX_SEATS],
     rng: &mut Rng,
+    steps: u64,
     fits: &mut dyn FnMut(u8, u64) -> bool,
-) -> Result<[u64; MAX_SEATS], NoDeal> {
+) -> Result<[u64; MAX_SEATS], Unplaced> {
     let seats: u8 = (0..MAX_SEATS)
         .filter(|&s| room[s] > 0)
         .fold(0, |m, s| m | 1 << s);
     let mut hands = [0u64; MAX_SEATS];
     let mut patience: u64 = 100;
+    let mut left = steps;
     loop {
-        let mut budget = patience;
+        if left == 0 {
+            return Err(Unplaced::GaveUp);
+        }
+        let mut budget = patience.min(left);
+        left -= budget;
         rng.shuffle(cards);
         let mut search = Search {
             seats,
@@ -477,7 +519,7 @@ fn search(
             return Ok(hands);
         }
         if budget > 0 {
-            return Err(NoDeal); // ended within its patience: every branch was tried
+            return Err(Unplaced::NoDeal); // ended within its patience: every branch was tried
         }
         patience = patience.saturating_mul(2);
     }
@@ -572,7 +614,7 @@ mod tests {
     /// keeps every pass forced under B8.
     fn check_world(knowledge: &Knowledge, rng: &mut Rng) -> State {
         let hidden = &knowledge.hidden;
-        let hands = hidden.deal(rng).expect("a deal");
+        let hands = hidden.deal(rng, PROOF_STEPS).expect("a deal");
         let world = hidden.world(&hands).expect("the history replays");
         let seat = usize::from(hidden.seen.seat);
         assert_eq!(Seen::of(&world, seat), hidden.seen);
@@ -806,7 +848,7 @@ mod tests {
         let mut fits = |seat: u8, hand: u64| seat != 1 || hand < 1 << 4;
         for _ in 0..50 {
             let mut cards: Vec<u64> = (0..12).map(|k| 1 << k).collect();
-            let hands = search(&mut cards, [0, 4, 4, 4], &mut rng, &mut fits).unwrap();
+            let hands = search(&mut cards, [0, 4, 4, 4], &mut rng, 10_000, &mut fits).unwrap();
             assert_eq!(hands[1], 0b1111);
             assert_eq!(hands[2].count_ones() + hands[3].count_ones(), 8);
             assert_eq!(hands.iter().fold(0, |m, h| m | h), (1 << 12) - 1);
@@ -815,8 +857,32 @@ mod tests {
         let mut none = |seat: u8, hand: u64| seat != 1 || hand < 1 << 3;
         let mut cards: Vec<u64> = (0..12).map(|k| 1 << k).collect();
         assert_eq!(
-            search(&mut cards, [0, 4, 4, 4], &mut rng, &mut none),
-            Err(NoDeal)
+            search(&mut cards, [0, 4, 4, 4], &mut rng, 10_000, &mut none),
+            Err(Unplaced::NoDeal)
+        );
+    }
+
+    #[test]
+    fn a_search_gives_up_when_its_steps_run_out() {
+        // Placing 12 cards takes a step each.
+        let mut rng = Rng::new(3);
+        let mut any = |_: u8, _: u64| true;
+        let mut cards: Vec<u64> = (0..12).map(|k| 1 << k).collect();
+        assert_eq!(
+            search(&mut cards, [0, 4, 4, 4], &mut rng, 11, &mut any),
+            Err(Unplaced::GaveUp)
+        );
+        assert!(search(&mut cards, [0, 4, 4, 4], &mut rng, 12, &mut any).is_ok());
+        // No seat may hold two cards of a residue mod 3, and each residue has four: no deal,
+        // which a card-by-card check sees only once three of a residue are placed.
+        let mut apart = |_: u8, hand: u64| (0..3).all(|r| (hand & 0o1111 << r).count_ones() < 2);
+        assert_eq!(
+            search(&mut cards, [0, 4, 4, 4], &mut rng, 3, &mut apart),
+            Err(Unplaced::GaveUp)
+        );
+        assert_eq!(
+            search(&mut cards, [0, 4, 4, 4], &mut rng, 100_000, &mut apart),
+            Err(Unplaced::NoDeal)
         );
     }
 

@@ -227,7 +227,11 @@ impl ClimbingTable {
     /// worlds from; DealError if no deal shows that observation.
     fn knowledge(&self, observation: &Bound<'_, PyAny>) -> PyResult<ClimbingKnowledge> {
         let seen = self.seen(observation)?;
-        let inner = Knowledge::new(self.table.clone(), seen)
+        let table = self.table.clone();
+        // Proving a position with forced passes can take most of a second: other threads run.
+        let inner = observation
+            .py()
+            .detach(|| Knowledge::new(table, seen))
             .map_err(|why| DealError::new_err(format!("no deal shows this observation: {why}")))?;
         Ok(ClimbingKnowledge { inner })
     }
