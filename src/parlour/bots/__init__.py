@@ -31,8 +31,10 @@ BOT_LEVELS = {
 
 def offered_bots(variant: str, players: int | None = None) -> list[str]:
     """The computer players a table offers for ``variant`` with ``players`` seats (by default
-    the variant's usual number), weakest first: ``learned`` only where it has a network of its
-    own for that many players (elsewhere it would only be ``greedy`` by another name).
+    the variant's usual number): the levels weakest first, then ``learned`` (the network alone:
+    below ``expert`` in every variant; above ``hard`` in big-two-4card, below it in the trump
+    games, level with it elsewhere), this last only where it has a network of its own for that
+    many players (elsewhere it would only be ``greedy`` by another name).
 
     >>> offered_bots("big-two-4card")[-1]
     'learned'
