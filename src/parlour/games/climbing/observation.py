@@ -53,7 +53,10 @@ class ClimbingObservation(Observation):
         Whoever is to open holds the lowest card, and when a seat may pass only if it cannot
         beat the table (B8), no seat is dealt a play that would have beaten a table it passed
         on. The deal comes from the compiled sampler (:meth:`_knowledge`), seeded from
-        ``rng.getrandbits(64)``, so the same ``rng`` state gives the same state."""
+        ``rng.getrandbits(64)``, so the same ``rng`` state gives the same state.
+        :class:`~parlour.errors.DealError` if no deal shows this observation, or, under B8, if
+        none keeping its passes is found within the sampler's bound (about half a second: a
+        hand-made observation can ask for one that does not exist)."""
         state = ClimbingState(self.game, self._start(rng.getrandbits(64)))
         for _, action in self.history:
             state.apply(action)
