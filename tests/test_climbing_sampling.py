@@ -130,9 +130,9 @@ def test_passes_that_no_deal_keeps_are_refused_in_bounded_time() -> None:
     # hold a straight, flush, full house or four of a kind. No deal does that, and a search that
     # tried every way of dealing to prove it would not end in a lifetime: it gives up instead.
     game = parlour.new_game("big-two", pass_only_if_no_legal_play=True)
-    mine = "3H 4D 5D 6D 7C 3D 3C 8D 9D 10D JD QD KD".split()
-    rest = [str(c) for c in parlour.CardSet((1 << 52) - 1).cards() if str(c) not in mine]
-    state = game.new_deal(hands=[" ".join(mine), *(" ".join(rest[i:i + 13]) for i in (0, 13, 26))],
+    mine = "3H 4D 5D 6D 7C 3D 3C 8D 9D 10D JD QD KD"
+    rest = [str(c) for c in parlour.CardSet((1 << 52) - 1).cards() if str(c) not in mine.split()]
+    state = game.new_deal(hands=[mine, *(" ".join(rest[i:i + 13]) for i in (0, 13, 26))],
                           leader=0)
     state.apply("3H 4D 5D 6D 7C")
     obs = state.observation(0)
