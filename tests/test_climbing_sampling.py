@@ -127,8 +127,9 @@ def test_an_observation_no_deal_could_show_is_refused() -> None:
 
 def test_passes_that_no_deal_keeps_are_refused_in_bounded_time() -> None:
     # Under B8, three seats of 13 cards each pass on the lowest straight: none of them could
-    # hold a straight, flush, full house or four of a kind. No deal does that, and a search that
-    # tried every way of dealing to prove it would not end in a lifetime: it gives up instead.
+    # hold a straight, flush, full house or four of a kind. Few deals if any keep that, and a
+    # search that tried every way of dealing to find out would not end in a lifetime: it gives
+    # up instead.
     game = parlour.new_game("big-two", pass_only_if_no_legal_play=True)
     mine = "3H 4D 5D 6D 7C 3D 3C 8D 9D 10D JD QD KD"
     rest = [str(c) for c in parlour.CardSet((1 << 52) - 1).cards() if str(c) not in mine.split()]

@@ -12,8 +12,8 @@
 //! Without forced passes every deal is drawn uniformly. With them, a few random deals are tried
 //! first (an accepted one is a uniform draw among the consistent deals); if none fits, a search
 //! ([`search`]) finds a consistent deal, which exists (the true one) but is not drawn uniformly.
-//! The search is bounded ([`PROOF_STEPS`], [`WORLD_STEPS`]): an observation no deal shows can
-//! otherwise keep it busy for years.
+//! The search is bounded ([`PROOF_STEPS`], [`WORLD_STEPS`]): the passes of a hand-made
+//! observation can otherwise keep it busy for years.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -140,9 +140,9 @@ enum Unplaced {
 }
 
 /// The steps (cards placed) the search may take to deal the world that proves an observation
-/// possible: about half a second. A real deal's observation needs far fewer; a hand-made one whose
-/// passes no deal keeps can need more than any machine has time for (a search that proves
-/// there is no deal tries every way of dealing that its checks do not rule out).
+/// possible: about half a second. A real deal's observation needs far fewer; a hand-made one's
+/// passes can ask more than any machine has time for (a search that proves there is no deal
+/// tries every way of dealing that its checks do not rule out).
 const PROOF_STEPS: u64 = 300_000;
 
 /// The steps each later world may take (a few milliseconds); a world not found within them is
@@ -243,13 +243,18 @@ impl Knowledge {
         &self.hidden.table
     }
 
+    /// The start hands of a world dealt from `rng`, found in [`WORLD_STEPS`] of the search, or
+    /// the proven world's.
+    fn world_hands(&self, rng: &mut Rng) -> [u64; MAX_SEATS] {
+        self.hidden
+            .deal(rng, WORLD_STEPS)
+            .unwrap_or(self.proven_hands)
+    }
+
     /// Each seat's hand at the start of a world dealt from `rng` (key order, one per seat):
     /// the deal that, with the history replayed, is the world [`sim::Knowledge::sample`] gives.
     pub fn sample_hands(&self, rng: &mut Rng) -> Vec<u64> {
-        let hands = self
-            .hidden
-            .deal(rng, WORLD_STEPS)
-            .unwrap_or(self.proven_hands);
+        let hands = self.world_hands(rng);
         hands[..self.hidden.seen.sizes.len()].to_vec()
     }
 
@@ -269,10 +274,7 @@ impl Knowledge {
         let mut chosen: Option<State> = None;
         let mut total = 0.0;
         for _ in 0..candidates.max(1) {
-            let hands = self
-                .hidden
-                .deal(rng, WORLD_STEPS)
-                .unwrap_or(self.proven_hands);
+            let hands = self.world_hands(rng);
             let Ok(world) = self.hidden.world(&hands) else {
                 continue;
             };
@@ -390,10 +392,7 @@ impl sim::Knowledge for Knowledge {
     }
 
     fn sample(&self, rng: &mut Rng) -> State {
-        let hands = self
-            .hidden
-            .deal(rng, WORLD_STEPS)
-            .unwrap_or(self.proven_hands);
+        let hands = self.world_hands(rng);
         // The world replays (the proof in `new`); were it ever not to, the proven one serves.
         self.hidden
             .world(&hands)
