@@ -4,9 +4,9 @@ How the documentation's "Speed and strength" measured what the levels keep of th
 choice (``keep_policy``, family by family), worlds weighted by the other seats' moves
 (``inference``), rollouts that stop at the network's value (``leaf_after``), what the learned
 network adds to a search (``--against-no-network``), what its playouts add to its guide
-(``--network-playouts``, ``--against-greedy-playouts``), playouts by another network than the
-guide (``--playout-weights``, such as a smaller and quicker one) and a level against another bot
-(``--against``):
+(``--network-playouts``, ``--greedy-playouts``, ``--against-greedy-playouts``), playouts by
+another network than the guide (``--playout-weights``, such as a smaller and quicker one) and a
+level against another bot (``--against``):
 
     python scripts/search_settings.py forty-five hard --keep-policy 0 --against-keep-policy 2 \
         --games 2000 --seed 1
@@ -38,7 +38,7 @@ from parlour.arena.core import run_arena
 from parlour.arena.stats import head_to_head, split_differences
 from parlour.bots import Inference, SearchBot
 from parlour.bots.base import register_bot
-from parlour.bots.learned import Policy, network_playouts
+from parlour.bots.learned import PLAYED_OUT, Policy, network_playouts
 from parlour.bots.learned.dmc import QNet, features_for
 from parlour.bots.levels import LEVELS
 from parlour.bots.search import Playouts
@@ -82,13 +82,16 @@ def main() -> None:
                         help="both sides take the network as their guide and play their worlds "
                              "out with it at N rollouts a move, where the variant's levels play "
                              "out with it (hard did, at 300, until it was made a step below "
-                             "expert)")
+                             "expert; in big-two-4card it does, at 60)")
     parser.add_argument("--against-no-network", action="store_true",
                         help="the second side searches without the learned network (greedy's "
                              "rollouts and candidates)")
     parser.add_argument("--against-greedy-playouts", action="store_true",
                         help="the second side takes the network as its guide but plays its "
                              "worlds out with greedy, at the level's plain budget")
+    parser.add_argument("--greedy-playouts", action="store_true",
+                        help="the first side plays its worlds out with greedy even where the "
+                             "level does not (hard in big-two-4card), at its plain budget")
     parser.add_argument("--network-playouts", action="store_true",
                         help="the first side plays its worlds out with the network even where "
                              "the level does not (learned.PLAYED_OUT), at its network budget")
@@ -101,7 +104,7 @@ def main() -> None:
     args = parser.parse_args()
     level = next(lv for lv in LEVELS if lv.name == args.level)
     if args.level_network_iterations is not None:
-        level = dataclasses.replace(level, guided=True,
+        level = dataclasses.replace(level, guided=True, played_out=PLAYED_OUT,
                                     network_iterations=args.level_network_iterations)
 
     def side(name: str, keep: float | None, weighting: Inference | None = None,
@@ -111,10 +114,11 @@ def main() -> None:
              played_by: Playouts | None = None) -> str:
         changed = dataclasses.replace(level, name=name, keep_policy=keep)
         if network_iterations is not None:
-            changed = dataclasses.replace(changed, guided=True,
+            changed = dataclasses.replace(changed, guided=True, played_out=PLAYED_OUT,
                                           network_iterations=network_iterations)
         if not network:
-            changed = dataclasses.replace(changed, guided=False, network_iterations=None)
+            changed = dataclasses.replace(changed, guided=False, played_out=frozenset(),
+                                          network_iterations=None)
 
         def make() -> SearchBot:
             bot = changed.bot()
@@ -133,8 +137,8 @@ def main() -> None:
     game = parlour.new_game(args.variant, **({"players": args.players} if args.players else {}))
     played_by = None if args.playout_weights is None else playouts_from(args.playout_weights, game)
     first = side(f"{level.name}-changed", args.keep_policy, args.inference, args.leaf_after,
-                 args.network_iterations, network_played=args.network_playouts,
-                 played_by=played_by)
+                 args.network_iterations, greedy_playouts=args.greedy_playouts,
+                 network_played=args.network_playouts, played_by=played_by)
     second = args.against or side(f"{level.name}-shipped", args.against_keep_policy,
                                   network=not args.against_no_network,
                                   greedy_playouts=args.against_greedy_playouts)

@@ -528,15 +528,18 @@ def test_a_network_is_refused_for_another_variant_or_shape() -> None:
                     np.zeros(0, dtype=np.float32))
 
 
-def test_expert_plays_out_with_the_network_and_hard_with_greedy() -> None:
-    state = position(moves=9)
+@pytest.mark.parametrize("variant, hard_budget", [("big-two-4card", 60), ("big-two", 360)])
+def test_expert_plays_out_with_the_network_and_hard_with_it_in_big_two_4card_alone(
+        variant: str, hard_budget: int) -> None:
+    """``expert`` plays its worlds out with the network at 1,500 rollouts a move; ``hard`` with
+    it at 60 in big-two-4card, and with ``greedy`` at 360 elsewhere."""
+    state = position(variant, moves=9)
     obs, legal = state.observation(state.current_player), state.legal_actions()
     scores = prior(obs, legal, random.Random(0))
     assert scores is not None
     levels = {level.name: level for level in LEVELS}
     hard, expert = levels["hard"], levels["expert"]
-    assert (hard.guided, hard.network_iterations) == (True, None)
-    assert (expert.guided, expert.network_iterations) == (True, 1_500)
+    hard_played_by = playouts if hard_budget == 60 else None
 
     def same(level: Level, played_by: Playouts | None) -> list[list[float]]:
         bot = SearchBot(iterations=level.iterations, guided_iterations=level.network_iterations,
@@ -545,14 +548,16 @@ def test_expert_plays_out_with_the_network_and_hard_with_greedy() -> None:
                         guided_candidates=GUIDED_CANDIDATES)
         return [c.values for c in bot.search(obs, legal, random.Random(2)).candidates]
 
-    for level, played_by, budget in ((expert, playouts, 1_500), (hard, None, 360)):
+    for level, played_by, budget in ((expert, playouts, 1_500),
+                                     (hard, hard_played_by, hard_budget)):
         result = make_bot(level.name).search(obs, legal, random.Random(2))
         # the network's choice leads the candidates (the one kept unless clearly beaten)
         assert result.candidates[0].action == legal[int(np.argmax(scores))]
         assert [c.values for c in result.candidates] == same(level, played_by)
         assert 0 < result.iterations <= budget
-    # hard's worlds are not the network's: played out by it, the same search finds other values
-    assert same(hard, None) != same(dataclasses.replace(hard, network_iterations=360), playouts)
+    # hard's worlds, played out the other way, give other values
+    other = None if hard_played_by else playouts
+    assert same(hard, hard_played_by) != same(hard, other)
 
 
 @pytest.mark.parametrize("kwargs, message", [

@@ -405,8 +405,9 @@ def test_the_settings_script_compares_a_changed_level_with_the_shipped_one() -> 
     # Both sides played out by the network, as hard was before it was made a step below expert.
     both = run("--level-network-iterations", "40", variant="big-two-4card", games=2)
     assert both == "medium-changed − medium-shipped: +0.000 [+0.000, +0.000] over 2 deals"
-    assert run("--level-network-iterations", "40", "--against-greedy-playouts",
-               variant="big-two-4card", games=2) != both
+    for greedy_side in ("--greedy-playouts", "--against-greedy-playouts"):
+        assert run("--level-network-iterations", "40", greedy_side,
+                   variant="big-two-4card", games=2) != both
     # Rummy's levels play out with greedy: a side played out by its network plays otherwise; the
     # second side may be another bot.
     netted = run("--network-playouts", "--network-iterations", "40", games=2)

@@ -23,7 +23,7 @@ BOT_LEVELS = {
     "easy": "rules of thumb, half at random",
     "greedy": "rules of thumb, no lookahead",
     "medium": "tries 48 possible deals a move",
-    "hard": "tries 360 deals a move",
+    "hard": "tries 60 to 360 deals a move",
     "expert": "tries 1,500 to 18,000 deals a move",
     "learned": "a network that taught itself",
 }
@@ -32,8 +32,8 @@ BOT_LEVELS = {
 def offered_bots(variant: str, players: int | None = None) -> list[str]:
     """The computer players a table offers for ``variant`` with ``players`` seats (by default
     the variant's usual number): the levels weakest first, then ``learned`` (the network alone:
-    below ``expert`` in every variant; above ``hard`` in big-two-4card, below it in the trump
-    games, level with it elsewhere), this last only where it has a network of its own for that
+    below ``expert`` in every variant; below ``hard`` in big-two-4card and the trump games,
+    level with it elsewhere), this last only where it has a network of its own for that
     many players (elsewhere it would only be ``greedy`` by another name).
 
     >>> offered_bots("big-two-4card")[-1]

@@ -5,7 +5,8 @@
   random legal move instead. No search.
 - ``medium``: :class:`~parlour.bots.search.SearchBot` over the rule-based policy's 4 preferred
   moves, at most 48 rollouts a move.
-- ``hard``: the policy's 8 preferred moves, at most 360 rollouts a move.
+- ``hard``: the policy's 8 preferred moves, at most 360 rollouts a move (60 where the network
+  plays them, below).
 - ``expert``: the policy's 8 preferred moves, at most 18,000 rollouts a move.
 
 In the climbing games and Rummy each keeps the policy's own choice unless another move beats it
@@ -14,12 +15,15 @@ finds, does not talk it out of a good move; in the trump games the best mean win
 measured stronger there (``game.search_keep_policy``). Where the variant has a learned network
 that was measured to make the search stronger (:data:`parlour.bots.learned.GUIDED`), ``hard``
 and ``expert`` search with it: its 4 best moves lead the candidates and its choice is the one
-kept. ``hard`` plays its worlds out with ``greedy``. ``expert`` plays every seat of every world
-with the network instead where that measured stronger (the climbing and trump games,
-:data:`parlour.bots.learned.PLAYED_OUT`), 1,500 rollouts a move (a network rollout costs some
-20 greedy ones); that is what puts it a measured step above ``hard``, which played out by the
-network too was no weaker than it. In Rummy ``expert`` plays out with ``greedy`` at the budget
-above: its network's rollouts were not measurably stronger, at some 60 times the cost.
+kept. ``expert`` plays every seat of every world with the network instead of ``greedy`` where
+that measured stronger (the climbing and trump games, :data:`parlour.bots.learned.PLAYED_OUT`),
+1,500 rollouts a move (a network rollout costs some 20 greedy ones); that is what puts it a
+measured step above ``hard``, which played out by the network at 300 rollouts was no weaker
+than it. ``hard`` plays its worlds out with ``greedy``, except in big-two-4card
+(:data:`parlour.bots.learned.HARD_PLAYED_OUT`), where the network alone is stronger than such a
+search and ``hard`` plays out with the network at 60 rollouts a move, between ``learned`` and
+``expert``. In Rummy ``expert`` plays out with ``greedy`` at the budget above: its network's
+rollouts were not measurably stronger, at some 60 times the cost.
 
 A level searches a fixed number of rollouts (fewer when racing leaves one candidate early), so
 the arena and tests are reproducible: the same seed gives the same moves on any machine and at
@@ -43,7 +47,7 @@ from functools import partial
 
 from parlour.bots.base import Bot, register_bot
 from parlour.bots.greedy import GreedyBot
-from parlour.bots.learned import playouts, prior
+from parlour.bots.learned import HARD_PLAYED_OUT, PLAYED_OUT, playouts, prior
 from parlour.bots.search import SearchBot
 from parlour.game import Action, Game, Observation, play_out
 
@@ -91,18 +95,19 @@ class Level:
     #: Where the variant has a learned network (:mod:`parlour.bots.learned`), its best moves
     #: lead the candidates and its choice is the one ``keep_policy`` keeps.
     guided: bool = False
-    #: Rollouts a move where the network also plays every seat of every world (the variants of
-    #: :data:`parlour.bots.learned.PLAYED_OUT`); ``None``: ``greedy`` plays them out, at
+    #: The variants where the network also plays every seat of every world, at
+    #: ``network_iterations`` rollouts a move; elsewhere ``greedy`` plays them out, at
     #: ``iterations``.
+    played_out: frozenset[str] = frozenset()
     network_iterations: int | None = None
 
     def bot(self, interactive: bool = False) -> SearchBot:
-        played_out = self.network_iterations is not None
         bot = SearchBot(iterations=self.iterations,
                         time_limit=self.time_limit if interactive else None,
                         max_candidates=self.candidates, keep_policy=self.keep_policy,
                         guide=prior if self.guided else None,
-                        playouts=playouts if played_out else None,
+                        playouts=partial(playouts, variants=self.played_out)
+                        if self.played_out else None,
                         guided_iterations=self.network_iterations, prior_weight=0.0,
                         guided_candidates=GUIDED_CANDIDATES)
         bot.name = self.name
@@ -111,9 +116,10 @@ class Level:
 
 LEVELS = (
     Level("medium", iterations=48, time_limit=0.2, candidates=4),
-    Level("hard", iterations=360, time_limit=0.5, candidates=8, guided=True),
+    Level("hard", iterations=360, time_limit=0.5, candidates=8, guided=True,
+          played_out=HARD_PLAYED_OUT, network_iterations=60),
     Level("expert", iterations=18_000, time_limit=1.0, candidates=8, guided=True,
-          network_iterations=1_500),
+          played_out=PLAYED_OUT, network_iterations=1_500),
 )
 
 

@@ -11,9 +11,9 @@ for 2 and 4. At another number of players, or under options that change the play
 plays the rule-based policy and says so, so that it can sit at any table. The searching levels
 take a network as their guide where that was measured to make them stronger (:data:`GUIDED`:
 all six), and ``expert`` plays its worlds out with it where that measured stronger too
-(:func:`playouts`, :data:`PLAYED_OUT`: the climbing and trump games; ``hard``'s worlds, and
-Rummy's, are played out by ``greedy``); elsewhere :func:`guide_for` gives no guide and a search
-keeps its plain behaviour.
+(:func:`playouts`, :data:`PLAYED_OUT`: the climbing and trump games; Rummy's are played out by
+``greedy``), as ``hard`` does in big-two-4card alone (:data:`HARD_PLAYED_OUT`); elsewhere
+:func:`guide_for` gives no guide and a search keeps its plain behaviour.
 
 >>> import random, parlour
 >>> state = parlour.new_game("big-two-4card").new_deal(seed=4)
@@ -151,9 +151,10 @@ def policy_for(observation: Observation) -> Policy | None:
 
 
 #: The variants whose searching levels (``hard``, ``expert``) take their network as their guide
-#: (``expert`` also plays out with it where :data:`PLAYED_OUT` says so): those where that was
-#: measured to make them stronger. Elsewhere the network is the ``learned`` bot alone, and the
-#: levels search with ``greedy``'s candidates and playouts.
+#: (``expert`` also plays out with it where :data:`PLAYED_OUT` says so, ``hard`` where
+#: :data:`HARD_PLAYED_OUT` does): those where that was measured to make them stronger.
+#: Elsewhere the network is the ``learned`` bot alone, and the levels search with ``greedy``'s
+#: candidates and playouts.
 GUIDED = frozenset({"big-two-4card", "big-two", "pusoy-dos", "forty-five", "spoil-five", "rummy"})
 
 
@@ -174,11 +175,11 @@ def prior(observation: Observation, legal: Sequence[Action],
     return [float(x) for x in points - points.mean()]
 
 
-#: The variants where a level with a network budget (``expert``) also plays its worlds out with
-#: the network: those where that measured stronger than ``greedy``'s rollouts. In Rummy a network
-#: rollout costs some 60 greedy ones, and ``expert`` with 18,000 greedy rollouts a move measured
-#: above ``learned`` where one with 1,500 of the network's did not, so Rummy's play out with
-#: ``greedy`` (:func:`network_playouts` still plays them out with the network, for experiments).
+#: The variants where ``expert`` also plays its worlds out with the network: those where that
+#: measured stronger than ``greedy``'s rollouts. In Rummy a network rollout costs some 60 greedy
+#: ones, and ``expert`` with 18,000 greedy rollouts a move measured above ``learned`` where one
+#: with 1,500 of the network's did not, so Rummy's play out with ``greedy``
+#: (:func:`network_playouts` still plays them out with the network, for experiments).
 PLAYED_OUT = frozenset({"big-two-4card", "big-two", "pusoy-dos", "forty-five", "spoil-five"})
 
 
@@ -189,10 +190,20 @@ def network_playouts(observation: Observation) -> ClimbingNet | TrumpNet | Rummy
     return None if policy is None else policy.compiled()
 
 
-def playouts(observation: Observation) -> ClimbingNet | TrumpNet | RummyNet | None:
-    """The playout policy of the levels' searches: the network where :data:`PLAYED_OUT`
-    says so, else ``None`` (greedy playouts)."""
-    return network_playouts(observation) if observation.game.name in PLAYED_OUT else None
+#: The variants where ``hard`` plays its worlds out with the network too, at a few rollouts a
+#: move: big-two-4card, where the network alone is stronger than a search played out by
+#: ``greedy`` (whose rollouts talk it out of the network's better moves). Elsewhere ``hard``
+#: plays out with ``greedy``: played out by the network, at 300 rollouts a move, it was as
+#: strong as ``expert`` and left no step between them.
+HARD_PLAYED_OUT = frozenset({"big-two-4card"})
+
+
+def playouts(observation: Observation, variants: frozenset[str] = PLAYED_OUT,
+             ) -> ClimbingNet | TrumpNet | RummyNet | None:
+    """The playout policy of the levels' searches: the network where ``variants`` (by default
+    :data:`PLAYED_OUT`, ``expert``'s) has the observation's variant, else ``None`` (greedy
+    playouts)."""
+    return network_playouts(observation) if observation.game.name in variants else None
 
 
 class LearnedBot(Bot):
@@ -234,5 +245,5 @@ class LearnedBot(Bot):
                         f"the next best, {legal_actions[second].words()}")
 
 
-__all__ = ["GUIDED", "PLAYED_OUT", "VARIANTS", "WEIGHTS", "LearnedBot", "Policy", "guide_for",
-           "load_policy", "network_playouts", "playouts", "policy_for", "prior"]
+__all__ = ["GUIDED", "HARD_PLAYED_OUT", "PLAYED_OUT", "VARIANTS", "WEIGHTS", "LearnedBot", "Policy",
+           "guide_for", "load_policy", "network_playouts", "playouts", "policy_for", "prior"]
