@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +22,8 @@ from parlour import CardSet, ParlourError, VariantError
 from parlour._core import MAX_ITERATIONS, Race
 from parlour.bots import Bot, EasyBot, GreedyBot, RandomBot, SearchBot, bot_names, make_bot
 from parlour.bots.levels import LEVELS, bench_lines
-from parlour.game import State
+from parlour.bots.search import SearchResult
+from parlour.game import Action, Observation, State
 
 VARIANTS = [v.name for v in parlour.variants()]
 DECK = [str(c) for c in CardSet((1 << 52) - 1)]
@@ -144,6 +147,27 @@ def test_a_time_limit_alone_is_a_budget() -> None:
                         random.Random(0))
     assert result.action in state.legal_actions()
     assert result.worlds >= 1
+
+
+def test_the_time_limit_starts_once_the_guide_and_playouts_are_at_hand() -> None:
+    """A level's first search in a process loads its network (a quarter of a second or more);
+    that is paid once, not taken from the move's search: here a guide slower than the whole
+    time limit still leaves the search its full budget of rollouts."""
+    state = decision("big-two", 8)
+    obs, legal = state.observation(state.current_player), state.legal_actions()
+
+    def slow_guide(observation: Observation, actions: Sequence[Action],
+                   rng: random.Random) -> list[float]:
+        time.sleep(0.6)
+        return [0.0] * len(actions)
+
+    def search(**limit: float) -> SearchResult:
+        bot = SearchBot(iterations=40, max_candidates=3, guide=slow_guide, **limit)
+        return bot.search(obs, legal, random.Random(0))
+
+    timed, untimed = search(time_limit=0.5), search()
+    assert timed.seconds >= 0.6 and timed.iterations > len(timed.candidates)
+    assert [c.values for c in timed.candidates] == [c.values for c in untimed.candidates]
 
 
 def test_a_budget_below_one_world_still_tries_every_candidate() -> None:

@@ -52,7 +52,9 @@ The search, step by step:
 7. Budgets: ``iterations`` counts rollouts (one candidate played out in one world) and is
    reproducible: the same observation, legal actions and generator state give the same move.
    ``time_limit`` (seconds) stops sampling when the time is up, for interactive play; with both,
-   whichever comes first. Every candidate is played in at least one world.
+   whichever comes first. Every candidate is played in at least one world. The time counts
+   from when the guide has scored the moves and the playout network is at hand: loading a
+   network, which a process's first search does, is not taken from the search.
 
 Steps 3, 4 and 6 run compiled, without Python (the observation's ``_knowledge()`` and
 ``parlour._core.Race``), on ``threads`` threads: world ``w`` is dealt and played out from its
@@ -397,6 +399,10 @@ class SearchBot(Bot):
             return SearchResult(only.action, (only,), 0, 0, time.perf_counter() - start)
         priors = self.guide(observation, legal_actions, rng) if self.guide else None
         policy = self.playouts(observation) if self.playouts else None
+        # The time limit bounds the search from here: a level's first search in a process also
+        # loads its network (a quarter of a second or more), paid once and not taken from the
+        # move's rollouts (it would leave a first move at a table about one world a candidate).
+        clock = time.perf_counter()
         budget = self.iterations
         if budget is not None and policy is not None and self.guided_iterations is not None:
             budget = self.guided_iterations
@@ -428,7 +434,7 @@ class SearchBot(Bot):
         keep = self.keep_policy
         if keep is None:
             keep = observation.game.search_keep_policy
-        iterations = self._race(observation, candidates, rng, start, weight, budget, keep, policy)
+        iterations = self._race(observation, candidates, rng, clock, weight, budget, keep, policy)
         alive = max(c.samples for c in candidates)
         # The best score among the candidates still in the race; ties go to the order.
         best = max((c for c in candidates if c.samples == alive),
@@ -440,18 +446,19 @@ class SearchBot(Bot):
                             time.perf_counter() - start, weight)
 
     def _race(self, observation: Observation, candidates: tuple[Candidate, ...],
-              rng: random.Random, start: float, weight: float, iterations: int | None,
+              rng: random.Random, clock: float, weight: float, iterations: int | None,
               keep: float, policy: Any) -> int:
         """Steps 3 and 4 in Rust (the module): fills in the candidates' results and returns the
         rollouts made; the worlds and rollouts are seeded from ``rng`` and played out by
-        ``policy`` (a compiled network; ``None``: greedy)."""
+        ``policy`` (a compiled network; ``None``: greedy), within the time limit from
+        ``clock``."""
         knowledge = observation._knowledge()
         if knowledge is None:
             raise ParlourError(f"{observation.game.name} observations have no compiled "
                                "knowledge to search from")
         left = None
         if self.time_limit is not None:
-            left = max(self.time_limit - (time.perf_counter() - start), 1e-6)
+            left = max(self.time_limit - (time.perf_counter() - clock), 1e-6)
         # Racing must not drop the policy's choice on less evidence than keep_policy asks for.
         confidence = max(self.confidence, keep)
         inference = None
