@@ -328,7 +328,7 @@ def test_the_guided_search_is_reproducible_and_guided() -> None:
            top + [a for a in greedy_order if a not in top]
     assert all(c.prior == scores[legal.index(c.action)] for c in first.candidates)
     why = guided().choose_explained(obs, legal, random.Random(8))[1]
-    assert why.startswith(f"{first.action.words()}: wins ") and "(learned policy " in why
+    assert why.startswith(f"{first.action.words()}: wins ") and "(learned network " in why
 
 
 def test_a_strong_prior_outweighs_a_few_worlds() -> None:
@@ -356,7 +356,7 @@ def test_a_clear_prior_is_played_without_searching() -> None:
     result = bot.search(obs, legal, random.Random(0))
     assert result.action == legal[int(np.argmax(scores))]
     assert (result.iterations, result.worlds) == (0, 0)
-    assert result.explanation().startswith(f"{result.action.words()}: the learned policy rates it ")
+    assert result.explanation().startswith(f"{result.action.words()}: the learned network rates it ")
     closer = SearchBot(iterations=30, guide=prior, prior_margin=ranked[0] - ranked[1] + 0.01)
     assert closer.search(obs, legal, random.Random(0)).worlds > 0
 
@@ -558,6 +558,24 @@ def test_expert_plays_out_with_the_network_and_hard_with_it_in_big_two_4card_alo
     # hard's worlds, played out the other way, give other values
     other = None if hard_played_by else playouts
     assert same(hard, hard_played_by) != same(hard, other)
+
+
+def test_a_guided_search_says_it_kept_the_networks_pick() -> None:
+    """Where the network's pick stood against a move that scored more, the reason says whose
+    pick it was (a player reads it at the table)."""
+    state = parlour.new_game(VARIANT).new_deal(seed=4)
+    kept = 0
+    while not state.is_over:
+        obs, legal = state.observation(state.current_player), state.legal_actions()
+        result = make_bot("hard").search(obs, legal, random.Random(0))
+        if len(legal) > 1:
+            assert result.guided
+            why = result.explanation()
+            if "set aside" in why:
+                assert why.endswith("not by enough to set aside the learned network's pick")
+                kept += 1
+        state.apply(result.action)
+    assert kept
 
 
 @pytest.mark.parametrize("kwargs, message", [

@@ -308,7 +308,7 @@ def test_keep_policy_overrules_only_a_narrow_lead(variant: str) -> None:
         if kept.action != plain.action:
             # Overruled: the policy's choice was still in the race and not clearly beaten.
             assert kept.action == first.action and first.samples == kept.worlds
-            assert kept.explanation().endswith("not by enough to set aside the policy's choice")
+            assert kept.explanation().endswith("not by enough to set aside the rule-based pick")
         elif kept.action != first.action:
             best = next(c for c in kept.candidates if c.action == kept.action)
             lead = [a - b for a, b in zip(best.values, first.values, strict=False)]

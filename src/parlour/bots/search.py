@@ -206,6 +206,9 @@ class SearchResult:
     #: Why the policy's move was played without searching (:attr:`Observation.stalled`); empty
     #: when the move was searched or the guide's choice was clear.
     unsearched: str = ""
+    #: Whether a learned network's guide led the candidates (the first is its pick, not the
+    #: rule-based player's).
+    guided: bool = False
 
     def explanation(self) -> str:
         """One line in plain words: the move, how it fared in the simulated deals, and the next
@@ -216,17 +219,18 @@ class SearchResult:
         best pass: wins 48%, +0.10 points"``
         """
         best = next(c for c in self.candidates if c.action == self.action)
+        pick = "the learned network's pick" if self.guided else "the rule-based pick"
         if self.unsearched:
-            return f"{best.action.words()}: the policy's choice, not searched ({self.unsearched})"
+            return f"{best.action.words()}: {pick}, not searched ({self.unsearched})"
         if not self.worlds and len(self.candidates) > 1:  # the guide's choice was clear
             second = self.candidates[1]
-            return (f"{best.action.words()}: the learned policy rates it "
+            return (f"{best.action.words()}: the learned network rates it "
                     f"{best.prior - second.prior:+.2f} points a deal above the next best, "
                     f"{second.action.words()}")
         text = (f"{best.action.words()}: wins {best.win_rate:.0%} of {best.samples} simulated deals, "
                 f"{best.mean:+.2f} points a deal")
         if self.prior_weight:
-            text += f" (learned policy {best.prior:+.2f})"
+            text += f" (learned network {best.prior:+.2f})"
         others = [c for c in self.candidates if c is not best and c.samples]
         if not others:
             return text
@@ -235,7 +239,7 @@ class SearchResult:
         figures = f"wins {second.win_rate:.0%}, {second.mean:+.2f} points"
         if second.score(w) > best.score(w):  # SearchBot(keep_policy=…) kept the policy's choice
             return (f"{text}; {second.action.words()} scored more ({figures}), but not by "
-                    "enough to set aside the policy's choice")
+                    f"enough to set aside {pick}")
         if second.win_rate > best.win_rate:
             return (f"{text}; {second.action.words()} wins more often ({figures}) but scores fewer "
                     "points a deal")
@@ -415,7 +419,8 @@ class SearchBot(Bot):
             ranked = sorted(zip(priors, legal_actions, strict=True), key=lambda p: -p[0])
             if include is None and ranked[0][0] - ranked[1][0] >= self.prior_margin:
                 top = tuple(Candidate(a, i, prior=p) for i, (p, a) in enumerate(ranked[:2]))
-                return SearchResult(top[0].action, top, 0, 0, time.perf_counter() - start, weight)
+                return SearchResult(top[0].action, top, 0, 0, time.perf_counter() - start, weight,
+                                    guided=True)
             of = dict(zip(legal_actions, priors, strict=True))
             # The guide's choices first: its first is the one keep_policy keeps.
             order = [a for _, a in ranked[: self.guided_candidates]]
@@ -425,7 +430,8 @@ class SearchBot(Bot):
         stalled = observation.stalled if include is None else None
         if stalled is not None:  # every rollout would run on to the turn limit, to no purpose
             return SearchResult(candidates[0].action, candidates, 0, 0,
-                                time.perf_counter() - start, weight, stalled)
+                                time.perf_counter() - start, weight, stalled,
+                                guided=priors is not None)
         if include is not None and include not in [c.action for c in candidates]:
             if include not in legal_actions:
                 raise ParlourError(f"{include} is not one of the legal moves")
@@ -443,7 +449,7 @@ class SearchBot(Bot):
                 and not _clearly_better(best, candidates[0], keep):
             best = candidates[0]
         return SearchResult(best.action, candidates, alive, iterations,
-                            time.perf_counter() - start, weight)
+                            time.perf_counter() - start, weight, guided=priors is not None)
 
     def _race(self, observation: Observation, candidates: tuple[Candidate, ...],
               rng: random.Random, clock: float, weight: float, iterations: int | None,
