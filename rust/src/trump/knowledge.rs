@@ -15,7 +15,9 @@
 //! - each seat holds as many cards as it shows.
 //!
 //! Each try deals the seats with the fewest choices first and then replays the history in the
-//! dealt world, keeping it only if every move is legal there and the same seat is to move.
+//! dealt world, keeping it only if every move is legal there and the same seat is to move. When
+//! [`TRIES`] tries fail (tight voids among many seats), the hidden hands are matched to the
+//! seats without chance instead, which finds hands keeping every constraint whenever some do.
 
 use super::{
     ACE_OF_TRUMPS, DECK, HIDDEN_ROB, MAX_HISTORY, MAX_SEATS, PLAIN_MASK, POWER, Phase, RENEGERS,
@@ -23,7 +25,7 @@ use super::{
 };
 use crate::sim::{self, Rng};
 
-/// Tries at dealing a world consistent with the knowledge before giving up.
+/// Random tries at dealing a world consistent with the knowledge before the matching.
 pub const TRIES: usize = 1000;
 
 impl sim::Deal for State {
@@ -173,8 +175,8 @@ struct Dealing {
 
 impl Knowledge {
     /// The knowledge of the seat of `seen`, with the rules of its game. Refuses (with the
-    /// reason) what is no observation of a deal, and an observation no world is found for in
-    /// [`TRIES`] tries (none is consistent with it).
+    /// reason) what is no observation of a deal, and an observation no world is consistent
+    /// with.
     pub fn new(rules: Rules, seen: &Observed) -> Result<Knowledge, String> {
         let n = seen.hand_sizes.len();
         if !(2..=MAX_SEATS).contains(&n) {
@@ -292,7 +294,9 @@ impl Knowledge {
         // sees follows from its own hand and the history, so if the witness shows it all that
         // it saw, so does every world that replays.
         let inconsistent = "no deal is consistent with this observation";
-        let witness = dealing.sample_world(&mut Rng::new(0)).ok_or(inconsistent)?;
+        let witness = dealing
+            .sample_world(&mut Rng::new(0), TRIES)
+            .ok_or(inconsistent)?;
         if Observed::of(&witness.state, me) != *seen {
             return Err(inconsistent.into());
         }
@@ -328,9 +332,30 @@ impl Knowledge {
         &self.dealing.forbid[..usize::from(self.dealing.n)]
     }
 
-    /// A world consistent with this knowledge, dealt from `rng`: None if [`TRIES`] tries fail.
+    /// A world consistent with this knowledge, dealt from `rng`; if [`TRIES`] tries fail, the
+    /// one the matching finds (the same each time); None if that fails too.
     pub fn sample_world(&self, rng: &mut Rng) -> Option<World> {
-        self.dealing.sample_world(rng)
+        self.dealing.sample_world(rng, TRIES)
+    }
+
+    /// The world the matching finds, as [`Knowledge::sample_world`] does when every random
+    /// try fails.
+    #[cfg(test)]
+    pub(crate) fn matched_world(&self) -> Option<World> {
+        self.dealing.matched_world()
+    }
+
+    /// One random try, as [`Knowledge::sample_world`] makes up to [`TRIES`] of.
+    #[cfg(test)]
+    pub(crate) fn try_world(&self, rng: &mut Rng) -> Option<World> {
+        self.dealing.try_world(rng)
+    }
+
+    /// This knowledge with other cards each seat cannot hold, for the tests of the matching.
+    #[cfg(test)]
+    pub(crate) fn forbidding(mut self, forbid: &[u64]) -> Knowledge {
+        self.dealing.forbid[..forbid.len()].copy_from_slice(forbid);
+        self
     }
 
     /// A world as [`Knowledge::sample_world`] deals it, or the witness if every try fails.
@@ -374,13 +399,104 @@ impl Dealing {
         &self.history[..usize::from(self.history_len)]
     }
 
-    fn sample_world(&self, rng: &mut Rng) -> Option<World> {
-        (0..TRIES).find_map(|_| self.try_world(rng))
+    /// `tries` random tries, then the matching.
+    fn sample_world(&self, rng: &mut Rng, tries: usize) -> Option<World> {
+        (0..tries)
+            .find_map(|_| self.try_world(rng))
+            .or_else(|| self.matched_world())
     }
 
     /// One try: the hidden hands dealt and the history replayed, or None.
     fn try_world(&self, rng: &mut Rng) -> Option<World> {
         let (hidden, discard) = self.deal_hidden(rng)?;
+        self.replay(&hidden, discard)
+    }
+
+    /// The world the matching finds: the ace of trumps where the seat dealt it may hold it (or
+    /// as its robbing discard), then the other cards by [`Dealing::match_hidden`].
+    fn matched_world(&self) -> Option<World> {
+        let other_robber = self.robber >= 0 && self.robber != self.seat as i8;
+        let ace_options: &[bool] = if self.ace < 0 {
+            &[false]
+        } else {
+            &[true, false]
+        };
+        ace_options.iter().find_map(|&held| {
+            let mut hidden = [0u64; MAX_SEATS];
+            let mut pool = self.unknown;
+            let mut discard = -1i8;
+            if self.ace >= 0 {
+                let (ace, s) = (self.ace as u8, self.ace_seat as usize);
+                pool &= !(1 << ace);
+                if held {
+                    if self.need[s] == 0 || self.forbid[s] >> ace & 1 != 0 {
+                        return None;
+                    }
+                    hidden[s] = 1 << ace;
+                } else if s as i8 == self.robber && other_robber {
+                    discard = ace as i8;
+                } else {
+                    return None;
+                }
+            }
+            let pool = self.match_hidden(&mut hidden, pool)?;
+            if other_robber && discard < 0 {
+                if pool == 0 {
+                    return None;
+                }
+                discard = pool.trailing_zeros() as i8;
+            }
+            self.replay(&hidden, discard)
+        })
+    }
+
+    /// Fills each other seat's hidden hand up to its `need` from `pool`, keeping what it cannot
+    /// hold, by augmenting paths (a seat short of a card takes one that another seat holds,
+    /// which takes another in its place, and so on): hands for every seat whenever some exist.
+    /// Returns the cards left over, or None if no such hands exist.
+    fn match_hidden(&self, hidden: &mut [u64; MAX_SEATS], mut pool: u64) -> Option<u64> {
+        let n = usize::from(self.n);
+        let me = usize::from(self.seat);
+        // The seat each card of the pool went to (-1: none yet).
+        let mut owner = [-1i8; 52];
+        for s in (0..n).filter(|&s| s != me) {
+            let missing = u32::from(self.need[s]).checked_sub(hidden[s].count_ones())?;
+            for _ in 0..missing {
+                let mut visited = 0u64;
+                if !self.augment(s, pool, &mut owner, &mut visited) {
+                    return None;
+                }
+            }
+        }
+        for (c, &s) in owner.iter().enumerate() {
+            if s >= 0 {
+                hidden[s as usize] |= 1 << c;
+                pool &= !(1 << c);
+            }
+        }
+        Some(pool)
+    }
+
+    /// Finds seat `s` one more card of `pool`, moving others' cards along the way if need be.
+    fn augment(&self, s: usize, pool: u64, owner: &mut [i8; 52], visited: &mut u64) -> bool {
+        let mut allowed = pool & !self.forbid[s] & !*visited;
+        while allowed != 0 {
+            let c = allowed.trailing_zeros() as usize;
+            allowed &= allowed - 1;
+            *visited |= 1 << c;
+            let holder = owner[c];
+            if holder < 0 || self.augment(holder as usize, pool, owner, visited) {
+                owner[c] = s as i8;
+                return true;
+            }
+            allowed &= !*visited;
+        }
+        false
+    }
+
+    /// The world of these hidden hands (and another seat's hidden rob discard, or -1), with
+    /// the history replayed: None unless every move replays and the same seat is to move.
+    fn replay(&self, hidden: &[u64; MAX_SEATS], discard: i8) -> Option<World> {
         let n = usize::from(self.n);
         let me = usize::from(self.seat);
         let mut hands = [0u64; MAX_SEATS];
