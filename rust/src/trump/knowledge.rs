@@ -415,39 +415,58 @@ impl Dealing {
     /// The world the matching finds: the ace of trumps where the seat dealt it may hold it (or
     /// as its robbing discard), then the other cards by [`Dealing::match_hidden`].
     fn matched_world(&self) -> Option<World> {
-        let other_robber = self.robber >= 0 && self.robber != self.seat as i8;
-        let ace_options: &[bool] = if self.ace < 0 {
-            &[false]
-        } else {
-            &[true, false]
-        };
-        ace_options.iter().find_map(|&held| {
-            let mut hidden = [0u64; MAX_SEATS];
-            let mut pool = self.unknown;
-            let mut discard = -1i8;
-            if self.ace >= 0 {
-                let (ace, s) = (self.ace as u8, self.ace_seat as usize);
-                pool &= !(1 << ace);
-                if held {
-                    if self.need[s] == 0 || self.forbid[s] >> ace & 1 != 0 {
+        let (may_hold, may_discard) = self.ace_places();
+        [(true, may_hold), (false, may_discard)]
+            .into_iter()
+            .filter(|&(_, may)| may)
+            .find_map(|(held, _)| {
+                let (mut hidden, pool, mut discard) = self.with_ace(held);
+                let pool = self.match_hidden(&mut hidden, pool)?;
+                if self.other_robber() >= 0 && discard < 0 {
+                    if pool == 0 {
                         return None;
                     }
-                    hidden[s] = 1 << ace;
-                } else if s as i8 == self.robber && other_robber {
-                    discard = ace as i8;
-                } else {
-                    return None;
+                    discard = pool.trailing_zeros() as i8;
                 }
-            }
-            let pool = self.match_hidden(&mut hidden, pool)?;
-            if other_robber && discard < 0 {
-                if pool == 0 {
-                    return None;
-                }
-                discard = pool.trailing_zeros() as i8;
-            }
-            self.replay(&hidden, discard)
-        })
+                self.replay(&hidden, discard)
+            })
+    }
+
+    /// Another seat that robbed the trump, or -1: its discard is hidden from this one.
+    fn other_robber(&self) -> i8 {
+        if self.robber >= 0 && self.robber != self.seat as i8 {
+            self.robber
+        } else {
+            -1
+        }
+    }
+
+    /// Where the unseen ace of trumps may be: still in the hand of the seat dealt it, or (that
+    /// seat having robbed) its discard. With no ace to place, only "not held" (nothing placed).
+    fn ace_places(&self) -> (bool, bool) {
+        if self.ace < 0 {
+            return (false, true);
+        }
+        let s = self.ace_seat as usize;
+        let may_hold = self.need[s] > 0 && self.forbid[s] >> self.ace & 1 == 0;
+        (may_hold, s as i8 == self.other_robber())
+    }
+
+    /// The hidden hands, the cards left to deal and another seat's robbing discard (-1: not
+    /// yet), with the unseen ace of trumps placed: in the hand of the seat dealt it if `held`,
+    /// else as that seat's discard (nothing placed where there is no such ace).
+    fn with_ace(&self, held: bool) -> ([u64; MAX_SEATS], u64, i8) {
+        let mut hidden = [0u64; MAX_SEATS];
+        if self.ace < 0 {
+            return (hidden, self.unknown, -1);
+        }
+        let pool = self.unknown & !(1 << self.ace);
+        if held {
+            hidden[self.ace_seat as usize] = 1 << self.ace;
+            (hidden, pool, -1)
+        } else {
+            (hidden, pool, self.ace)
+        }
     }
 
     /// Fills each other seat's hidden hand up to its `need` from `pool`, keeping what it cannot
@@ -542,30 +561,20 @@ impl Dealing {
     fn deal_hidden(&self, rng: &mut Rng) -> Option<([u64; MAX_SEATS], i8)> {
         let n = usize::from(self.n);
         let me = usize::from(self.seat);
-        let other_robber = if self.robber >= 0 && self.robber != self.seat as i8 {
-            self.robber
+        // The seat dealt the ace still holds it, or (having robbed) discarded it: one of its
+        // `need + 1` cards then, the ace among them.
+        let (may_hold, may_discard) = self.ace_places();
+        let held = if self.ace < 0 {
+            false
+        } else if may_hold {
+            let need = u64::from(self.need[self.ace_seat as usize]);
+            !may_discard || rng.below(need + 1) < need
+        } else if may_discard {
+            false
         } else {
-            -1
+            return None;
         };
-        let mut hidden = [0u64; MAX_SEATS];
-        let mut pool = self.unknown;
-        let mut discard = -1i8;
-        if self.ace >= 0 {
-            let (ace, s) = (self.ace as u8, self.ace_seat as usize);
-            pool &= !(1 << ace);
-            // The seat dealt the ace still holds it, or (having robbed) discarded it: one of
-            // its `need + 1` cards then, the ace among them.
-            let need = u64::from(self.need[s]);
-            let can_hold = need > 0 && self.forbid[s] >> ace & 1 == 0;
-            let robbed = s as i8 == other_robber;
-            if can_hold && (!robbed || rng.below(need + 1) < need) {
-                hidden[s] = 1 << ace;
-            } else if robbed {
-                discard = ace as i8;
-            } else {
-                return None;
-            }
-        }
+        let (mut hidden, mut pool, mut discard) = self.with_ace(held);
         // The seats with the fewest cards to spare first, in random order among equals.
         let mut order = [0u8; MAX_SEATS];
         let mut len = 0;
@@ -601,7 +610,7 @@ impl Dealing {
                 hidden[s] |= 1 << c;
             }
         }
-        if other_robber >= 0 && discard < 0 {
+        if self.other_robber() >= 0 && discard < 0 {
             if pool == 0 {
                 return None;
             }

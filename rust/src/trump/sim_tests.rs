@@ -34,6 +34,16 @@ fn deal(rng: &mut Rng, rules: Rules, players: usize, dealer: u8) -> State {
     .unwrap()
 }
 
+/// A shuffled deal (as [`deal`]) where nobody has a turn to rob: ready for the opening lead.
+fn deal_to_play(rng: &mut Rng, rules: Rules, players: usize, dealer: u8) -> State {
+    loop {
+        let s = deal(rng, rules, players, dealer);
+        if s.phase() == Phase::Play {
+            return s;
+        }
+    }
+}
+
 /// `state` after `moves` moves (fewer if it ends), each random or greedy at random.
 fn advance(state: &mut State, moves: usize, rng: &mut Rng) {
     let mut legal = Vec::new();
@@ -335,12 +345,7 @@ fn unseen_cards_are_dealt_about_uniformly() {
     // five cards and the turn-up, and knows the ace is in the pack; each of the other 45 cards
     // lies in each other seat's hand with probability 5/45.
     let mut rng = Rng::new(3);
-    let state = loop {
-        let s = deal(&mut rng, FORTY_FIVE, 4, 3);
-        if s.phase() == Phase::Play {
-            break s;
-        }
-    };
+    let state = deal_to_play(&mut rng, FORTY_FIVE, 4, 3);
     let ace = ACE_OF_TRUMPS[usize::from(state.trump())];
     let knowledge = Knowledge::of(&state, 0).unwrap();
     assert_eq!(knowledge.unseen().count_ones(), 45);
@@ -384,12 +389,7 @@ fn unseen_cards_are_dealt_about_uniformly() {
 #[test]
 fn the_matching_finds_hands_that_random_tries_rarely_do() {
     let mut rng = Rng::new(3);
-    let state = loop {
-        let s = deal(&mut rng, SPOIL_FIVE, 9, 0);
-        if s.phase() == Phase::Play {
-            break s;
-        }
-    };
+    let state = deal_to_play(&mut rng, SPOIL_FIVE, 9, 0);
     let knowledge = Knowledge::of(&state, 0).unwrap();
     let mut unseen = knowledge.unseen();
     let mut groups = [0u64; 8];
