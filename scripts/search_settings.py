@@ -94,7 +94,8 @@ def main() -> None:
                              "level does not (hard in big-two-4card), at its plain budget")
     parser.add_argument("--network-playouts", action="store_true",
                         help="the first side plays its worlds out with the network even where "
-                             "the level does not (learned.PLAYED_OUT), at its network budget")
+                             "the level does not (learned.PLAYED_OUT), at its largest network "
+                             "budget")
     parser.add_argument("--playout-weights", type=Path, default=None, metavar="FILE",
                         help="the first side plays its worlds out with the network in FILE, "
                              "at its network budget (its guide stays the shipped network)")
@@ -104,8 +105,8 @@ def main() -> None:
     args = parser.parse_args()
     level = next(lv for lv in LEVELS if lv.name == args.level)
     if args.level_network_iterations is not None:
-        level = dataclasses.replace(level, guided=True, played_out=PLAYED_OUT,
-                                    network_iterations=args.level_network_iterations)
+        level = dataclasses.replace(
+            level, guided=True, played_out=dict.fromkeys(PLAYED_OUT, args.level_network_iterations))
 
     def side(name: str, keep: float | None, weighting: Inference | None = None,
              leaf_after: int | None = None, network_iterations: int | None = None,
@@ -114,11 +115,10 @@ def main() -> None:
              played_by: Playouts | None = None) -> str:
         changed = dataclasses.replace(level, name=name, keep_policy=keep)
         if network_iterations is not None:
-            changed = dataclasses.replace(changed, guided=True, played_out=PLAYED_OUT,
-                                          network_iterations=network_iterations)
+            changed = dataclasses.replace(changed, guided=True,
+                                          played_out=dict.fromkeys(PLAYED_OUT, network_iterations))
         if not network:
-            changed = dataclasses.replace(changed, guided=False, played_out=frozenset(),
-                                          network_iterations=None)
+            changed = dataclasses.replace(changed, guided=False, played_out={})
 
         def make() -> SearchBot:
             bot = changed.bot()
@@ -127,7 +127,9 @@ def main() -> None:
             if greedy_playouts:
                 bot.playouts = None
             if network_played:
+                # where the level plays out with greedy, at its largest network budget
                 bot.playouts = network_playouts
+                bot.guided_iterations = max(changed.played_out.values())
             if played_by is not None:
                 bot.playouts = played_by
             return bot

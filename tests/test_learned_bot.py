@@ -27,10 +27,12 @@ from parlour.bots import GreedyBot, Inference, SearchBot, make_bot
 from parlour.bots import base as bots_base
 from parlour.bots import learned as learned_module
 from parlour.bots.learned import (
+    PLAYED_OUT,
     WEIGHTS,
     LearnedBot,
     guide_for,
     load_policy,
+    network_playouts,
     playouts,
     policy_for,
     prior,
@@ -48,7 +50,7 @@ from parlour.bots.learned.rummy import RummyFeatures
 from parlour.bots.learned.trump import COLUMNS as TRUMP_COLUMNS
 from parlour.bots.learned.trump import TrumpFeatures
 from parlour.bots.levels import GUIDED_CANDIDATES, LEVELS, Level
-from parlour.bots.search import Playouts, policy_order
+from parlour.bots.search import Playouts, SearchResult, policy_order
 from parlour.envs import action_index, encoder
 from parlour.game import State
 from parlour.games.trump.ranking import (
@@ -531,8 +533,9 @@ def test_a_network_is_refused_for_another_variant_or_shape() -> None:
 @pytest.mark.parametrize("variant, hard_budget", [("big-two-4card", 60), ("big-two", 360)])
 def test_expert_plays_out_with_the_network_and_hard_with_it_in_big_two_4card_alone(
         variant: str, hard_budget: int) -> None:
-    """``expert`` plays its worlds out with the network at 1,500 rollouts a move; ``hard`` with
-    it at 60 in big-two-4card, and with ``greedy`` at 360 elsewhere."""
+    """``expert`` plays its worlds out with the network at the variant's budget (1,500 rollouts
+    a move in big-two-4card, 800 in big-two); ``hard`` with it at 60 in big-two-4card, and with
+    ``greedy`` at 360 elsewhere."""
     state = position(variant, moves=9)
     obs, legal = state.observation(state.current_player), state.legal_actions()
     scores = prior(obs, legal, random.Random(0))
@@ -542,13 +545,13 @@ def test_expert_plays_out_with_the_network_and_hard_with_it_in_big_two_4card_alo
     hard_played_by = playouts if hard_budget == 60 else None
 
     def same(level: Level, played_by: Playouts | None) -> list[list[float]]:
-        bot = SearchBot(iterations=level.iterations, guided_iterations=level.network_iterations,
+        bot = SearchBot(iterations=level.iterations, guided_iterations=level.played_out,
                         max_candidates=level.candidates, keep_policy=level.keep_policy,
                         guide=prior, playouts=played_by, prior_weight=0.0,
                         guided_candidates=GUIDED_CANDIDATES)
         return [c.values for c in bot.search(obs, legal, random.Random(2)).candidates]
 
-    for level, played_by, budget in ((expert, playouts, 1_500),
+    for level, played_by, budget in ((expert, playouts, PLAYED_OUT[variant]),
                                      (hard, hard_played_by, hard_budget)):
         result = make_bot(level.name).search(obs, legal, random.Random(2))
         # the network's choice leads the candidates (the one kept unless clearly beaten)
@@ -558,6 +561,25 @@ def test_expert_plays_out_with_the_network_and_hard_with_it_in_big_two_4card_alo
     # hard's worlds, played out the other way, give other values
     other = None if hard_played_by else playouts
     assert same(hard, hard_played_by) != same(hard, other)
+
+
+def test_a_network_budget_by_variant_applies_to_that_variant_alone() -> None:
+    """``guided_iterations`` by variant: the observation's variant's budget where it names it,
+    the plain ``iterations`` where it does not."""
+    state = position("big-two", moves=9)
+    obs, legal = state.observation(state.current_player), state.legal_actions()
+
+    def search(guided: int | dict[str, int] | None) -> SearchResult:
+        bot = SearchBot(iterations=120, guided_iterations=guided, playouts=network_playouts)
+        return bot.search(obs, legal, random.Random(3))
+
+    by_variant = search({"big-two": 40, "pusoy-dos": 7})
+    assert 0 < by_variant.iterations <= 40
+    assert by_variant.candidates == search(40).candidates
+    assert search({"pusoy-dos": 40}).candidates == search(None).candidates
+    assert search(None).iterations > 40
+    with pytest.raises(ParlourError, match="from 1 to 100,000,000, not 0"):
+        SearchBot(iterations=10, guided_iterations={"big-two": 40, "pusoy-dos": 0})
 
 
 def test_a_guided_search_says_it_kept_the_networks_pick() -> None:

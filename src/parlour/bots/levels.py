@@ -17,7 +17,8 @@ that was measured to make the search stronger (:data:`parlour.bots.learned.GUIDE
 and ``expert`` search with it: its 4 best moves lead the candidates and its choice is the one
 kept. ``expert`` plays every seat of every world with the network instead of ``greedy`` where
 that measured stronger (the climbing and trump games, :data:`parlour.bots.learned.PLAYED_OUT`),
-1,500 rollouts a move (a network rollout costs some 20 greedy ones); that is what puts it a
+1,500 rollouts a move (800 in big-two and 250 in pusoy-dos, whose longer deals make a rollout
+dearer; a network rollout costs some 20 greedy ones); that is what puts it a
 measured step above ``hard``, which played out by the network at 300 rollouts was no weaker
 than it. ``hard`` plays its worlds out with ``greedy``, except in big-two-4card
 (:data:`parlour.bots.learned.HARD_PLAYED_OUT`), where the network alone is stronger than such a
@@ -41,8 +42,8 @@ from __future__ import annotations
 
 import random
 import statistics
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import partial
 
 from parlour.bots.base import Bot, register_bot
@@ -95,11 +96,9 @@ class Level:
     #: Where the variant has a learned network (:mod:`parlour.bots.learned`), its best moves
     #: lead the candidates and its choice is the one ``keep_policy`` keeps.
     guided: bool = False
-    #: The variants where the network also plays every seat of every world, at
-    #: ``network_iterations`` rollouts a move; elsewhere ``greedy`` plays them out, at
-    #: ``iterations``.
-    played_out: frozenset[str] = frozenset()
-    network_iterations: int | None = None
+    #: The variants where the network also plays every seat of every world, each with its
+    #: rollouts a move; elsewhere ``greedy`` plays them out, at ``iterations``.
+    played_out: Mapping[str, int] = field(default_factory=dict)
 
     def bot(self, interactive: bool = False) -> SearchBot:
         bot = SearchBot(iterations=self.iterations,
@@ -108,7 +107,7 @@ class Level:
                         guide=prior if self.guided else None,
                         playouts=partial(playouts, variants=self.played_out)
                         if self.played_out else None,
-                        guided_iterations=self.network_iterations, prior_weight=0.0,
+                        guided_iterations=self.played_out or None, prior_weight=0.0,
                         guided_candidates=GUIDED_CANDIDATES)
         bot.name = self.name
         return bot
@@ -117,9 +116,9 @@ class Level:
 LEVELS = (
     Level("medium", iterations=48, time_limit=0.2, candidates=4),
     Level("hard", iterations=360, time_limit=0.5, candidates=8, guided=True,
-          played_out=HARD_PLAYED_OUT, network_iterations=60),
+          played_out=HARD_PLAYED_OUT),
     Level("expert", iterations=18_000, time_limit=1.0, candidates=8, guided=True,
-          played_out=PLAYED_OUT, network_iterations=1_500),
+          played_out=PLAYED_OUT),
 )
 
 

@@ -76,7 +76,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -289,8 +289,9 @@ class SearchBot(Bot):
     observation's family (``game.search_keep_policy``), as the levels use.
     ``playouts``: where it gives a compiled policy for the observation's variant (the learned
     network, :func:`parlour.bots.learned.playouts`), every seat of every world is played out
-    by it instead of the greedy policy, with ``guided_iterations`` (when given) in place of
-    ``iterations`` (a network's rollout costs more than greedy's); ``inference``
+    by it instead of the greedy policy, with ``guided_iterations`` (when given: a number, or
+    one for each variant by name) in place of ``iterations`` (a network's rollout costs more
+    than greedy's); ``inference``
     (:class:`Inference`) then weights the worlds by the other seats' past moves under it (step 6
     of the module; used in the climbing games only); ``leaf_after``: with such
     a policy, each rollout stops where the searching seat is to choose for the
@@ -310,7 +311,7 @@ class SearchBot(Bot):
         confidence: float = 2.5,
         guide: Guide | None = None,
         prior_weight: float = 8.0,
-        guided_iterations: int | None = None,
+        guided_iterations: int | Mapping[str, int] | None = None,
         guided_candidates: int = 2,
         prior_margin: float = math.inf,
         threads: int = 1,
@@ -321,7 +322,9 @@ class SearchBot(Bot):
     ) -> None:
         if iterations is None and time_limit is None:
             raise ParlourError("a search needs a budget: iterations, a time limit, or both")
-        for budget in (iterations, guided_iterations):
+        per_variant = (guided_iterations.values() if isinstance(guided_iterations, Mapping)
+                       else (guided_iterations,))
+        for budget in (iterations, *per_variant):
             if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int)
                                        or not 1 <= budget <= MAX_ITERATIONS):
                 raise ParlourError(f"iterations must be a whole number of rollouts from 1 to "
@@ -408,8 +411,11 @@ class SearchBot(Bot):
         # move's rollouts (it would leave a first move at a table about one world a candidate).
         clock = time.perf_counter()
         budget = self.iterations
-        if budget is not None and policy is not None and self.guided_iterations is not None:
-            budget = self.guided_iterations
+        guided = self.guided_iterations
+        if isinstance(guided, Mapping):
+            guided = guided.get(observation.game.name)
+        if budget is not None and policy is not None and guided is not None:
+            budget = guided
         if priors is None:
             weight = 0.0
             order = policy_order(observation, legal_actions, rng, self.max_candidates)

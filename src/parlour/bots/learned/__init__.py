@@ -28,9 +28,10 @@ all six), and ``expert`` plays its worlds out with it where that measured strong
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from functools import cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from parlour.bots.base import Bot
@@ -175,12 +176,17 @@ def prior(observation: Observation, legal: Sequence[Action],
     return [float(x) for x in points - points.mean()]
 
 
-#: The variants where ``expert`` also plays its worlds out with the network: those where that
-#: measured stronger than ``greedy``'s rollouts. In Rummy a network rollout costs some 60 greedy
-#: ones, and ``expert`` with 18,000 greedy rollouts a move measured above ``learned`` where one
-#: with 1,500 of the network's did not, so Rummy's play out with ``greedy``
+#: The variants where ``expert`` also plays its worlds out with the network (those where that
+#: measured stronger than ``greedy``'s rollouts), each with its rollouts a move. 1,500 in
+#: big-two-4card and the trump games; fewer in big-two and pusoy-dos, whose longer deals make a
+#: rollout dearer, so that a 2,000-deal duplicate run fits an hour on two cores (with five times
+#: fewer, head to head, they were not measurably weaker there). In Rummy a network rollout costs some 60
+#: greedy ones, and ``expert`` with 18,000 greedy rollouts a move measured above ``learned``
+#: where one with 1,500 of the network's did not, so Rummy's play out with ``greedy``
 #: (:func:`network_playouts` still plays them out with the network, for experiments).
-PLAYED_OUT = frozenset({"big-two-4card", "big-two", "pusoy-dos", "forty-five", "spoil-five"})
+PLAYED_OUT: Mapping[str, int] = MappingProxyType({
+    "big-two-4card": 1_500, "big-two": 800, "pusoy-dos": 250, "forty-five": 1_500,
+    "spoil-five": 1_500})
 
 
 def network_playouts(observation: Observation) -> ClimbingNet | TrumpNet | RummyNet | None:
@@ -190,18 +196,18 @@ def network_playouts(observation: Observation) -> ClimbingNet | TrumpNet | Rummy
     return None if policy is None else policy.compiled()
 
 
-#: The variants where ``hard`` plays its worlds out with the network too, at a few rollouts a
-#: move: big-two-4card, where the network alone is stronger than a search played out by
+#: The variants where ``hard`` plays its worlds out with the network too, with its few rollouts
+#: a move: big-two-4card (60), where the network alone is stronger than a search played out by
 #: ``greedy`` (whose rollouts talk it out of the network's better moves). Elsewhere ``hard``
 #: plays out with ``greedy``: played out by the network, at 300 rollouts a move, it was as
 #: strong as ``expert`` and left no step between them.
-HARD_PLAYED_OUT = frozenset({"big-two-4card"})
+HARD_PLAYED_OUT: Mapping[str, int] = MappingProxyType({"big-two-4card": 60})
 
 
-def playouts(observation: Observation, variants: frozenset[str] = PLAYED_OUT,
+def playouts(observation: Observation, variants: Collection[str] = PLAYED_OUT,
              ) -> ClimbingNet | TrumpNet | RummyNet | None:
     """The playout policy of the levels' searches: the network where ``variants`` (by default
-    :data:`PLAYED_OUT`, ``expert``'s) has the observation's variant, else ``None`` (greedy
+    :data:`PLAYED_OUT`'s, ``expert``'s) has the observation's variant, else ``None`` (greedy
     playouts)."""
     return network_playouts(observation) if observation.game.name in variants else None
 
