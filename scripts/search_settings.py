@@ -3,7 +3,8 @@
 How the documentation's "Speed and strength" measured what the levels keep of the policy's
 choice (``keep_policy``, family by family), worlds weighted by the other seats' moves
 (``inference``), rollouts that stop at the network's value (``leaf_after``), what the learned
-network adds to a search (``--against-no-network``), what its playouts add to its guide
+network adds to a search (``--against-no-network``), a network budget on either side
+(``--network-iterations``, ``--against-network-iterations``), what its playouts add to its guide
 (``--network-playouts``, ``--greedy-playouts``, ``--against-greedy-playouts``), playouts by
 another network than the guide (``--playout-weights``, such as a smaller and quicker one) and a
 level against another bot (``--against``):
@@ -78,6 +79,10 @@ def main() -> None:
     parser.add_argument("--network-iterations", type=int, default=None,
                         help="the first side takes the network as its guide and plays its "
                              "worlds out with it, at this many rollouts a move")
+    parser.add_argument("--against-network-iterations", type=int, default=None, metavar="N",
+                        help="the second side plays its worlds out with the network at N "
+                             "rollouts a move (such as expert at 1,500 where its budget is now "
+                             "smaller)")
     parser.add_argument("--level-network-iterations", type=int, default=None, metavar="N",
                         help="both sides take the network as their guide and play their worlds "
                              "out with it at N rollouts a move, where the variant's levels play "
@@ -142,6 +147,7 @@ def main() -> None:
                  args.network_iterations, greedy_playouts=args.greedy_playouts,
                  network_played=args.network_playouts, played_by=played_by)
     second = args.against or side(f"{level.name}-shipped", args.against_keep_policy,
+                                  network_iterations=args.against_network_iterations,
                                   network=not args.against_no_network,
                                   greedy_playouts=args.against_greedy_playouts)
     began = time.perf_counter()

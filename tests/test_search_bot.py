@@ -432,6 +432,11 @@ def test_the_settings_script_compares_a_changed_level_with_the_shipped_one() -> 
     for greedy_side in ("--greedy-playouts", "--against-greedy-playouts"):
         assert run("--level-network-iterations", "40", greedy_side,
                    variant="big-two-4card", games=2) != both
+    # A network budget for each side: the same on both is the run above; another differs.
+    for against, same_budget in (("40", True), ("12", False)):
+        budgets = run("--network-iterations", "40", "--against-network-iterations", against,
+                      variant="big-two-4card", games=2)
+        assert (budgets == both) is same_budget, budgets
     # Rummy's levels play out with greedy: a side played out by its network plays otherwise; the
     # second side may be another bot.
     netted = run("--network-playouts", "--network-iterations", "40", games=2)

@@ -17,10 +17,9 @@ that was measured to make the search stronger (:data:`parlour.bots.learned.GUIDE
 and ``expert`` search with it: its 4 best moves lead the candidates and its choice is the one
 kept. ``expert`` plays every seat of every world with the network instead of ``greedy`` where
 that measured stronger (the climbing and trump games, :data:`parlour.bots.learned.PLAYED_OUT`),
-1,500 rollouts a move (800 in big-two and 250 in pusoy-dos, whose longer deals make a rollout
-dearer; a network rollout costs some 20 greedy ones); that is what puts it a
-measured step above ``hard``, which played out by the network at 300 rollouts was no weaker
-than it. ``hard`` plays its worlds out with ``greedy``, except in big-two-4card
+1,500 rollouts a move (800 in big-two; a network rollout costs some 20 greedy ones); that is
+what puts it a measured step above ``hard``, which played out by the network at 300 rollouts
+was no weaker than it. ``hard`` plays its worlds out with ``greedy``, except in big-two-4card
 (:data:`parlour.bots.learned.HARD_PLAYED_OUT`), where the network alone is stronger than such a
 search and ``hard`` plays out with the network at 60 rollouts a move, between ``learned`` and
 ``expert``. In Rummy ``expert`` plays out with ``greedy`` at the budget above: its network's

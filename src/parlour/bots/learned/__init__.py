@@ -177,15 +177,14 @@ def prior(observation: Observation, legal: Sequence[Action],
 
 
 #: The variants where ``expert`` also plays its worlds out with the network (those where that
-#: measured stronger than ``greedy``'s rollouts), each with its rollouts a move. 1,500 in
-#: big-two-4card and the trump games; fewer in big-two and pusoy-dos, whose longer deals make a
-#: rollout dearer, so that a 2,000-deal duplicate run fits an hour on two cores (with five times
-#: fewer, head to head, they were not measurably weaker there). In Rummy a network rollout costs some 60
-#: greedy ones, and ``expert`` with 18,000 greedy rollouts a move measured above ``learned``
-#: where one with 1,500 of the network's did not, so Rummy's play out with ``greedy``
-#: (:func:`network_playouts` still plays them out with the network, for experiments).
+#: measured stronger than ``greedy``'s rollouts), each with its rollouts a move: 1,500, but 800
+#: in big-two, where that measured as strong and a 2,000-deal duplicate run fits an hour on two
+#: cores. In Rummy a network rollout costs some 60 greedy ones, and ``expert`` with 18,000
+#: greedy rollouts a move measured above ``learned`` where one with 1,500 of the network's did
+#: not, so Rummy's play out with ``greedy`` (:func:`network_playouts` still plays them out with
+#: the network, for experiments).
 PLAYED_OUT: Mapping[str, int] = MappingProxyType({
-    "big-two-4card": 1_500, "big-two": 800, "pusoy-dos": 250, "forty-five": 1_500,
+    "big-two-4card": 1_500, "big-two": 800, "pusoy-dos": 1_500, "forty-five": 1_500,
     "spoil-five": 1_500})
 
 
