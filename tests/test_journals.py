@@ -25,8 +25,8 @@ LISTED = (JOURNALS / "README.md").read_text()
 #: Every journal here: the run's variant, player count and bots (seed 1, duplicate seatings),
 #: and whether the documentation quotes its figures (a run under way is not quoted yet).
 RUNS = {
-    # expert at 1,500 network rollouts a move, before pusoy-dos's budget was made 250
-    "pusoy-dos-expert-1500-greedy": ("pusoy-dos", 4, ["expert", "greedy"], True),
+    "big-two-expert-greedy": ("big-two", 4, ["expert", "greedy"], True),
+    "pusoy-dos-expert-greedy": ("pusoy-dos", 4, ["expert", "greedy"], True),
     "rummy-4-expert-greedy": ("rummy", 4, ["expert", "greedy"], True),
 }
 
