@@ -420,14 +420,10 @@ impl Dealing {
             .into_iter()
             .filter(|&(_, may)| may)
             .find_map(|(held, _)| {
-                let (mut hidden, pool, mut discard) = self.with_ace(held);
+                let (mut hidden, pool, discard) = self.with_ace(held);
                 let pool = self.match_hidden(&mut hidden, pool)?;
-                if self.other_robber() >= 0 && discard < 0 {
-                    if pool == 0 {
-                        return None;
-                    }
-                    discard = pool.trailing_zeros() as i8;
-                }
+                let discard =
+                    self.rob_discard(discard, pool, |pool| pool.trailing_zeros() as u8)?;
                 self.replay(&hidden, discard)
             })
     }
@@ -439,6 +435,15 @@ impl Dealing {
         } else {
             -1
         }
+    }
+
+    /// Another seat's robbing discard: `discard` where it is placed already, else the card of
+    /// `pool` that `choose` picks (None if none is left); -1 where no other seat robbed.
+    fn rob_discard(&self, discard: i8, pool: u64, choose: impl FnOnce(u64) -> u8) -> Option<i8> {
+        if self.other_robber() < 0 || discard >= 0 {
+            return Some(discard);
+        }
+        (pool != 0).then(|| choose(pool) as i8)
     }
 
     /// Where the unseen ace of trumps may be: still in the hand of the seat dealt it, or (that
@@ -564,9 +569,7 @@ impl Dealing {
         // The seat dealt the ace still holds it, or (having robbed) discarded it: one of its
         // `need + 1` cards then, the ace among them.
         let (may_hold, may_discard) = self.ace_places();
-        let held = if self.ace < 0 {
-            false
-        } else if may_hold {
+        let held = if may_hold {
             let need = u64::from(self.need[self.ace_seat as usize]);
             !may_discard || rng.below(need + 1) < need
         } else if may_discard {
@@ -574,7 +577,7 @@ impl Dealing {
         } else {
             return None;
         };
-        let (mut hidden, mut pool, mut discard) = self.with_ace(held);
+        let (mut hidden, mut pool, discard) = self.with_ace(held);
         // The seats with the fewest cards to spare first, in random order among equals.
         let mut order = [0u8; MAX_SEATS];
         let mut len = 0;
@@ -610,12 +613,7 @@ impl Dealing {
                 hidden[s] |= 1 << c;
             }
         }
-        if self.other_robber() >= 0 && discard < 0 {
-            if pool == 0 {
-                return None;
-            }
-            discard = pick(pool, rng) as i8;
-        }
+        let discard = self.rob_discard(discard, pool, |pool| pick(pool, rng))?;
         Some((hidden, discard))
     }
 }
