@@ -377,7 +377,7 @@ impl Mlp {
     fn score<C>(&self, s: &mut Scratch<C>) {
         s.h.copy_from_slice(&s.base);
         add_rows(&mut s.h, &self.w1a, &s.terms);
-        // Only the rows of the units that fire (about half) are read.
+        // Only the rows of the units that fire (about one in eight in the climbing games) are read.
         set_terms(&s.h, |x| x > 0.0, &mut s.terms);
         s.z.copy_from_slice(&self.b2);
         add_rows(&mut s.z, &self.w2, &s.terms);
