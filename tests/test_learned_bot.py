@@ -295,6 +295,58 @@ def test_a_run_resumed_from_its_checkpoint_trains_the_same_weights(
     assert log[-1]["steps"] == 180 and log[-1]["updates"] > 0
 
 
+def test_a_run_started_from_weights_fine_tunes_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    base = tmp_path / "base.npz"
+    assert training.main(["--run", str(tmp_path / "base"), "--pieces", "1", *TINY, "--seed", "3",
+                          "--export", str(base)]) == 0
+    start, base_meta = QNet.load(base)
+    # No piece: the weights written are the starting ones, and they say how both were made.
+    assert training.main(["--run", str(tmp_path / "none"), "--init", str(base), "--pieces", "0",
+                          *TINY, "--export", str(tmp_path / "same.npz")]) == 0
+    same, meta = QNet.load(tmp_path / "same.npz")
+    assert all(np.array_equal(same.params[k], start.params[k]) for k in ARRAYS)
+    assert meta["init"] == base_meta
+    assert " --init BASE --seed 9 " in meta["command"] and "--eps-start" not in meta["command"]
+    # A piece at a small learning rate moves the starting weights a little; a run of the same
+    # settings from its own random weights (another seed than the base's) is far from them.
+    for run, extra in (("tuned", ["--init", str(base)]), ("fresh", [])):
+        assert training.main(["--run", str(tmp_path / run), "--pieces", "1", *TINY, *extra,
+                              "--lr", "0.0001", "--eps-start", "0.01", "--piece-steps", "200",
+                              "--export", str(tmp_path / f"{run}.npz")]) == 0
+    tuned, meta = QNet.load(tmp_path / "tuned.npz")
+    fresh, _ = QNet.load(tmp_path / "fresh.npz")
+    moved = max(float(np.abs(tuned.params[k] - start.params[k]).max()) for k in ARRAYS)
+    assert 0 < moved < 0.01
+    assert max(float(np.abs(fresh.params[k] - start.params[k]).max()) for k in ARRAYS) > 0.1
+    assert meta["config"]["eps_start"] == 0.01 and "--lr 0.0001 --eps-start 0.01 " in meta["command"]
+    capsys.readouterr()
+    # A finished run's network against another bot, without training on.
+    assert training.main(["--run", str(tmp_path / "tuned"), "--evaluate", "learned",
+                          "--eval-deals", "2", "--eval-seed", "5"]) == 0
+    line = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert (line["piece"], line["opponent"], line["eval_deals"]) == (1, "learned", 2)
+    assert line["half"] >= 0
+    with pytest.raises(SystemExit):
+        training.main(["--run", str(tmp_path / "tuned"), "--evaluate", "nobody"])
+    assert "no bot 'nobody' to evaluate against" in capsys.readouterr().err
+    # Weights of another variant or shape are refused before the run's folder is made.
+    other = tmp_path / "other.npz"
+    start.save(other, {**base_meta, "variant": "big-two"})
+    for init, hidden, message in ((other, [], "the starting network plays big-two, not "
+                                   "big-two-4card"),
+                                  (base, ["--hidden", "64", "32"], "shapes"),
+                                  (tmp_path / "missing.npz", [], "cannot read the weights")):
+        with pytest.raises(SystemExit):
+            training.main(["--run", str(tmp_path / "refused"), "--init", str(init), *hidden,
+                           "--pieces", "1", *TINY])
+        assert message in capsys.readouterr().err
+        assert not (tmp_path / "refused").exists()
+    with pytest.raises(SystemExit):
+        training.main(["--run", str(tmp_path / "refused"), "--eps-start", "1.5"])
+    assert "a chance from 0 to 1, not 1.5" in capsys.readouterr().err
+
+
 def test_another_seed_trains_other_weights_and_the_log_is_plotted(tmp_path: Path) -> None:
     first = Trainer(Config(seed=1, num_envs=16, batch=32))
     other = Trainer(Config(seed=2, num_envs=16, batch=32))

@@ -4,6 +4,7 @@ in resumable pieces with checkpoints and a log of strength over training time.
     python training/selfplay.py --run runs/b24 --pieces 60            # start, or resume, a run
     python training/selfplay.py --run runs/b24 --pieces 60 --minutes 30   # stop after 30 minutes
     python training/selfplay.py --run runs/b24 --export weights.npz --plot  # ship, draw the log
+    python training/selfplay.py --run runs/ft --init weights.npz --lr 1e-4 --pieces 30  # fine-tune
 
 A run lives in its folder: ``checkpoint.npz`` (weights, optimiser, generator, counters: written
 after every piece, so a stopped run loses at most one piece), ``log.jsonl`` (one line per
@@ -34,9 +35,10 @@ from typing import Any  # noqa: E402
 
 from parlour.arena.core import run_arena  # noqa: E402
 from parlour.arena.stats import head_to_head  # noqa: E402
-from parlour.bots.base import register_bot  # noqa: E402
+from parlour.bots.base import bot_names, register_bot  # noqa: E402
 from parlour.bots.learned import LearnedBot, Policy  # noqa: E402
-from parlour.bots.learned.dmc import Config, Trainer  # noqa: E402
+from parlour.bots.learned.dmc import Config, QNet, Trainer  # noqa: E402
+from parlour.errors import ParlourError  # noqa: E402
 
 
 def margin(trainer: Trainer, deals: int, seed: int, opponent: str = "greedy") -> dict[str, Any]:
@@ -50,15 +52,26 @@ def margin(trainer: Trainer, deals: int, seed: int, opponent: str = "greedy") ->
             "eval_deals": deals}
 
 
-def reproduce(trainer: Trainer, piece_steps: int) -> str:
-    """The command that trains these weights from scratch."""
+def reproduce(trainer: Trainer, piece_steps: int, init: bool = False) -> str:
+    """The command that trains these weights from scratch (from ``BASE``, the starting
+    network's weights file, for a run started from one)."""
     c = trainer.cfg
     players = "" if c.players is None else f"--players {c.players} "
     relative = "--relative " if c.relative else ""
+    start = "--init BASE " if init else ""
+    eps = "" if c.eps_start == Config.eps_start else f"--eps-start {c.eps_start} "
     return (f"python training/selfplay.py --run RUN --variant {c.variant} {players}{relative}"
-            f"--seed {c.seed} "
-            f"--envs {c.num_envs} --hidden {c.hidden[0]} {c.hidden[1]} --lr {c.lr} "
+            f"{start}--seed {c.seed} "
+            f"--envs {c.num_envs} --hidden {c.hidden[0]} {c.hidden[1]} --lr {c.lr} {eps}"
             f"--batch {c.batch} --piece-steps {piece_steps} --pieces {trainer.pieces}")
+
+
+def probability(text: str) -> float:
+    """A chance from 0 to 1, for the parser."""
+    value = float(text)
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"a chance from 0 to 1, not {text}")
+    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -74,6 +87,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--envs", type=int, default=256, help="deals stepped together")
     parser.add_argument("--hidden", type=int, nargs=2, default=(256, 128))
     parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--init", type=Path,
+                        help="start a new run from this weights file's network instead of "
+                             "random weights (a fine-tuning; its optimiser starts afresh)")
+    parser.add_argument("--eps-start", type=probability, default=0.1,
+                        help="the chance of a random move at the start, falling to 0.01 over "
+                             "the first 20,000 steps")
     parser.add_argument("--batch", type=int, default=1024)
     parser.add_argument("--piece-steps", type=int, default=20_000,
                         help="batched steps a piece (a checkpoint after each)")
@@ -83,22 +102,39 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--eval-every", type=int, default=3, help="pieces between evaluations")
     parser.add_argument("--eval-deals", type=int, default=200)
     parser.add_argument("--eval-seed", type=int, default=2027)
+    parser.add_argument("--evaluate", metavar="BOT",
+                        help="then play the network against BOT (such as greedy or learned) on "
+                             "--eval-deals duplicate deals seeded --eval-seed, and print the "
+                             "margin")
     parser.add_argument("--export", type=Path, help="write the weights file the bot loads")
     parser.add_argument("--plot", action="store_true", help="draw log.png from log.jsonl")
     args = parser.parse_args(argv)
+    if args.evaluate is not None and args.evaluate not in bot_names():
+        parser.error(f"no bot {args.evaluate!r} to evaluate against; the bots are: "
+                     f"{', '.join(bot_names())}")
     began = time.perf_counter()
-    args.run.mkdir(parents=True, exist_ok=True)
     checkpoint, log_path = args.run / "checkpoint.npz", args.run / "log.jsonl"
+    run: dict[str, Any]  # the run's settings that its checkpoint does not hold
     if checkpoint.exists():
         trainer = Trainer.load_checkpoint(checkpoint)
-        piece_steps = json.loads((args.run / "run.json").read_text())["piece_steps"]
+        run = json.loads((args.run / "run.json").read_text())
+        piece_steps = run["piece_steps"]
         print(f"resuming {args.run} at piece {trainer.pieces} ({trainer.steps} steps)")
     else:
         trainer = Trainer(Config(variant=args.variant, players=args.players, seed=args.seed,
                                  num_envs=args.envs, hidden=tuple(args.hidden), lr=args.lr,
-                                 batch=args.batch, relative=args.relative))
+                                 batch=args.batch, eps_start=args.eps_start,
+                                 relative=args.relative))
         piece_steps = args.piece_steps
-        (args.run / "run.json").write_text(json.dumps({"piece_steps": piece_steps}))
+        run = {"piece_steps": piece_steps}
+        if args.init is not None:
+            try:
+                start, run["init"] = QNet.load(args.init)
+                trainer.start_from(start, run["init"])
+            except ParlourError as e:
+                parser.error(str(e))  # before the run's folder is made
+        args.run.mkdir(parents=True, exist_ok=True)
+        (args.run / "run.json").write_text(json.dumps(run))
     deadline = None if args.minutes is None else began + 60 * args.minutes
     while trainer.pieces < args.pieces and (deadline is None or time.perf_counter() < deadline):
         trainer.piece(piece_steps)
@@ -111,11 +147,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             with log_path.open("a") as f:
                 f.write(json.dumps(entry) + "\n")
         print(json.dumps(entry), flush=True)
+    if args.evaluate:
+        print(json.dumps({"piece": trainer.pieces,
+                          **margin(trainer, args.eval_deals, args.eval_seed, args.evaluate)}))
     if args.export:
-        meta = {"variant": trainer.cfg.variant, "command": reproduce(trainer, piece_steps),
+        meta = {"variant": trainer.cfg.variant,
+                "command": reproduce(trainer, piece_steps, "init" in run),
                 "config": asdict(trainer.cfg),
                 "steps": trainer.steps, "deals": trainer.deals, "decisions": trainer.decisions,
                 "pieces": trainer.pieces, "seconds": round(trainer.seconds)}
+        if "init" in run:
+            # How the starting network was made: its command writes the BASE of this one's.
+            meta["init"] = run["init"]
         trainer.net.save(args.export, meta)
         print(f"weights of piece {trainer.pieces} written to {args.export}")
     if args.plot:

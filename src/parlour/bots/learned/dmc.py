@@ -383,6 +383,23 @@ class Trainer:
         #: One entry per piece: its steps, deals, updates, mean loss, seconds.
         self.log: list[dict[str, float]] = []
 
+    def start_from(self, net: QNet, metadata: dict[str, Any]) -> None:
+        """Start this run from a trained network (a weights file's, with its ``metadata``)
+        instead of its random one, before its first piece; the optimiser starts afresh. A
+        network of another variant or of other shapes is refused with a :class:`ParlourError`.
+        """
+        if self.pieces:
+            raise ParlourError("a run takes its starting network before its first piece")
+        variant = metadata.get("variant")
+        if variant != self.cfg.variant:
+            raise ParlourError(f"the starting network plays {variant}, not {self.cfg.variant}")
+        ours = {k: v.shape for k, v in self.net.params.items()}
+        theirs = {k: net.params[k].shape for k in ARRAYS}
+        if theirs != ours:
+            raise ParlourError(f"the starting network's shapes {theirs} are not this run's {ours} "
+                               "(its --hidden, or another number of players)")
+        self.net.params = {k: net.params[k].copy() for k in ARRAYS}
+
     def piece(self, steps: int | None, deadline: float | None = None) -> None:
         """Train on a fresh batched environment for ``steps`` steps, or until ``deadline``
         (``time.perf_counter()``) if it comes first."""
