@@ -102,6 +102,12 @@ def test_the_shipped_weights_load_and_match_their_metadata(variant: str, players
     assert ("--relative " in command) == meta["config"].get("relative", False)
     params = policy.net.params
     hidden = meta["config"]["hidden"]
+    # A fine-tuned network says how its starting weights were made: a run of the same network.
+    assert (" --init BASE " in command) == ("init" in meta)
+    if "init" in meta:
+        base = meta["init"]
+        assert base["variant"] == variant and base["config"]["hidden"] == hidden
+        assert base["command"].startswith("python training/selfplay.py ")
     size = encoder(parlour.new_game(variant, players=players)).size
     assert params["w1o"].shape == (size, hidden[0])
     assert params["w1a"].shape == (policy.features.width, hidden[0])
