@@ -23,12 +23,22 @@ LISTED = (JOURNALS / "README.md").read_text()
 
 
 #: Every journal here: the run's variant, player count and bots (seed 1, duplicate seatings),
-#: and whether the documentation quotes its figures (a run under way is not quoted yet).
-RUNS = {
-    "big-two-expert-greedy": ("big-two", 4, ["expert", "greedy"], True),
-    "pusoy-dos-expert-greedy": ("pusoy-dos", 4, ["expert", "greedy"], True),
-    "rummy-4-expert-greedy": ("rummy", 4, ["expert", "greedy"], True),
+#: and what the documentation says of it: a row of the table of `expert` against `greedy`, or
+#: sentences, filled in from the run's figures (``TABLE_ROW``'s fields).
+RUNS: dict[str, tuple[str, int, list[str], tuple[str, ...]]] = {
+    "big-two-expert-greedy": ("big-two", 4, ["expert", "greedy"], ("{row}",)),
+    "pusoy-dos-expert-greedy": ("pusoy-dos", 4, ["expert", "greedy"], ("{row}",)),
+    "rummy-4-expert-greedy": ("rummy", 4, ["expert", "greedy"], ("{row}",)),
+    "big-two-4card-expert-learned": (
+        "big-two-4card", 4, ["expert", "learned"],
+        ("**`expert − learned`: {mean} {ci}**", "By split: 1-vs-3 {s0}, 2-vs-2 {s1}, 3-vs-1 {s2}.")),
+    "big-two-4card-expert-greedy": (
+        "big-two-4card", 4, ["expert", "greedy"], ("the {held:,} deals played so far read {mean} {ci}",)),
 }
+
+#: A row of the table of ``expert`` against ``greedy``: its runs are 2,000 deals, and a row of
+#: fewer says how many.
+TABLE_ROW = "| {game} | {players} | {mean}{count} | {ci} | {s0} / {s1} / {s2} |"
 
 
 def _read(name: str, tmp_path: Path) -> tuple[parlour.Game, Path, int]:
@@ -49,16 +59,19 @@ def test_every_journal_is_of_its_run_and_listed_with_the_deals_it_holds(tmp_path
         assert re.search(rf"\| `{name}.jsonl` \| .* \| {held:,} \|", LISTED), (name, held)
 
 
-@pytest.mark.parametrize("name", [name for name, run in RUNS.items() if run[3]])
+@pytest.mark.parametrize("name", list(RUNS))
 def test_a_journal_gives_the_figures_the_documentation_quotes(name: str, tmp_path: Path) -> None:
     game, path, held = _read(name, tmp_path)
     bots = RUNS[name][2]
     # With as many deals as it holds, the run plays none: the bots are never asked.
     result = run_arena(game, bots, held, seed=1, duplicate=True, journal=path)
     [pair] = head_to_head(result)
-    splits = " / ".join(f"{s.difference.mean:+.3f}" for s in split_differences(result))
-    # The table's runs are 2,000 deals; a row of fewer says how many.
-    count = "" if held == 2000 else f" ({held:,} deals)"
-    row = (f"| {game.name} | {game.players} | {pair.mean:+.3f}{count} | "
-           f"{_ci(pair.mean, pair.half)} | {splits} |")
-    assert row in SPEED, row
+    fields = {"game": game.name, "players": game.players, "held": held,
+              "mean": f"{pair.mean:+.3f}", "ci": _ci(pair.mean, pair.half),
+              "count": "" if held == 2000 else f" ({held:,} deals)",
+              **{f"s{i}": f"{s.difference.mean:+.3f}"
+                 for i, s in enumerate(split_differences(result))}}
+    fields["row"] = TABLE_ROW.format(**fields)
+    text = " ".join(SPEED.split())  # a sentence may be wrapped anywhere
+    for quote in RUNS[name][3]:
+        assert quote.format(**fields) in text, quote.format(**fields)
