@@ -33,7 +33,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import uvicorn
 from PIL import Image, ImageChops
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from parlour.web.app import create_app
@@ -420,6 +420,20 @@ def test_rummy_deal_with_options_from_the_lobby(server: str, new_page: Callable[
     expect_deal_over(page)
     expect(page.locator("#deal-over .shown .shown-hand")).to_have_count(2)
     save_screenshot(page, "web-rummy-over.png")
+
+
+def test_a_name_typed_while_the_lobby_loads_is_kept(server: str,
+                                                    new_page: Callable[..., Page]) -> None:
+    page = new_page()
+    held: list[Route] = []
+    page.route("**/api/variants", lambda route: held.append(route))  # held until let go
+    page.goto(f"{server}/#/")
+    while not held:
+        page.wait_for_timeout(20)
+    page.fill("#player-name", "Bob")
+    held[0].continue_()
+    expect(page.locator("#variant option")).not_to_have_count(0)  # the lobby is set up
+    expect(page.locator("#player-name")).to_have_value("Bob")
 
 
 # -- two players, a spectator, a reload ---------------------------------------------------------

@@ -283,6 +283,8 @@ function filter() {
 }
 
 async function setUp() {
+  // Before anything is awaited: a name typed while the games load must not be overwritten.
+  $("player-name").value = playerName.get();
   const data = await loadVariants();
   variants = data.variants;
   bots = data.bots;
@@ -303,7 +305,6 @@ async function setUp() {
   $("turn-timeout").value = data.table_defaults.turn_timeout ?? "";
   $("turn-timeout").addEventListener("input", renderTimerChoice);
   renderTimerChoice();
-  $("player-name").value = playerName.get();
   renderVariant();
 }
 
