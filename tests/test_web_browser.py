@@ -428,7 +428,9 @@ def test_a_name_typed_while_the_lobby_loads_is_kept(server: str,
     held: list[Route] = []
     page.route("**/api/variants", lambda route: held.append(route))  # held until let go
     page.goto(f"{server}/#/")
+    deadline = time.monotonic() + 10
     while not held:
+        assert time.monotonic() < deadline, "the lobby never asked for its games"
         page.wait_for_timeout(20)
     page.fill("#player-name", "Bob")
     held[0].continue_()
