@@ -32,8 +32,7 @@ RUNS: dict[str, tuple[str, int, list[str], tuple[str, ...]]] = {
     "big-two-4card-expert-learned": (
         "big-two-4card", 4, ["expert", "learned"],
         ("**`expert − learned`: {mean} {ci}**", "By split: 1-vs-3 {s0}, 2-vs-2 {s1}, 3-vs-1 {s2}.")),
-    "big-two-4card-expert-greedy": (
-        "big-two-4card", 4, ["expert", "greedy"], ("the {held:,} deals played so far read {mean} {ci}",)),
+    "big-two-4card-expert-greedy": ("big-two-4card", 4, ["expert", "greedy"], ("{row}",)),
 }
 
 #: A row of the table of ``expert`` against ``greedy``: its runs are 2,000 deals, and a row of
