@@ -65,7 +65,7 @@ def test_a_journal_gives_the_figures_the_documentation_quotes(name: str, tmp_pat
     # With as many deals as it holds, the run plays none: the bots are never asked.
     result = run_arena(game, bots, held, seed=1, duplicate=True, journal=path)
     [pair] = head_to_head(result)
-    fields = {"game": game.name, "players": game.players, "held": held,
+    fields = {"game": game.name, "players": game.players,
               "mean": f"{pair.mean:+.3f}", "ci": _ci(pair.mean, pair.half),
               "count": "" if held == 2000 else f" ({held:,} deals)",
               **{f"s{i}": f"{s.difference.mean:+.3f}"
