@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import math
 from collections import defaultdict
@@ -20,6 +21,7 @@ from parlour.arena import (
     all_seatings,
     bot_stats,
     head_to_head,
+    paired_runs,
     run_arena,
     split_differences,
 )
@@ -29,6 +31,7 @@ from parlour.arena.stats import Z95
 from parlour.bots import make_bot
 from parlour.bots.search import SearchBot
 from parlour.cli import main
+from parlour.errors import ParlourError
 from parlour.game import Action, State
 from parlour.records import load, replay_deal
 
@@ -179,6 +182,30 @@ def test_split_differences_take_each_split_of_the_seats_on_its_own() -> None:
     two_seats = run_arena(parlour.new_game("rummy"), ["greedy", "random"], 1, seed=1,
                           duplicate=True)
     assert split_differences(two_seats) == []
+
+
+def test_two_runs_on_the_same_deals_are_compared_deal_by_deal() -> None:
+    game = parlour.new_game("big-two-4card")
+    entries = make_entries(["expert", "greedy"])
+    # deal 0: a lead of 8 in the first run, 2 in the second; deal 1: 4 and 4; deal 2 only in one
+    first = ArenaResult(game, entries, 5, 3, True, (
+        Play(0, (0, 1, 1, 1), (6.0, -2.0, -2.0, -2.0), (0,)),
+        Play(1, (1, 0, 1, 1), (-1.0, 3.0, -1.0, -1.0), (1,)),
+        Play(2, (0, 1, 1, 1), (9.0, -3.0, -3.0, -3.0), (0,))))
+    second = ArenaResult(game, make_entries(["hard", "greedy"]), 5, 2, True, (
+        Play(0, (0, 0, 1, 1), (1.0, 1.0, -1.0, -1.0), (0, 1)),
+        Play(1, (0, 1, 1, 1), (3.0, -1.0, -1.0, -1.0), (0,))))
+    pair = paired_runs(first, second)
+    assert (pair.first, pair.second, pair.deals, pair.mean) == (
+        "expert − greedy", "hard − greedy", 2, 3.0)
+    assert pair.half == pytest.approx(3 * Z95)
+    for other, message in (
+            (dataclasses.replace(second, game=parlour.new_game("big-two")), "game"),
+            (dataclasses.replace(second, duplicate=False), "duplicate True and False"),
+            (dataclasses.replace(second, entries=make_entries(["easy", "random", "greedy"])), "two bots"),
+            (dataclasses.replace(second, plays=second.plays[:0]), "share no deal")):
+        with pytest.raises(ParlourError, match=message):
+            paired_runs(first, other)
 
 
 def test_every_play_is_recorded_and_replays_to_its_result(tmp_path: Path) -> None:

@@ -29,10 +29,11 @@ from parlour.arena.stats import (
     bot_stats,
     head_to_head,
     mean_ci,
+    paired_runs,
     split_differences,
 )
 
 __all__ = [
     "ArenaResult", "BotStats", "Entry", "HeadToHead", "Play", "Split", "all_seatings",
-    "bot_stats", "head_to_head", "mean_ci", "run_arena", "split_differences",
+    "bot_stats", "head_to_head", "mean_ci", "paired_runs", "run_arena", "split_differences",
 ]

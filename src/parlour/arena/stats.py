@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from parlour.arena.core import ArenaResult
 from parlour.arena.deals import Play
+from parlour.errors import ParlourError
 
 #: The two-sided 95% quantile of the normal distribution.
 Z95 = 1.959963984540054
@@ -123,6 +124,44 @@ def head_to_head(result: ArenaResult) -> list[HeadToHead]:
         if pair is not None:
             out.append(pair)
     return out
+
+
+def paired_runs(first: ArenaResult, second: ArenaResult) -> HeadToHead:
+    """How much more the first bot led the second by in run ``first`` than in run ``second``,
+    deal by deal over the deals both hold: two versions of a bot (one as it was, one as it is,
+    say) measured on the same deals against the same opponent, so that the deals' luck cancels
+    in each deal's difference. The runs must be of the same game, seed and seatings (their
+    journals, read back, say so), each of two bots; the labels are ``first``'s and ``second``'s
+    head-to-head pairs. A :class:`~parlour.errors.ParlourError` for runs of other deals.
+
+    >>> import parlour
+    >>> from parlour.arena import run_arena
+    >>> game = parlour.new_game("big-two-4card")
+    >>> a = run_arena(game, ["greedy", "random"], 6, seed=3, duplicate=True)
+    >>> b = run_arena(game, ["easy", "random"], 4, seed=3, duplicate=True)
+    >>> pair = paired_runs(a, b)
+    >>> pair.first, pair.second, pair.deals
+    ('greedy − random', 'easy − random', 4)
+    >>> paired_runs(a, run_arena(game, ["easy", "random"], 4, seed=4, duplicate=True))
+    Traceback (most recent call last):
+    ...
+    parlour.errors.ParlourError: the runs are of other deals: seed 3 and 4
+    """
+    if len(first.entries) != 2 or len(second.entries) != 2:
+        raise ParlourError("each run must be of two bots")
+    for what, one, other in (("game", first.game, second.game), ("seed", first.seed, second.seed),
+                             ("duplicate", first.duplicate, second.duplicate)):
+        if one != other:
+            raise ParlourError(f"the runs are of other deals: {what} {one} and {other}")
+    leads = [{d.deal: a - b for d in deal_scores(run.plays, range(2))
+              if (a := d.score[0]) is not None and (b := d.score[1]) is not None}
+             for run in (first, second)]
+    diffs = [lead - leads[1][deal] for deal, lead in leads[0].items() if deal in leads[1]]
+    if not diffs:
+        raise ParlourError("the runs share no deal")
+    mean, half = mean_ci(diffs)
+    labels = [f"{run.entries[0].label} − {run.entries[1].label}" for run in (first, second)]
+    return HeadToHead(labels[0], labels[1], len(diffs), mean, half)
 
 
 @dataclass(frozen=True)
