@@ -353,6 +353,57 @@ def test_a_run_started_from_weights_fine_tunes_them(
     assert "a chance from 0 to 1, not 1.5" in capsys.readouterr().err
 
 
+def test_a_run_distils_its_teacher_into_a_smaller_network(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    teacher_file = WEIGHTS[VARIANT][4]
+    teacher, teacher_meta = QNet.load(teacher_file)
+    trainer = Trainer(Config(seed=4, num_envs=16, batch=64, hidden=(32, 16),
+                             teacher=str(teacher_file)))
+    # Every legal action of 24 positions, scored by both networks.
+    features = trainer.features
+    enc = encoder(trainer.game)
+    index = action_index(trainer.game)
+    states = [position(moves=m, seed=s) for s in range(12) for m in (2, 9)]
+    obs = np.stack([enc.encode(s.observation(s.current_player)) for s in states])
+    legal = [[index.index(a) for a in s.legal_actions()] for s in states]
+    seg = np.repeat(np.arange(len(states)), [len(x) for x in legal])
+    acts = features.rows(np.concatenate(legal).astype(np.int64), obs, seg)
+    target = teacher.q(obs, seg, acts)
+
+    def error(run: Trainer) -> float:
+        return float(np.mean((run.net.q(obs, seg, acts) - target) ** 2))
+
+    # The same run without the teacher learns from the deals' returns instead.
+    plain = Trainer(dataclasses.replace(trainer.cfg, teacher=None))
+    before = error(trainer)
+    assert error(plain) == before
+    for run in (trainer, plain):
+        run.piece(300)
+    # The targets come at once (no deal need end): far more updates, far nearer the teacher.
+    assert trainer.net.updates > 2 * plain.net.updates
+    assert error(trainer) < before / 3 and error(trainer) < error(plain) / 2, (
+        before, error(trainer), error(plain))
+    # Through the script: the weights say what they distil, and the command says how.
+    assert training.main(["--run", str(tmp_path / "d"), "--teacher", str(teacher_file),
+                          "--hidden", "16", "8", "--pieces", "1", *TINY,
+                          "--export", str(tmp_path / "d.npz")]) == 0
+    student, meta = QNet.load(tmp_path / "d.npz")
+    assert student.params["w2"].shape == (16, 8)
+    assert meta["teacher"] == teacher_meta
+    assert " --teacher TEACHER --seed 9 " in meta["command"]
+    # A teacher of another variant, or one that cannot be read, before the folder is made.
+    other = tmp_path / "other.npz"
+    teacher.save(other, {**teacher_meta, "variant": "big-two"})
+    for bad, message in ((other, "the teacher network plays big-two, not big-two-4card"),
+                         (tmp_path / "missing.npz", "cannot read the weights")):
+        capsys.readouterr()
+        with pytest.raises(SystemExit):
+            training.main(["--run", str(tmp_path / "refused"), "--teacher", str(bad),
+                           "--pieces", "1", *TINY])
+        assert message in capsys.readouterr().err
+        assert not (tmp_path / "refused").exists()
+
+
 def test_another_seed_trains_other_weights_and_the_log_is_plotted(tmp_path: Path) -> None:
     first = Trainer(Config(seed=1, num_envs=16, batch=32))
     other = Trainer(Config(seed=2, num_envs=16, batch=32))

@@ -5,6 +5,7 @@ in resumable pieces with checkpoints and a log of strength over training time.
     python training/selfplay.py --run runs/b24 --pieces 60 --minutes 30   # stop after 30 minutes
     python training/selfplay.py --run runs/b24 --export weights.npz --plot  # ship, draw the log
     python training/selfplay.py --run runs/ft --init weights.npz --lr 1e-4 --pieces 30  # fine-tune
+    python training/selfplay.py --run runs/small --teacher weights.npz --hidden 64 32 --pieces 20
 
 A run lives in its folder: ``checkpoint.npz`` (weights, optimiser, generator, counters: written
 after every piece, so a stopped run loses at most one piece), ``log.jsonl`` (one line per
@@ -54,14 +55,16 @@ def margin(trainer: Trainer, deals: int, seed: int, opponent: str = "greedy") ->
 
 def reproduce(trainer: Trainer, piece_steps: int, init: bool = False) -> str:
     """The command that trains these weights from scratch (from ``BASE``, the starting
-    network's weights file, for a run started from one)."""
+    network's weights file, for a run started from one; ``TEACHER``, the distilled one's, for a
+    distillation)."""
     c = trainer.cfg
     players = "" if c.players is None else f"--players {c.players} "
     relative = "--relative " if c.relative else ""
     start = "--init BASE " if init else ""
     eps = "" if c.eps_start == Config.eps_start else f"--eps-start {c.eps_start} "
+    teacher = "" if c.teacher is None else "--teacher TEACHER "
     return (f"python training/selfplay.py --run RUN --variant {c.variant} {players}{relative}"
-            f"{start}--seed {c.seed} "
+            f"{start}{teacher}--seed {c.seed} "
             f"--envs {c.num_envs} --hidden {c.hidden[0]} {c.hidden[1]} --lr {c.lr} {eps}"
             f"--batch {c.batch} --piece-steps {piece_steps} --pieces {trainer.pieces}")
 
@@ -90,6 +93,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--init", type=Path,
                         help="start a new run from this weights file's network instead of "
                              "random weights (a fine-tuning; its optimiser starts afresh)")
+    parser.add_argument("--teacher", type=Path,
+                        help="distil this weights file's network: train on its scores of every "
+                             "legal action instead of the deals' returns (a smaller network "
+                             "that plays like it)")
     parser.add_argument("--eps-start", type=probability, default=0.1,
                         help="the chance of a random move at the start, falling to 0.01 over "
                              "the first 20,000 steps")
@@ -121,10 +128,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         piece_steps = run["piece_steps"]
         print(f"resuming {args.run} at piece {trainer.pieces} ({trainer.steps} steps)")
     else:
-        trainer = Trainer(Config(variant=args.variant, players=args.players, seed=args.seed,
-                                 num_envs=args.envs, hidden=tuple(args.hidden), lr=args.lr,
-                                 batch=args.batch, eps_start=args.eps_start,
-                                 relative=args.relative))
+        try:
+            trainer = Trainer(Config(
+                variant=args.variant, players=args.players, seed=args.seed, num_envs=args.envs,
+                hidden=tuple(args.hidden), lr=args.lr, batch=args.batch,
+                eps_start=args.eps_start, relative=args.relative,
+                teacher=None if args.teacher is None else str(args.teacher)))
+        except ParlourError as e:
+            parser.error(str(e))  # a teacher that cannot be read or does not fit
         piece_steps = args.piece_steps
         run = {"piece_steps": piece_steps}
         if args.init is not None:
@@ -159,6 +170,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if "init" in run:
             # How the starting network was made: its command writes the BASE of this one's.
             meta["init"] = run["init"]
+        if trainer.cfg.teacher is not None:  # how the network it distils was made
+            meta["teacher"] = QNet.load(trainer.cfg.teacher)[1]
         trainer.net.save(args.export, meta)
         print(f"weights of piece {trainer.pieces} written to {args.export}")
     if args.plot:

@@ -340,6 +340,9 @@ class Config:
     #: for a game whose scores do not sum to zero (Rummy), where a seat's own points are not
     #: what wins.
     relative: bool = False
+    #: A trained network's weights file: the run then *distils* it (:class:`Trainer`) instead
+    #: of learning from the deals' returns.
+    teacher: str | None = None
 
 
 def relative_returns(returns: F32) -> F32:
@@ -369,7 +372,15 @@ class Trainer:
     """A self-play run: the network, its optimiser, the run's generator and counters.
 
     :meth:`piece` trains on; :meth:`save_checkpoint` and :meth:`load_checkpoint` keep all of it
-    between pieces, so a resumed run continues exactly."""
+    between pieces, so a resumed run continues exactly.
+
+    With ``Config.teacher`` the run distils that network into this one (smaller, say, to play
+    a search's worlds out faster): the deals are played as in self-play, by this network with
+    its ε, and every legal action of every decision with a choice is trained at once towards
+    the teacher's score of it, instead of the one action played towards the deal's return.
+    The targets then need no deal to end, carry none of its luck, and rank every action the
+    teacher would have weighed in the positions this network reaches.
+    """
 
     def __init__(self, cfg: Config) -> None:
         self.cfg = cfg
@@ -378,6 +389,11 @@ class Trainer:
         self.rng = np.random.default_rng(cfg.seed)
         self.net = QNet.new(encoder(self.game).size, self.features.width, cfg.hidden, self.rng,
                             cfg.lr)
+        #: The network distilled (``Config.teacher``), or ``None`` in self-play.
+        self.teacher: QNet | None = None
+        if cfg.teacher is not None:
+            self.teacher, metadata = QNet.load(cfg.teacher)
+            self._check_shapes(self.teacher, metadata, "teacher", hidden=False)
         self.steps = self.deals = self.decisions = self.pieces = 0
         self.seconds = 0.0
         #: One entry per piece: its steps, deals, updates, mean loss, seconds.
@@ -390,15 +406,24 @@ class Trainer:
         """
         if self.pieces:
             raise ParlourError("a run takes its starting network before its first piece")
+        self._check_shapes(net, metadata, "starting")
+        self.net.params = {k: net.params[k].copy() for k in ARRAYS}
+
+    def _check_shapes(self, net: QNet, metadata: dict[str, Any], role: str,
+                      hidden: bool = True) -> None:
+        """A :class:`ParlourError` unless ``net`` plays this run's variant with its inputs (and,
+        with ``hidden``, its hidden layers)."""
         variant = metadata.get("variant")
         if variant != self.cfg.variant:
-            raise ParlourError(f"the starting network plays {variant}, not {self.cfg.variant}")
-        ours = {k: v.shape for k, v in self.net.params.items()}
-        theirs = {k: net.params[k].shape for k in ARRAYS}
+            raise ParlourError(f"the {role} network plays {variant}, not {self.cfg.variant}")
+        if hidden:
+            ours, theirs = ({k: n.params[k].shape for k in ARRAYS} for n in (self.net, net))
+        else:  # a network of any size that reads the same inputs
+            ours, theirs = ({k: n.params[k].shape[:1] for k in ("w1o", "w1a")}
+                            for n in (self.net, net))
         if theirs != ours:
-            raise ParlourError(f"the starting network's shapes {theirs} are not this run's {ours} "
+            raise ParlourError(f"the {role} network's shapes {theirs} are not this run's {ours} "
                                "(its --hidden, or another number of players)")
-        self.net.params = {k: net.params[k].copy() for k in ARRAYS}
 
     def piece(self, steps: int | None, deadline: float | None = None) -> None:
         """Train on a fresh batched environment for ``steps`` steps, or until ``deadline``
@@ -438,7 +463,11 @@ class Trainer:
                     k = (rng.random(rows.size) * c).astype(np.int64)
                     pick = np.where(explore, seg_start + k, pick)
                 actions[rows] = legal[pick]
-                pending.append((obs, a_rows[pick], rows, deal_id[rows], step.player[rows]))
+                if self.teacher is None:
+                    pending.append((obs, a_rows[pick], rows, deal_id[rows], step.player[rows]))
+                else:  # every legal action's target is at hand: the teacher's score
+                    queue.append((obs[seg], a_rows, self.teacher.q(obs, seg, a_rows)))
+                    queued += seg.size
                 self.decisions += rows.size
             step = env.step(actions)
             t += 1
