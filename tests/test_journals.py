@@ -14,13 +14,17 @@ from parlour.arena import run_arena
 from parlour.arena.cli import _ci  # the interval as the arena's report prints it
 from parlour.arena.deals import make_entries
 from parlour.arena.journal import Journal
-from parlour.arena.stats import head_to_head, split_differences
+from parlour.arena.stats import head_to_head, paired_runs, split_differences
 
 ROOT = Path(__file__).resolve().parents[1]
 JOURNALS = ROOT / "journals"
 SPEED = (ROOT / "docs" / "speed-strength.md").read_text()
 LISTED = (JOURNALS / "README.md").read_text()
 
+
+#: The rows of the table of ``expert`` played out by the distilled network.
+DISTILLED_ROW = ("| the distilled network | `{against}` | {{held}} | {{mean}} | {{ci}} | "
+                 "{{s0}} / {{s1}} / {{s2}} |")
 
 #: Every journal here: the run's variant, player count and bots (seed 1, duplicate seatings),
 #: and what the documentation says of it: a row of the table of `expert` against `greedy`, or
@@ -33,6 +37,11 @@ RUNS: dict[str, tuple[str, int, list[str], tuple[str, ...]]] = {
         "big-two-4card", 4, ["expert", "learned"],
         ("**`expert − learned`: {mean} {ci}**", "By split: 1-vs-3 {s0}, 2-vs-2 {s1}, 3-vs-1 {s2}.")),
     "big-two-4card-expert-greedy": ("big-two-4card", 4, ["expert", "greedy"], ("{row}",)),
+    # expert played out by a network distilled from the shipped one (an experiment's runs)
+    "big-two-4card-expert-greedy-distilled": (
+        "big-two-4card", 4, ["expert", "greedy"], (DISTILLED_ROW.format(against="greedy"),)),
+    "big-two-4card-expert-learned-distilled": (
+        "big-two-4card", 4, ["expert", "learned"], (DISTILLED_ROW.format(against="learned"),)),
 }
 
 #: A row of the table of ``expert`` against ``greedy``: its runs are 2,000 deals, and a row of
@@ -67,10 +76,25 @@ def test_a_journal_gives_the_figures_the_documentation_quotes(name: str, tmp_pat
     [pair] = head_to_head(result)
     fields = {"game": game.name, "players": game.players,
               "mean": f"{pair.mean:+.3f}", "ci": _ci(pair.mean, pair.half),
-              "count": "" if held == 2000 else f" ({held:,} deals)",
+              "count": "" if held == 2000 else f" ({held:,} deals)", "held": f"{held:,}",
               **{f"s{i}": f"{s.difference.mean:+.3f}"
                  for i, s in enumerate(split_differences(result))}}
     fields["row"] = TABLE_ROW.format(**fields)
     text = " ".join(SPEED.split())  # a sentence may be wrapped anywhere
     for quote in RUNS[name][3]:
         assert quote.format(**fields) in text, quote.format(**fields)
+
+
+@pytest.mark.parametrize(("against", "deals"), [("greedy", 2000), ("learned", 1032)])
+def test_the_distilled_playouts_are_paired_with_the_shipped_networks_on_the_same_deals(
+        against: str, deals: int, tmp_path: Path) -> None:
+    """The documentation's paired differences of ``expert`` played out by the distilled network
+    and by the shipped one, over the deals both journals hold."""
+    runs = []
+    for name in (f"big-two-4card-expert-{against}-distilled", f"big-two-4card-expert-{against}"):
+        game, path, _ = _read(name, tmp_path)
+        runs.append(run_arena(game, RUNS[name][2], deals, seed=1, duplicate=True, journal=path))
+    pair = paired_runs(*runs)
+    assert pair.deals == deals
+    figure = f"{pair.mean:+.3f} {_ci(pair.mean, pair.half)}".replace("-", "−")  # as typeset
+    assert f"of {figure} over the same {deals:,} deals" in " ".join(SPEED.split()), figure
