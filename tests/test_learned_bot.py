@@ -391,6 +391,16 @@ def test_a_run_distils_its_teacher_into_a_smaller_network(
     assert student.params["w2"].shape == (16, 8)
     assert meta["teacher"] == teacher_meta
     assert " --teacher TEACHER --seed 9 " in meta["command"]
+    # Resumed, the run reads its teacher again: one whose file is gone is a clear error.
+    moved = tmp_path / "teacher.npz"
+    teacher.save(moved, teacher_meta)
+    assert training.main(["--run", str(tmp_path / "m"), "--teacher", str(moved),
+                          "--hidden", "16", "8", "--pieces", "1", *TINY]) == 0
+    moved.unlink()
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        training.main(["--run", str(tmp_path / "m"), "--pieces", "2"])
+    assert "cannot read the weights" in capsys.readouterr().err
     # A teacher of another variant, or one that cannot be read, before the folder is made.
     other = tmp_path / "other.npz"
     teacher.save(other, {**teacher_meta, "variant": "big-two"})

@@ -55,8 +55,8 @@ def margin(trainer: Trainer, deals: int, seed: int, opponent: str = "greedy") ->
 
 def reproduce(trainer: Trainer, piece_steps: int, init: bool = False) -> str:
     """The command that trains these weights from scratch (from ``BASE``, the starting
-    network's weights file, for a run started from one; ``TEACHER``, the distilled one's, for a
-    distillation)."""
+    network's weights file, for a run started from one; ``TEACHER``, the weights file of the
+    network distilled, for a distillation)."""
     c = trainer.cfg
     players = "" if c.players is None else f"--players {c.players} "
     relative = "--relative " if c.relative else ""
@@ -123,7 +123,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     checkpoint, log_path = args.run / "checkpoint.npz", args.run / "log.jsonl"
     run: dict[str, Any]  # the run's settings that its checkpoint does not hold
     if checkpoint.exists():
-        trainer = Trainer.load_checkpoint(checkpoint)
+        try:
+            trainer = Trainer.load_checkpoint(checkpoint)
+        except ParlourError as e:
+            parser.error(str(e))  # a distillation whose teacher's file is gone
         run = json.loads((args.run / "run.json").read_text())
         piece_steps = run["piece_steps"]
         print(f"resuming {args.run} at piece {trainer.pieces} ({trainer.steps} steps)")
