@@ -153,9 +153,7 @@ def paired_runs(first: ArenaResult, second: ArenaResult) -> HeadToHead:
                              ("duplicate", first.duplicate, second.duplicate)):
         if one != other:
             raise ParlourError(f"the runs are of other deals: {what} {one} and {other}")
-    leads = [{d.deal: a - b for d in deal_scores(run.plays, range(2))
-              if (a := d.score[0]) is not None and (b := d.score[1]) is not None}
-             for run in (first, second)]
+    leads = [_leads(deal_scores(run.plays, range(2)), 0, 1) for run in (first, second)]
     diffs = [lead - leads[1][deal] for deal, lead in leads[0].items() if deal in leads[1]]
     if not diffs:
         raise ParlourError("the runs share no deal")
@@ -203,9 +201,14 @@ def _difference(result: ArenaResult, per_deal: Sequence[DealScores], i: int,
                 j: int) -> HeadToHead | None:
     """Entry ``i``'s mean per-deal score minus entry ``j``'s over the deals where both sat
     (``None``: none)."""
-    diffs = [a - b for d in per_deal
-             if (a := d.score[i]) is not None and (b := d.score[j]) is not None]
+    diffs = list(_leads(per_deal, i, j).values())
     if not diffs:
         return None
     mean, half = mean_ci(diffs)
     return HeadToHead(result.entries[i].label, result.entries[j].label, len(diffs), mean, half)
+
+
+def _leads(per_deal: Sequence[DealScores], i: int, j: int) -> dict[int, float]:
+    """Entry ``i``'s per-deal score minus entry ``j``'s, by deal, in the deals where both sat."""
+    return {d.deal: a - b for d in per_deal
+            if (a := d.score[i]) is not None and (b := d.score[j]) is not None}
