@@ -241,6 +241,40 @@ mod tests {
     }
 
     #[test]
+    fn the_likelihoods_read_the_scores_in_points() {
+        // A network whose outputs are worth 39 points each is as sharp at a temperature of
+        // 39 points as the same weights worth one point each at a temperature of 1.
+        let table = Arc::new(Table::new(Rules::big_two_4card()));
+        let unit = random_net(&table, 5);
+        let mut points = unit.clone();
+        points.0.mlp.scale = 39.0;
+        let mut rng = Rng::new(6);
+        let (mut legal, mut checked) = (Vec::new(), 0);
+        let mut deal = fresh(&table, &mut rng);
+        let at = |temperature| Inference {
+            draws: 1,
+            temperature,
+            uniform: 0.1,
+        };
+        while !deal.is_over() {
+            deal.legal_into(&mut legal);
+            if legal.len() > 1 {
+                for &m in &legal {
+                    let mut s = mlp::Scratch::default();
+                    let a = unit.likelihood(&deal, &legal, m, &at(0.02), &mut s);
+                    let b = points.likelihood(&deal, &legal, m, &at(0.78), &mut s);
+                    let c = points.likelihood(&deal, &legal, m, &at(0.02), &mut s);
+                    assert!((a - b).abs() < 1e-6, "{a} {b}");
+                    checked += usize::from((a - c).abs() > 1e-3);
+                }
+            }
+            let m = unit.choose(&deal, &legal, &mut rng, &mut mlp::Scratch::default());
+            deal.play(m, &mut rng);
+        }
+        assert!(checked > 0, "the scale changed no likelihood");
+    }
+
+    #[test]
     fn the_likelihoods_of_the_moves_are_a_softmax_of_the_scores() {
         let table = Arc::new(Table::new(Rules::big_two_4card()));
         let net = random_net(&table, 5);

@@ -205,8 +205,8 @@ impl<D: Deal, N: Network<D>> Policy<D> for NetPolicy<N> {
         legal[best]
     }
 
-    /// The softmax of the network's scores (see [`Inference::likelihood`]); 0 for a move not
-    /// among `legal`.
+    /// The softmax of the network's scores in points (see [`Inference::likelihood`], whose
+    /// temperature is in points); 0 for a move not among `legal`.
     fn likelihood(
         &self,
         deal: &D,
@@ -219,7 +219,11 @@ impl<D: Deal, N: Network<D>> Policy<D> for NetPolicy<N> {
         let Some(k) = legal.iter().position(|m| *m == played) else {
             return 0.0;
         };
-        inference.likelihood(s.q.iter().map(|&q| f64::from(q)), f64::from(s.q[k]))
+        let scale = self.mlp().scale;
+        inference.likelihood(
+            s.q.iter().map(|&q| f64::from(q) * scale),
+            f64::from(s.q[k]) * scale,
+        )
     }
 
     /// The best score in points: the network estimates the return of the seat to move after
