@@ -23,7 +23,7 @@ from parlour import ParlourError
 from parlour._core import ClimbingNet, Race, TrumpNet
 from parlour.arena.core import run_arena
 from parlour.arena.stats import head_to_head
-from parlour.bots import GreedyBot, Inference, SearchBot, make_bot
+from parlour.bots import GreedyBot, Inference, Opponents, SearchBot, make_bot
 from parlour.bots import base as bots_base
 from parlour.bots import learned as learned_module
 from parlour.bots.learned import (
@@ -624,6 +624,86 @@ def test_bad_inference_is_refused_in_python_and_in_the_core(
         Race(10, None, 4, 2.0, 0.0, 1, settings)
     with pytest.raises(ParlourError, match="must be an Inference"):
         SearchBot(iterations=10, inference=settings)  # type: ignore[arg-type]
+
+
+def test_the_model_of_the_opponents_is_reproducible_on_any_number_of_threads() -> None:
+    state = position(moves=9)
+    obs, legal = state.observation(state.current_player), state.legal_actions()
+
+    def values(**kwargs: object) -> list[list[float]]:
+        bot = SearchBot(iterations=60, min_worlds=4, playouts=playouts, **kwargs)  # type: ignore[arg-type]
+        return [c.values for c in bot.search(obs, legal, random.Random(3)).candidates]
+
+    modelled = values(opponents=Opponents(worlds=64))
+    assert modelled == values(opponents=Opponents(worlds=64), threads=2)
+    # The other seats were dealt the same worlds but played partly by the rule-based policy.
+    assert modelled != values()
+    # Without a network the seats are all played by the rule-based policy anyway: no change.
+    plain = SearchBot(iterations=40).search(obs, legal, random.Random(3))
+    greedy_only = SearchBot(iterations=40, opponents=Opponents()).search(obs, legal, random.Random(3))
+    assert [c.values for c in plain.candidates] == [c.values for c in greedy_only.candidates]
+    # The trump games' worlds do not replay, so no kind is weighed: played out as before.
+    trump = position("forty-five", moves=6)
+    tobs, tlegal = trump.observation(trump.current_player), trump.legal_actions()
+    dealt = SearchBot(iterations=40, playouts=playouts).search(tobs, tlegal, random.Random(3))
+    same = SearchBot(iterations=40, playouts=playouts, opponents=Opponents()).search(
+        tobs, tlegal, random.Random(3))
+    assert [c.values for c in dealt.candidates] == [c.values for c in same.candidates]
+
+
+def test_a_model_of_rule_based_opponents_beats_them_by_more() -> None:
+    # Against three greedy players, the search that finds them rule-based and plays its worlds
+    # against them as they play wins more of a deal than the one that models them as the
+    # network, over the same 12 deals (big-two-4card, seat 0 searching).
+    game = parlour.new_game(VARIANT)
+    greedy = GreedyBot()
+
+    def total(opponents: Opponents | None) -> float:
+        points = 0.0
+        for deal in range(12):
+            state = game.new_deal(seed=800 + deal)
+            bot = SearchBot(iterations=200, playouts=playouts, opponents=opponents)
+            rng = random.Random(deal)
+            while not state.is_over:
+                seat, legal = state.current_player, state.legal_actions()
+                obs = state.observation(seat)
+                player = bot if seat == 0 else greedy
+                state.apply(player.choose(obs, legal, rng))
+            points += state.returns()[0]
+        return points
+
+    assert total(Opponents(worlds=64)) > total(None)
+
+
+@pytest.mark.parametrize("settings", [(0, 0.5, 0.05, 1.0, 0.8), (5000, 0.5, 0.05, 1.0, 0.8),
+                                      (64, 0.0, 0.05, 1.0, 0.8), (64, 1.0, 0.05, 1.0, 0.8),
+                                      (64, 0.5, 0.0, 1.0, 0.8), (64, 0.5, 1.5, 1.0, 0.8),
+                                      (64, 0.5, 0.05, 0.0, 0.8), (64, 0.5, 0.05, math.nan, 0.8),
+                                      (64, 0.5, 0.05, 1.0, 0.0), (64, 0.5, 0.05, 1.0, 1.5)])
+def test_a_bad_model_of_the_opponents_is_refused_in_python_and_in_the_core(
+        settings: tuple[int, float, float, float, float]) -> None:
+    with pytest.raises(ParlourError, match="opponents needs 1 to 4096 worlds"):
+        Opponents(*settings)
+    with pytest.raises(ValueError, match="opponents needs 1 to 4096 worlds"):
+        Race(10, None, 4, 2.0, 0.0, 1, None, None, settings)
+    with pytest.raises(ParlourError, match="must be an Opponents"):
+        SearchBot(iterations=10, opponents=settings)  # type: ignore[arg-type]
+
+
+def test_the_chances_of_the_opponents_kinds_need_a_model_and_a_network_of_the_rules() -> None:
+    state = position(moves=9)
+    knowledge = state.observation(state.current_player)._knowledge()
+    net = load_policy(VARIANT).compiled()  # type: ignore[union-attr]
+    modelled = Race(10, None, 4, 2.0, 0.0, 1, None, None, Opponents().settings())
+    chances = knowledge.rule_based_chances(modelled, 1, net)  # type: ignore[union-attr]
+    assert len(chances) == 4 and chances[state.current_player] == 0.0
+    assert all(0.0 <= c <= 1.0 for c in chances)
+    assert chances == knowledge.rule_based_chances(modelled, 1, net)  # type: ignore[union-attr]
+    with pytest.raises(ValueError, match="no model of the opponents"):
+        knowledge.rule_based_chances(Race(10, None, 4, 2.0, 0.0, 1), 1, net)  # type: ignore[union-attr]
+    other = load_policy("big-two").compiled()  # type: ignore[union-attr]
+    with pytest.raises(ValueError, match="another variant"):
+        knowledge.rule_based_chances(modelled, 1, other)  # type: ignore[union-attr]
 
 
 def test_a_network_is_refused_for_another_variant_or_shape() -> None:

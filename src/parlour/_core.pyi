@@ -192,6 +192,11 @@ class ClimbingKnowledge:
              ) -> tuple[int, int, list[tuple[list[float], int]]]:
         """The search over worlds dealt from this knowledge (:class:`Race`), played out by
         ``policy`` (the greedy policy when None)."""
+    def rule_based_chances(self, race: Race, seed: int, policy: ClimbingNet) -> list[float]:
+        """Each seat's chance of playing by the rule-based policy rather than by ``policy``'s
+        network, weighed from its moves so far by ``race``'s model of the opponents, over
+        worlds dealt from ``seed`` (0 for the knowing seat); ValueError for a race without
+        such a model."""
 
 @final
 class ClimbingNet:
@@ -380,7 +385,8 @@ class Race:
     def __new__(cls, iterations: int | None, time_limit: float | None, min_worlds: int,
                 confidence: float, prior_weight: float, threads: int,
                 inference: tuple[int, float, float] | None = None,
-                leaf_after: int | None = None) -> Race: ...
+                leaf_after: int | None = None,
+                opponents: tuple[int, float, float, float, float] | None = None) -> Race: ...
 
 def rummy_greedy(
     seat: int,

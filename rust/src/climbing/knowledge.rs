@@ -429,6 +429,58 @@ impl sim::Knowledge for Knowledge {
             weight
         })
     }
+
+    fn rule_based_chances<P: Policy<State>>(
+        &self,
+        rng: &mut Rng,
+        model: &sim::Opponents,
+        policy: &P,
+        scratch: &mut P::Scratch,
+    ) -> Option<[f64; sim::MAX_PLAYERS]> {
+        let seen = &self.hidden.seen;
+        let (seat, n) = (usize::from(seen.seat), seen.sizes.len());
+        let inference = model.inference();
+        // Per seat, the log-likelihood of its moves under each kind, world by world.
+        let mut rule_based = vec![Vec::with_capacity(model.worlds); n];
+        let mut played_by = vec![Vec::with_capacity(model.worlds); n];
+        let mut legal = Vec::with_capacity(64);
+        let mut unused = Rng::new(0); // the rule-based policy draws nothing
+        'worlds: for _ in 0..model.worlds.max(1) {
+            let hands = self.world_hands(rng);
+            let Ok(mut replay) = State::new(self.hidden.table.clone(), &self.hidden.start(&hands))
+            else {
+                continue;
+            };
+            let (mut r, mut p) = ([0.0; MAX_SEATS], [0.0; MAX_SEATS]);
+            for &(who, played) in &seen.history {
+                let w = usize::from(who);
+                if w != seat {
+                    replay.legal_actions(&mut legal);
+                    if legal.len() > 1 {
+                        let greedy = sim::Deal::greedy(&replay, &legal, &mut unused);
+                        r[w] += model
+                            .rule_based_likelihood(greedy, played, legal.len())
+                            .ln();
+                        p[w] += policy
+                            .likelihood(&replay, &legal, played, &inference, scratch)
+                            .ln();
+                    }
+                }
+                if replay.apply(played).is_err() {
+                    continue 'worlds;
+                }
+            }
+            for s in 0..n {
+                rule_based[s].push(r[s]);
+                played_by[s].push(p[s]);
+            }
+        }
+        let mut chances = [0.0; sim::MAX_PLAYERS];
+        for s in (0..n).filter(|&s| s != seat) {
+            chances[s] = model.posterior(&rule_based[s], &played_by[s]);
+        }
+        Some(chances)
+    }
 }
 
 /// What the other seats' passes tell under B8 ([`Forced`]), from the history: a pass always
@@ -969,6 +1021,71 @@ mod tests {
                 (false, _) => 0.5,
             }
         }
+    }
+
+    /// A player of the model's other kind: it plays its last legal move, and says so.
+    struct Last;
+
+    impl Policy<State> for Last {
+        type Scratch = ();
+        fn choose(&self, _: &State, legal: &[u64], _: &mut Rng, _: &mut ()) -> u64 {
+            legal[legal.len() - 1]
+        }
+        fn likelihood(&self, _: &State, legal: &[u64], m: u64, _: &Inference, _: &mut ()) -> f64 {
+            if Some(&m) == legal.last() {
+                0.9
+            } else {
+                0.1 / (legal.len() - 1) as f64
+            }
+        }
+    }
+
+    #[test]
+    fn the_kinds_of_the_other_seats_are_weighed_from_their_moves() {
+        // P1 and P3 play by the rule-based policy, P2 by `Last`: once each has chosen a few
+        // times, P0 finds P1 and P3 more likely rule-based than not, and P2 not at all.
+        let table = Arc::new(Table::new(Rules::big_two_4card()));
+        let mut rng = Rng::new(11);
+        let model = sim::Opponents {
+            worlds: 256,
+            prior: 0.5,
+            noise: 0.05,
+            temperature: 1.0,
+            certainty: 0.8,
+        };
+        let mut legal = Vec::new();
+        let mut rule_based = Vec::new();
+        for _ in 0..8 {
+            let mut state = fresh(&table, &mut rng);
+            let mut choices = [0; 4];
+            while !state.is_over() && choices[1..].iter().any(|&c| c < 4) {
+                state.legal_into(&mut legal);
+                let mover = state.current_player() as usize;
+                choices[mover] += usize::from(legal.len() > 1);
+                let m = if mover == 2 {
+                    legal[legal.len() - 1]
+                } else {
+                    state.greedy(&legal, &mut rng)
+                };
+                state.play(m, &mut rng);
+            }
+            if state.is_over() {
+                continue;
+            }
+            let knowledge = Knowledge::of_state(&state, 0).unwrap();
+            let chances =
+                sim::Knowledge::rule_based_chances(&knowledge, &mut rng, &model, &Last, &mut ())
+                    .expect("climbing deals replay");
+            assert_eq!(chances[0], 0.0, "the searching seat is not modelled");
+            assert!(chances[1] > 0.5 && chances[3] > 0.5, "{chances:?}");
+            assert!(chances[2] < 0.01, "{chances:?}");
+            assert!(chances[4..].iter().all(|&c| c == 0.0));
+            rule_based.extend([chances[1], chances[3]]);
+        }
+        // Four choices each do not always tell: on average they all but settle it.
+        assert!(rule_based.len() >= 8, "{} seats checked", rule_based.len());
+        let mean = rule_based.iter().sum::<f64>() / rule_based.len() as f64;
+        assert!(mean > 0.9, "{rule_based:?}");
     }
 
     #[test]

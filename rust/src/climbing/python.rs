@@ -19,9 +19,9 @@ use crate::climbing::{
     self, Five, Illegal, Knowledge, MAX_SEATS, Rules, Scoring, Seen, Start, State, Table, Window,
 };
 use crate::interned::Interned;
-use crate::sim::Rng;
 use crate::sim::mlp::{NetPolicy, Network as _, Scratch};
 use crate::sim::python::{Race, TallyTuple, layers};
+use crate::sim::{self, Rng};
 
 pyo3::import_exception!(parlour.errors, DealError);
 pyo3::import_exception!(parlour.errors, IllegalAction);
@@ -507,6 +507,35 @@ impl ClimbingKnowledge {
     /// seat exactly its observation.
     fn sample(&self, seed: u64) -> Vec<u64> {
         self.inner.sample_hands(&mut Rng::new(seed))
+    }
+
+    /// Each seat's chance of playing by the rule-based policy rather than by `policy`'s
+    /// network, weighed from its moves so far as `race`'s model of the opponents says (its
+    /// `Opponents`), over worlds dealt from `seed`; 0 for the knowing seat. ValueError for a
+    /// race without such a model or a network of other rules.
+    fn rule_based_chances(
+        &self,
+        race: &Race,
+        seed: u64,
+        policy: &ClimbingNet,
+    ) -> PyResult<Vec<f64>> {
+        let Some(model) = race.opponents() else {
+            return Err(PyValueError::new_err(
+                "the race has no model of the opponents",
+            ));
+        };
+        let players = self.inner.seen().sizes.len();
+        policy.check_fits(self.inner.table(), players)?;
+        let mut scratch = Default::default();
+        let chances = sim::Knowledge::rule_based_chances(
+            &self.inner,
+            &mut Rng::new(seed),
+            &model,
+            &policy.net,
+            &mut scratch,
+        )
+        .unwrap_or([0.0; sim::MAX_PLAYERS]);
+        Ok(chances[..players].to_vec())
     }
 
     /// Searches `candidates` (the seat's legal plays, as ints) with `race`'s settings over

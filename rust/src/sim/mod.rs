@@ -78,6 +78,21 @@ pub trait Knowledge: Send + Sync {
         let _ = (inference, policy, scratch);
         self.sample(rng)
     }
+
+    /// Each seat's chance of playing by the family's rule-based policy rather than by `policy`,
+    /// weighed from its moves so far as [`Opponents`] says (the searching seat's own entry
+    /// is 0); `None` for a family that cannot replay its deals, whose seats are all modelled by
+    /// `policy`.
+    fn rule_based_chances<P: Policy<Self::Deal>>(
+        &self,
+        rng: &mut Rng,
+        model: &Opponents,
+        policy: &P,
+        scratch: &mut P::Scratch,
+    ) -> Option<[f64; MAX_PLAYERS]> {
+        let _ = (rng, model, policy, scratch);
+        None
+    }
 }
 
 /// How sampled worlds are weighted by the other seats' past moves (see
@@ -111,6 +126,106 @@ impl Inference {
             0.0
         };
         (1.0 - self.uniform) * soft + self.uniform / n.max(1) as f64
+    }
+}
+
+/// A model of the other seats as players of one of two kinds: the family's rule-based policy
+/// ([`Deal::greedy`]) or the playout policy. Before a search, each seat's chance of being of the
+/// rule-based kind is weighed from its moves so far (Bayes' rule over `worlds` dealt worlds: in
+/// each, how likely its recorded moves were under each kind, replayed from the deal's start).
+/// A seat whose chance reaches `certainty` is played by the rule-based policy in every world,
+/// any other by the playout policy. A search that meets rule-based players then plays against
+/// them as they play, and one that meets others keeps the playout policy's model of them: taking
+/// a player for rule-based when it is not costs more than the converse gains, so the evidence
+/// must be strong.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Opponents {
+    /// Worlds dealt to weigh the kinds.
+    pub worlds: usize,
+    /// The chance that a seat is of the rule-based kind before any of its moves is seen.
+    pub prior: f64,
+    /// Each kind's share of a uniform choice among the legal moves: no move rules a kind out.
+    pub noise: f64,
+    /// The softness (points) of the playout policy's kind: a move it scores `q` points is played
+    /// with a chance in proportion to `exp(q / temperature)`, as in [`Inference`].
+    pub temperature: f64,
+    /// The chance of the rule-based kind from which a seat is played by the rule-based policy.
+    pub certainty: f64,
+}
+
+impl Opponents {
+    /// The model as [`Policy::likelihood`] takes it, for the playout policy's kind.
+    pub fn inference(&self) -> Inference {
+        Inference {
+            draws: 1,
+            temperature: self.temperature,
+            uniform: self.noise,
+        }
+    }
+
+    /// The chance of a recorded move under the rule-based kind, which would have played
+    /// `rule_based` among `legal` moves.
+    pub fn rule_based_likelihood<M: PartialEq>(
+        &self,
+        rule_based: M,
+        played: M,
+        legal: usize,
+    ) -> f64 {
+        let chosen = if rule_based == played { 1.0 } else { 0.0 };
+        (1.0 - self.noise) * chosen + self.noise / legal.max(1) as f64
+    }
+
+    /// The seats played by the rule-based policy, a bit each: those whose chance of the
+    /// rule-based kind (`chances`, by seat) reaches `certainty`.
+    pub fn rule_based(&self, chances: &[f64]) -> u32 {
+        chances
+            .iter()
+            .take(32)
+            .enumerate()
+            .filter(|&(_, &chance)| chance >= self.certainty)
+            .fold(0, |seats, (s, _)| seats | 1 << s)
+    }
+
+    /// A seat's chance of the rule-based kind, from the log-likelihoods of its moves under
+    /// each kind in each world dealt (`rule_based[w]`, `policy[w]`): each kind's likelihood is
+    /// the mean over the worlds, as the worlds are dealt from what the searching seat knows.
+    pub fn posterior(&self, rule_based: &[f64], policy: &[f64]) -> f64 {
+        fn log_mean_exp(xs: &[f64]) -> f64 {
+            let top = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            if !top.is_finite() {
+                return top;
+            }
+            top + (xs.iter().map(|x| (x - top).exp()).sum::<f64>() / xs.len() as f64).ln()
+        }
+        let (r, p) = (log_mean_exp(rule_based), log_mean_exp(policy));
+        if r == f64::NEG_INFINITY && p == f64::NEG_INFINITY {
+            return self.prior;
+        }
+        // π·R / (π·R + (1 − π)·P), computed from the logs.
+        let odds = (1.0 - self.prior).ln() - self.prior.ln() + p - r;
+        1.0 / (1.0 + odds.exp())
+    }
+}
+
+/// Plays each seat of `rule_based` (a bit each) by the family's rule-based policy and every
+/// other seat by `inner`: the worlds of a search with a model of its [`Opponents`].
+pub struct Modelled<'a, P> {
+    pub inner: &'a P,
+    pub rule_based: u32,
+}
+
+impl<D: Deal, P: Policy<D>> Policy<D> for Modelled<'_, P> {
+    type Scratch = P::Scratch;
+
+    fn choose(&self, deal: &D, legal: &[D::Move], rng: &mut Rng, s: &mut P::Scratch) -> D::Move {
+        match u32::try_from(deal.to_move()) {
+            Ok(seat) if seat < 32 && self.rule_based >> seat & 1 == 1 => deal.greedy(legal, rng),
+            _ => self.inner.choose(deal, legal, rng, s),
+        }
+    }
+
+    fn value(&self, deal: &D, legal: &[D::Move], s: &mut P::Scratch) -> Option<f64> {
+        self.inner.value(deal, legal, s)
     }
 }
 
@@ -220,6 +335,35 @@ pub fn playout_to_leaf<D: Deal, P: Policy<D>>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_kinds_are_weighed_by_bayes_rule() {
+        let model = Opponents {
+            worlds: 4,
+            prior: 0.25,
+            noise: 0.05,
+            temperature: 1.0,
+            certainty: 0.8,
+        };
+        // Moves as likely under either kind leave the prior; no world replayed leaves it too.
+        assert!((model.posterior(&[-2.0, -3.0], &[-2.0, -3.0]) - 0.25).abs() < 1e-12);
+        assert_eq!(model.posterior(&[], &[]), 0.25);
+        // Twice as likely under the rule-based kind in every world: odds 1:3 become 2:3.
+        let two = 2f64.ln();
+        let p = model.posterior(&[-1.0 + two, -5.0 + two], &[-1.0, -5.0]);
+        assert!((p - 0.4).abs() < 1e-12, "{p}");
+        // Each kind's likelihood is the mean over the worlds, not the product.
+        let p = model.posterior(&[0.0, f64::NEG_INFINITY], &[0.5f64.ln(), 0.5f64.ln()]);
+        assert!((p - 0.25).abs() < 1e-12, "{p}");
+        // Overwhelming evidence either way, without overflow.
+        assert!(model.posterior(&[-1.0], &[-900.0]) > 1.0 - 1e-12);
+        assert!(model.posterior(&[-900.0], &[-1.0]) < 1e-12);
+        // The rule-based kind's chance of a move: its own choice, or the noise's share.
+        assert!((model.rule_based_likelihood(3, 3, 5) - 0.96).abs() < 1e-12);
+        assert!((model.rule_based_likelihood(3, 4, 5) - 0.01).abs() < 1e-12);
+        // Only a seat as likely rule-based as the certainty asks is played as one.
+        assert_eq!(model.rule_based(&[0.0, 0.8, 0.79, 1.0]), 0b1010);
+    }
 
     #[test]
     fn the_likelihood_is_a_softmax_mixed_with_a_uniform_choice() {

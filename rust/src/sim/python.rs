@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 
 use super::mlp::Layers;
 use super::search::{MAX_ITERATIONS, Outcome, Settings, race};
-use super::{Deal, Greedy, Inference, Knowledge, Policy};
+use super::{Deal, Greedy, Inference, Knowledge, Opponents, Policy};
 
 /// The most deals drawn for one world kept, when worlds are weighted.
 const MAX_DRAWS: usize = 4096;
@@ -81,7 +81,7 @@ impl Race {
     #[new]
     #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (iterations, time_limit, min_worlds, confidence, prior_weight, threads,
-                        inference=None, leaf_after=None))]
+                        inference=None, leaf_after=None, opponents=None))]
     fn new(
         iterations: Option<u64>,
         time_limit: Option<f64>,
@@ -91,6 +91,7 @@ impl Race {
         threads: usize,
         inference: Option<(usize, f64, f64)>,
         leaf_after: Option<u32>,
+        opponents: Option<(usize, f64, f64, f64, f64)>,
     ) -> PyResult<Race> {
         let time_limit = match time_limit {
             Some(t) if t.is_finite() && t > 0.0 && t < 1e9 => Some(Duration::from_secs_f64(t)),
@@ -147,6 +148,36 @@ impl Race {
                 "leaf_after counts the searching seat's turns: at least 1",
             ));
         }
+        let opponents = match opponents {
+            None => None,
+            Some((worlds, prior, noise, temperature, certainty))
+                if (1..=MAX_DRAWS).contains(&worlds)
+                    && prior > 0.0
+                    && prior < 1.0
+                    && noise > 0.0
+                    && noise <= 1.0
+                    && temperature > 0.0
+                    && temperature.is_finite()
+                    && certainty > 0.0
+                    && certainty <= 1.0 =>
+            {
+                Some(Opponents {
+                    worlds,
+                    prior,
+                    noise,
+                    temperature,
+                    certainty,
+                })
+            }
+            Some((worlds, prior, noise, temperature, certainty)) => {
+                return Err(PyValueError::new_err(format!(
+                    "opponents needs 1 to {MAX_DRAWS} worlds, a prior chance between 0 and 1, a \
+                     noise above 0 and at most 1, a finite temperature above 0 and a certainty \
+                     above 0 and at most 1, not {worlds}, {prior}, {noise}, {temperature} and \
+                     {certainty}"
+                )));
+            }
+        };
         Ok(Race {
             settings: Settings {
                 iterations,
@@ -157,12 +188,18 @@ impl Race {
                 threads,
                 inference,
                 leaf_after,
+                opponents,
             },
         })
     }
 }
 
 impl Race {
+    /// The model of the opponents, if the race has one.
+    pub(crate) fn opponents(&self) -> Option<Opponents> {
+        self.settings.opponents
+    }
+
     /// Searches `candidates` (action ints, the knowing seat's legal moves) for `knowledge`'s
     /// seat, without the GIL: `(worlds, iterations, [(returns, wins) per candidate])`.
     pub fn run<K>(

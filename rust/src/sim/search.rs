@@ -11,7 +11,9 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use super::{Deal, Inference, Knowledge, MAX_PLAYERS, Policy, Rng, playout_to_leaf};
+use super::{
+    Deal, Inference, Knowledge, MAX_PLAYERS, Modelled, Opponents, Policy, Rng, playout_to_leaf,
+};
 
 /// The most rollouts a search may be asked for: a candidate's returns are kept world by world
 /// (8 bytes each), so a larger budget would ask for more memory than a machine has.
@@ -43,6 +45,9 @@ pub struct Settings {
     /// Rollouts stop where the searching seat is to choose for this many more times and take
     /// the policy's value of that position ([`Policy::value`]); `None`: played to the end.
     pub leaf_after: Option<u32>,
+    /// The other seats modelled as rule-based or playout-policy players, weighed by their moves
+    /// so far (`None`: every seat plays by the playout policy).
+    pub opponents: Option<Opponents>,
 }
 
 /// One candidate's results: its return in each world it was played in, and its wins.
@@ -68,6 +73,8 @@ struct Racer<'a, D: Deal, P> {
     settings: &'a Settings,
     tallies: Vec<Tally>,
     alive: Vec<usize>,
+    /// The seats played by the rule-based policy in every world, a bit each ([`Opponents`]).
+    rule_based: u32,
 }
 
 /// Searches the candidates `moves` (the seat's own legal moves, best guess first: an exact tie
@@ -111,6 +118,13 @@ fn race_in_batches<K: Knowledge, P: Policy<K::Deal>>(
     } else {
         None
     };
+    // The kinds are weighed once, from a stream no world uses (worlds use 2w and 2w + 1).
+    let rule_based = settings.opponents.map_or(0, |model| {
+        let mut rng = Rng::stream(seed, u64::MAX);
+        let mut scratch = P::Scratch::default();
+        let chances = knowledge.rule_based_chances(&mut rng, &model, policy, &mut scratch);
+        chances.map_or(0, |chances| model.rule_based(&chances))
+    });
     let mut racer: Racer<'_, K::Deal, P> = Racer {
         moves,
         policy,
@@ -118,6 +132,7 @@ fn race_in_batches<K: Knowledge, P: Policy<K::Deal>>(
         settings,
         tallies: vec![Tally::default(); moves.len()],
         alive: (0..moves.len()).collect(),
+        rule_based,
     };
     let (mut worlds, mut used) = (0u64, 0u64);
     let mut next_check = settings.min_worlds.max(1);
@@ -198,6 +213,10 @@ impl<D: Deal, P: Policy<D>> Racer<'_, D, P> {
             }
             None => knowledge.sample(&mut dealing),
         };
+        let modelled = Modelled {
+            inner: self.policy,
+            rule_based: self.rule_based,
+        };
         let rollouts = Rng::stream(seed, 2 * w + 1);
         let mut legal = Vec::with_capacity(64);
         let mut returns = [0.0; MAX_PLAYERS];
@@ -215,7 +234,7 @@ impl<D: Deal, P: Policy<D>> Racer<'_, D, P> {
                 &mut deal,
                 &mut rng,
                 &mut legal,
-                self.policy,
+                &modelled,
                 &mut scratch,
                 seat,
                 turns,
@@ -348,6 +367,7 @@ mod tests {
             threads,
             inference: None,
             leaf_after: None,
+            opponents: None,
         }
     }
 

@@ -503,6 +503,7 @@ fn a_search_over_sampled_worlds_is_the_same_on_any_number_of_threads() {
         threads,
         inference: None,
         leaf_after: None,
+        opponents: None,
     };
     let one = race(&knowledge, &legal, &priors, &settings(1), 7, &Greedy).unwrap();
     assert_eq!(

@@ -7,7 +7,7 @@ from parlour.bots.greedy import GreedyBot
 from parlour.bots.learned import WEIGHTS, LearnedBot
 from parlour.bots.levels import EasyBot, register_levels
 from parlour.bots.random_bot import RandomBot
-from parlour.bots.search import Inference, SearchBot
+from parlour.bots.search import Inference, Opponents, SearchBot
 from parlour.registry import get_variant
 
 register_bot("random", RandomBot)
@@ -50,7 +50,7 @@ def offered_bots(variant: str, players: int | None = None) -> list[str]:
 
 
 __all__ = [
-    "BOT_LEVELS", "Bot", "EasyBot", "GreedyBot", "Inference", "LearnedBot", "RandomBot",
-    "SearchBot",
+    "BOT_LEVELS", "Bot", "EasyBot", "GreedyBot", "Inference", "LearnedBot", "Opponents",
+    "RandomBot", "SearchBot",
     "bot_names", "make_bot", "offered_bots", "register_bot",
 ]

@@ -49,14 +49,20 @@ The search, step by step:
    the other seats' moves so far were in it under the network (:class:`Inference`), so that
    worlds where their play made sense count more. Measured in big-two-4card it bought no
    strength (the documentation's "Speed and strength"), so no level uses it.
-7. Budgets: ``iterations`` counts rollouts (one candidate played out in one world) and is
+7. Opponents (optional, likewise): each other seat is modelled as a player of one of two kinds,
+   the rule-based policy or the network, with a chance weighed from its moves so far in worlds
+   dealt from the observation (:class:`Opponents`); a seat that almost surely plays by the
+   rule-based policy is played by it in every world, any other by the network. Against
+   rule-based players the search then plays against them as they play, and against others it
+   keeps the network's model of them.
+8. Budgets: ``iterations`` counts rollouts (one candidate played out in one world) and is
    reproducible: the same observation, legal actions and generator state give the same move.
    ``time_limit`` (seconds) stops sampling when the time is up, for interactive play; with both,
    whichever comes first. Every candidate is played in at least one world. The time counts
    from when the guide has scored the moves and the playout network is at hand: loading a
    network, which a process's first search does, is not taken from the search.
 
-Steps 3, 4 and 6 run compiled, without Python (the observation's ``_knowledge()`` and
+Steps 3, 4, 6 and 7 run compiled, without Python (the observation's ``_knowledge()`` and
 ``parlour._core.Race``), on ``threads`` threads: world ``w`` is dealt and played out from its
 own stream of the search's seed, and racing looks at the results only at fixed world counts, so
 an iteration budget gives the same move on any number of threads and under any load.
@@ -124,6 +130,51 @@ class Inference:
             raise ParlourError(f"inference needs 1 to 4096 draws, a finite temperature above 0 "
                                f"and a uniform share above 0 and at most 1, not {draws!r}, "
                                f"{self.temperature!r} and {self.uniform!r}")
+
+
+@dataclass(frozen=True)
+class Opponents:
+    """How a search models the other seats: each as a player of one of two kinds, the
+    variant's rule-based policy (``greedy``) or the playout network (step 7 of the module).
+
+    Before a search, each other seat's chance of the rule-based kind is weighed by Bayes' rule
+    from ``prior`` and its moves so far: over ``worlds`` deals consistent with the observation,
+    how likely its recorded moves were under each kind. The rule-based kind plays its own choice
+    and the network's kind the softmax of the network's scores over ``temperature`` (points),
+    each mixed with a uniform choice for a share ``noise``, so that no move rules a kind out.
+    A seat whose chance reaches ``certainty`` is played by the rule-based policy in every world,
+    any other seat by the network. Taking a player for rule-based when it is not costs more than
+    the converse gains, so the evidence must be strong.
+
+    >>> Opponents().worlds, Opponents().certainty
+    (128, 0.8)
+    >>> Opponents(prior=1.0)
+    Traceback (most recent call last):
+    ...
+    parlour.errors.ParlourError: opponents needs 1 to 4096 worlds, a prior chance between 0 and 1, a noise above 0 and at most 1, a finite temperature above 0 and a certainty above 0 and at most 1, not 128, 1.0, 0.05, 0.3 and 0.8
+    """
+
+    worlds: int = 128
+    prior: float = 0.5
+    noise: float = 0.05
+    temperature: float = 0.3
+    certainty: float = 0.8
+
+    def __post_init__(self) -> None:
+        worlds = self.worlds
+        if isinstance(worlds, bool) or not isinstance(worlds, int) or not 1 <= worlds <= 4096 \
+                or not 0 < self.prior < 1 or not 0 < self.noise <= 1 \
+                or not (math.isfinite(self.temperature) and self.temperature > 0) \
+                or not 0 < self.certainty <= 1:
+            raise ParlourError(f"opponents needs 1 to 4096 worlds, a prior chance between 0 and "
+                               f"1, a noise above 0 and at most 1, a finite temperature above 0 "
+                               f"and a certainty above 0 and at most 1, not {worlds!r}, "
+                               f"{self.prior!r}, {self.noise!r}, {self.temperature!r} and "
+                               f"{self.certainty!r}")
+
+    def settings(self) -> tuple[int, float, float, float, float]:
+        """The model as the compiled search takes it (``parlour._core.Race``)."""
+        return (self.worlds, self.prior, self.noise, self.temperature, self.certainty)
 
 
 def policy_order(
@@ -296,7 +347,10 @@ class SearchBot(Bot):
     of the module; used in the climbing games only); ``leaf_after``: with such
     a policy, each rollout stops where the searching seat is to choose for the
     ``leaf_after``-th time and counts the network's estimate of its best move there instead of
-    playing to the end (a value at the leaves; ``None``: every rollout is played to the end).
+    playing to the end (a value at the leaves; ``None``: every rollout is played to the end);
+    ``opponents`` (:class:`Opponents`): with such a policy, each other seat is played in each
+    world by the rule-based policy or by the network, as its moves so far show (step 7 of the
+    module; used in the climbing games only).
     """
 
     name = "search"
@@ -319,6 +373,7 @@ class SearchBot(Bot):
         playouts: Playouts | None = None,
         inference: Inference | None = None,
         leaf_after: int | None = None,
+        opponents: Opponents | None = None,
     ) -> None:
         if iterations is None and time_limit is None:
             raise ParlourError("a search needs a budget: iterations, a time limit, or both")
@@ -354,9 +409,12 @@ class SearchBot(Bot):
                                        or not isinstance(leaf_after, int) or leaf_after < 1):
             raise ParlourError(f"leaf_after must be a whole number of turns of at least 1 or "
                                f"None, not {leaf_after!r}")
+        if opponents is not None and not isinstance(opponents, Opponents):
+            raise ParlourError(f"opponents must be an Opponents or None, not {opponents!r}")
         self.playouts = playouts
         self.inference = inference
         self.leaf_after = leaf_after
+        self.opponents = opponents
         if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:
             raise ParlourError(f"threads must be a whole number from 1 to 256, not {threads!r}")
         self.threads = threads
@@ -476,9 +534,12 @@ class SearchBot(Bot):
         inference = None
         if self.inference is not None and policy is not None:
             inference = (self.inference.draws, self.inference.temperature, self.inference.uniform)
+        opponents = None
+        if self.opponents is not None and policy is not None:
+            opponents = self.opponents.settings()
         # Greedy playouts have no values to stop at: without a network they are played out.
         race = Race(iterations, left, self.min_worlds, confidence, weight, self.threads, inference,
-                    self.leaf_after)
+                    self.leaf_after, opponents)
         moves = [int(c.action) for c in candidates]
         priors = [c.prior for c in candidates]
         seed = rng.getrandbits(64)
