@@ -2,7 +2,8 @@
 
 How the documentation's "Speed and strength" measured what the levels keep of the policy's
 choice (``keep_policy``, family by family), worlds weighted by the other seats' moves
-(``inference``), rollouts that stop at the network's value (``leaf_after``), what the learned
+(``inference``), the other seats modelled by their kind (``opponents``), rollouts that stop
+at the network's value (``leaf_after``), what the learned
 network adds to a search (``--against-no-network``), a network budget on either side
 (``--network-iterations``, ``--against-network-iterations``), what its playouts add to its guide
 (``--network-playouts``, ``--greedy-playouts``, ``--against-greedy-playouts``), playouts by
@@ -31,13 +32,15 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import shutil
+import tempfile
 import time
 from pathlib import Path
 
 import parlour
 from parlour.arena.core import run_arena
-from parlour.arena.stats import head_to_head, split_differences
-from parlour.bots import Inference, SearchBot
+from parlour.arena.stats import head_to_head, paired_runs, split_differences
+from parlour.bots import Inference, Opponents, SearchBot
 from parlour.bots.base import register_bot
 from parlour.bots.learned import PLAYED_OUT, Policy, network_playouts
 from parlour.bots.learned.dmc import QNet, features_for
@@ -51,6 +54,12 @@ def inference(text: str) -> Inference:
     return Inference(int(draws), float(temperature), float(uniform))
 
 
+def opponents(text: str) -> Opponents:
+    worlds, *rest = text.split(",")
+    prior, noise, temperature, certainty = (float(x) for x in rest)
+    return Opponents(int(worlds), prior, noise, temperature, certainty)
+
+
 def playouts_from(path: Path, game: Game) -> Playouts:
     """The network in ``path`` (a weights file of ``training/selfplay.py --export``) as a
     search's playout policy for ``game``."""
@@ -61,7 +70,9 @@ def playouts_from(path: Path, game: Game) -> Playouts:
     return lambda observation: compiled
 
 
-def main() -> None:
+def setup() -> tuple[argparse.Namespace, Game, str, str]:
+    """The command line read, and the two sides registered as bots: ``(args, game, first,
+    second)``."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("variant")
     parser.add_argument("level", choices=[level.name for level in LEVELS])
@@ -74,6 +85,10 @@ def main() -> None:
                         help="the second side's keep_policy (default: the family's)")
     parser.add_argument("--inference", type=inference, default=None,
                         help="the first side's inference, as DRAWS,TEMPERATURE,UNIFORM")
+    parser.add_argument("--opponents", type=opponents, default=None,
+                        metavar="WORLDS,PRIOR,NOISE,TEMPERATURE,CERTAINTY",
+                        help="the first side models the other seats as rule-based players or "
+                             "the network, by their moves (parlour.bots.Opponents)")
     parser.add_argument("--leaf-after", type=int, default=None,
                         help="the first side's leaf_after (its rollouts stop at a value)")
     parser.add_argument("--network-iterations", type=int, default=None,
@@ -104,10 +119,20 @@ def main() -> None:
     parser.add_argument("--playout-weights", type=Path, default=None, metavar="FILE",
                         help="the first side plays its worlds out with the network in FILE, "
                              "at its network budget (its guide stays the shipped network)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="processes playing the deals (the results do not change)")
+    parser.add_argument("--journal", type=Path, default=None,
+                        help="the arena's journal of the run, to stop and resume it")
+    parser.add_argument("--paired", type=Path, default=None, metavar="JOURNAL",
+                        help="also the deal-by-deal difference from another run of the same "
+                             "deals, the level as shipped against the same opponent, read back "
+                             "from its journal (such as journals/big-two-4card-expert-greedy.jsonl)")
     parser.add_argument("--against", default=None, metavar="BOT",
                         help="the second side is this bot (such as learned) instead of the "
                              "level as shipped")
     args = parser.parse_args()
+    if args.paired is not None and args.against is None:
+        parser.error("--paired compares with the shipped level against the same --against BOT")
     level = next(lv for lv in LEVELS if lv.name == args.level)
     if args.level_network_iterations is not None:
         level = dataclasses.replace(
@@ -115,6 +140,7 @@ def main() -> None:
 
     def side(name: str, keep: float | None, weighting: Inference | None = None,
              leaf_after: int | None = None, network_iterations: int | None = None,
+             modelled: Opponents | None = None,
              network: bool = True, greedy_playouts: bool = False,
              network_played: bool = False,
              played_by: Playouts | None = None) -> str:
@@ -129,6 +155,7 @@ def main() -> None:
             bot = changed.bot()
             bot.inference = weighting
             bot.leaf_after = leaf_after
+            bot.opponents = modelled
             if greedy_playouts:
                 bot.playouts = None
             if network_played:
@@ -144,14 +171,23 @@ def main() -> None:
     game = parlour.new_game(args.variant, **({"players": args.players} if args.players else {}))
     played_by = None if args.playout_weights is None else playouts_from(args.playout_weights, game)
     first = side(f"{level.name}-changed", args.keep_policy, args.inference, args.leaf_after,
-                 args.network_iterations, greedy_playouts=args.greedy_playouts,
+                 args.network_iterations, modelled=args.opponents,
+                 greedy_playouts=args.greedy_playouts,
                  network_played=args.network_playouts, played_by=played_by)
     second = args.against or side(f"{level.name}-shipped", args.against_keep_policy,
                                   network_iterations=args.against_network_iterations,
                                   network=not args.against_no_network,
                                   greedy_playouts=args.against_greedy_playouts)
+    return args, game, first, second
+
+
+def main() -> None:
+    args, game, first, second = setup()
+    level = next(lv for lv in LEVELS if lv.name == args.level)
     began = time.perf_counter()
-    result = run_arena(game, [first, second], args.games, seed=args.seed, duplicate=True)
+    result = run_arena(game, [first, second], args.games, seed=args.seed, duplicate=True,
+                       workers=args.workers,
+                       journal=None if args.journal is None else str(args.journal))
     for pair in head_to_head(result):
         print(f"{pair.first} − {pair.second}: {pair.mean:+.3f} "
               f"[{pair.mean - pair.half:+.3f}, {pair.mean + pair.half:+.3f}] over {pair.deals} deals")
@@ -160,7 +196,21 @@ def main() -> None:
         print(f"  {split.seats} v {split.others}: {d.mean:+.3f} "
               f"[{d.mean - d.half:+.3f}, {d.mean + d.half:+.3f}]")
     print(f"wall time {time.perf_counter() - began:.0f} s")
+    if args.paired is not None:
+        # Read back only: a copy, so that the recorded journal is never written to.
+        with tempfile.TemporaryDirectory() as folder:
+            copy = Path(folder) / args.paired.name
+            shutil.copyfile(args.paired, copy)
+            shipped = run_arena(game, [level.name, second], args.games, seed=args.seed,
+                                duplicate=True, journal=str(copy))
+        pair = paired_runs(result, shipped)
+        print(f"paired with {args.paired}: {pair.mean:+.3f} "
+              f"[{pair.mean - pair.half:+.3f}, {pair.mean + pair.half:+.3f}] over {pair.deals} deals")
 
 
-if __name__ == "__main__":
+if __name__ == "__mp_main__":
+    # A worker of --workers: processes are spawned, and import this script under this name with
+    # the same arguments; the sides are registered in it again, so that it can make the bots.
+    setup()
+elif __name__ == "__main__":
     main()

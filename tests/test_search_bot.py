@@ -20,6 +20,7 @@ import pytest
 import parlour
 from parlour import CardSet, ParlourError, VariantError
 from parlour._core import MAX_ITERATIONS, Race
+from parlour.arena.core import run_arena
 from parlour.bots import Bot, EasyBot, GreedyBot, RandomBot, SearchBot, bot_names, make_bot
 from parlour.bots.levels import LEVELS, bench_lines
 from parlour.bots.search import SearchResult
@@ -442,6 +443,35 @@ def test_the_settings_script_compares_a_changed_level_with_the_shipped_one() -> 
     netted = run("--network-playouts", "--network-iterations", "40", games=2)
     assert netted.startswith("medium-changed − medium-shipped: ") and "+0.000 [" not in netted
     assert run("--against", "learned", games=2).startswith("medium-changed − learned: ")
+    # A model of the opponents that plays every other seat by greedy in the worlds.
+    modelled = run("--network-iterations", "40", "--against-network-iterations", "40",
+                   "--opponents", "1,0.999,1.0,1.0,0.001", variant="big-two-4card", games=2)
+    assert modelled.startswith("medium-changed − medium-shipped: ") and modelled != both
+
+
+def test_the_settings_script_pairs_a_run_with_the_shipped_levels_journal(tmp_path: Path) -> None:
+    """``--paired``: the deal-by-deal difference from the shipped level's run against the same
+    opponent, read back from its journal (which is left as it was)."""
+    script = Path(__file__).resolve().parents[1] / "scripts" / "search_settings.py"
+    journal = tmp_path / "medium-greedy.jsonl"
+    run_arena(parlour.new_game("rummy"), ["medium", "greedy"], 3, seed=1, duplicate=True,
+              journal=journal)
+    recorded = journal.read_bytes()
+
+    def paired(*args: str) -> str:
+        done = subprocess.run([sys.executable, str(script), "rummy", "medium", "--games", "3",
+                               "--against", "greedy", "--paired", str(journal), *args],
+                              capture_output=True, text=True, check=True)
+        return done.stdout.splitlines()[-1]
+
+    assert paired() == f"paired with {journal}: +0.000 [+0.000, +0.000] over 3 deals"
+    # Played by two worker processes, which register the changed side themselves.
+    changed = paired("--keep-policy", "0", "--workers", "2")
+    assert changed.startswith(f"paired with {journal}: ") and "+0.000 [" not in changed
+    assert journal.read_bytes() == recorded
+    refused = subprocess.run([sys.executable, str(script), "rummy", "medium", "--games", "3",
+                              "--paired", str(journal)], capture_output=True, text=True)
+    assert refused.returncode != 0 and "--paired compares" in refused.stderr
 
 
 def test_the_settings_script_plays_out_with_the_network_it_is_given(tmp_path: Path) -> None:
