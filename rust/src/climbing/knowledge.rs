@@ -251,6 +251,32 @@ impl Knowledge {
             .unwrap_or(self.proven_hands)
     }
 
+    /// Replays the history from `start`, calling `choice(position, legal, seat, played)` at
+    /// each move another seat than the knowing one made among two or more legal moves (each
+    /// position as that seat met it); `false` if the history cannot be replayed from `start`.
+    fn replay_choices(
+        &self,
+        start: &Start,
+        legal: &mut Vec<u64>,
+        mut choice: impl FnMut(&State, &[u64], usize, u64),
+    ) -> bool {
+        let Ok(mut replay) = State::new(self.hidden.table.clone(), start) else {
+            return false;
+        };
+        for &(who, played) in &self.hidden.seen.history {
+            if who != self.hidden.seen.seat {
+                replay.legal_actions(legal);
+                if legal.len() > 1 {
+                    choice(&replay, legal, usize::from(who), played);
+                }
+            }
+            if replay.apply(played).is_err() {
+                return false;
+            }
+        }
+        true
+    }
+
     /// Each seat's hand at the start of a world dealt from `rng` (key order, one per seat):
     /// the deal that, with the history replayed, is the world [`sim::Knowledge::sample`] gives.
     pub fn sample_hands(&self, rng: &mut Rng) -> Vec<u64> {
@@ -406,27 +432,15 @@ impl sim::Knowledge for Knowledge {
         policy: &P,
         scratch: &mut P::Scratch,
     ) -> State {
-        let seat = self.hidden.seen.seat;
         let mut legal = Vec::with_capacity(64);
         // The world a candidate gives is this replay's end; the weight needs every position on
         // the way, each seen by the seat that moved.
         self.sample_weighted(rng, inference.draws, |start, _| {
-            let Ok(mut replay) = State::new(self.hidden.table.clone(), start) else {
-                return 0.0;
-            };
             let mut weight = 1.0;
-            for &(who, played) in &self.hidden.seen.history {
-                if who != seat {
-                    replay.legal_actions(&mut legal);
-                    if legal.len() > 1 {
-                        weight *= policy.likelihood(&replay, &legal, played, inference, scratch);
-                    }
-                }
-                if replay.apply(played).is_err() {
-                    return 0.0;
-                }
-            }
-            weight
+            let replayed = self.replay_choices(start, &mut legal, |replay, legal, _, played| {
+                weight *= policy.likelihood(replay, legal, played, inference, scratch);
+            });
+            if replayed { weight } else { 0.0 }
         })
     }
 
@@ -445,30 +459,20 @@ impl sim::Knowledge for Knowledge {
         let mut played_by = vec![Vec::with_capacity(model.worlds); n];
         let mut legal = Vec::with_capacity(64);
         let mut unused = Rng::new(0); // the rule-based policy draws nothing
-        'worlds: for _ in 0..model.worlds.max(1) {
-            let hands = self.world_hands(rng);
-            let Ok(mut replay) = State::new(self.hidden.table.clone(), &self.hidden.start(&hands))
-            else {
-                continue;
-            };
+        for _ in 0..model.worlds.max(1) {
+            let start = self.hidden.start(&self.world_hands(rng));
             let (mut r, mut p) = ([0.0; MAX_SEATS], [0.0; MAX_SEATS]);
-            for &(who, played) in &seen.history {
-                let w = usize::from(who);
-                if w != seat {
-                    replay.legal_actions(&mut legal);
-                    if legal.len() > 1 {
-                        let greedy = sim::Deal::greedy(&replay, &legal, &mut unused);
-                        r[w] += model
-                            .rule_based_likelihood(greedy, played, legal.len())
-                            .ln();
-                        p[w] += policy
-                            .likelihood(&replay, &legal, played, &inference, scratch)
-                            .ln();
-                    }
-                }
-                if replay.apply(played).is_err() {
-                    continue 'worlds;
-                }
+            let replayed = self.replay_choices(&start, &mut legal, |replay, legal, who, played| {
+                let greedy = sim::Deal::greedy(replay, legal, &mut unused);
+                r[who] += model
+                    .rule_based_likelihood(greedy, played, legal.len())
+                    .ln();
+                p[who] += policy
+                    .likelihood(replay, legal, played, &inference, scratch)
+                    .ln();
+            });
+            if !replayed {
+                continue;
             }
             for s in 0..n {
                 rule_based[s].push(r[s]);
