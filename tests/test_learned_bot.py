@@ -8,6 +8,7 @@ shipped weights are the trained ones, well clear of ``greedy`` on a few deals.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 import random
@@ -529,14 +530,17 @@ def test_the_compiled_network_scores_every_move_as_numpy_does() -> None:
     assert checked > 30
 
 
+def searched(state: State, iterations: int = 60, **settings: object) -> list[list[float]]:
+    """Each candidate's returns, world by world, of a search with ``settings`` from the position
+    of ``state``'s seat to move, seeded alike every time."""
+    obs, legal = state.observation(state.current_player), state.legal_actions()
+    bot = SearchBot(iterations=iterations, min_worlds=4, **settings)  # type: ignore[arg-type]
+    return [c.values for c in bot.search(obs, legal, random.Random(3)).candidates]
+
+
 def test_network_playouts_are_reproducible_and_not_greedy() -> None:
     state = position(moves=9)
-    obs, legal = state.observation(state.current_player), state.legal_actions()
-
-    def values(**kwargs: object) -> list[list[float]]:
-        bot = SearchBot(iterations=40, min_worlds=4, **kwargs)  # type: ignore[arg-type]
-        return [c.values for c in bot.search(obs, legal, random.Random(3)).candidates]
-
+    values = functools.partial(searched, state, 40)
     assert values(playouts=playouts) == values(playouts=playouts)
     assert values(playouts=playouts) != values()
     # Rummy's network has no compiled form: greedy plays out, the same worlds, the same returns.
@@ -549,12 +553,7 @@ def test_network_playouts_are_reproducible_and_not_greedy() -> None:
 
 def test_inference_weights_the_worlds_reproducibly_on_any_number_of_threads() -> None:
     state = position(moves=9)
-    obs, legal = state.observation(state.current_player), state.legal_actions()
-
-    def values(**kwargs: object) -> list[list[float]]:
-        bot = SearchBot(iterations=60, min_worlds=4, playouts=playouts, **kwargs)  # type: ignore[arg-type]
-        return [c.values for c in bot.search(obs, legal, random.Random(3)).candidates]
-
+    values = functools.partial(searched, state, playouts=playouts)
     inferred = values(inference=Inference(draws=8))
     assert inferred == values(inference=Inference(draws=8), threads=2)
     assert inferred != values()
@@ -579,12 +578,7 @@ def test_inference_weights_the_worlds_reproducibly_on_any_number_of_threads() ->
 
 def test_rollouts_stopped_at_a_leaf_count_the_networks_value() -> None:
     state = position(moves=9)
-    obs, legal = state.observation(state.current_player), state.legal_actions()
-
-    def values(**kwargs: object) -> list[list[float]]:
-        bot = SearchBot(iterations=60, min_worlds=4, playouts=playouts, **kwargs)  # type: ignore[arg-type]
-        return [c.values for c in bot.search(obs, legal, random.Random(3)).candidates]
-
+    values = functools.partial(searched, state, playouts=playouts)
     # Played to the end, a rollout scores whole points; valued by the network at the seat's
     # next choice, hardly ever (the network's points are 39 times its output).
     ended = [v for vs in values() for v in vs]
@@ -630,10 +624,7 @@ def test_the_model_of_the_opponents_is_reproducible_on_any_number_of_threads() -
     state = position(moves=9)
     obs, legal = state.observation(state.current_player), state.legal_actions()
 
-    def values(**kwargs: object) -> list[list[float]]:
-        bot = SearchBot(iterations=60, min_worlds=4, playouts=playouts, **kwargs)  # type: ignore[arg-type]
-        return [c.values for c in bot.search(obs, legal, random.Random(3)).candidates]
-
+    values = functools.partial(searched, state, playouts=playouts)
     modelled = values(opponents=Opponents(worlds=64))
     assert modelled == values(opponents=Opponents(worlds=64), threads=2)
     # The other seats were dealt the same worlds but played partly by the rule-based policy.
@@ -947,11 +938,7 @@ def test_the_compiled_trump_network_scores_every_move_as_numpy_does(variant: str
 def test_trump_network_playouts_are_reproducible_and_refuse_other_rules() -> None:
     policy = random_policy("forty-five")
     state = position("forty-five", moves=5)
-    obs, legal = state.observation(state.current_player), state.legal_actions()
-
-    def values(**kwargs: object) -> list[list[float]]:
-        bot = SearchBot(iterations=60, min_worlds=4, **kwargs)  # type: ignore[arg-type]
-        return [c.values for c in bot.search(obs, legal, random.Random(3)).candidates]
+    values = functools.partial(searched, state)
 
     def net(_: object) -> object:
         return policy.compiled()
