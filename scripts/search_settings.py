@@ -55,9 +55,9 @@ def inference(text: str) -> Inference:
 
 
 def opponents(text: str) -> Opponents:
-    worlds, *rest = text.split(",")
-    prior, noise, temperature, certainty = (float(x) for x in rest)
-    return Opponents(int(worlds), prior, noise, temperature, certainty)
+    worlds, prior, noise, temperature, certainty, *draws = text.split(",")
+    return Opponents(int(worlds), float(prior), float(noise), float(temperature),
+                     float(certainty), *(int(d) for d in draws))
 
 
 def playouts_from(path: Path, game: Game) -> Playouts:
@@ -86,7 +86,7 @@ def setup() -> tuple[argparse.Namespace, Game, str, str]:
     parser.add_argument("--inference", type=inference, default=None,
                         help="the first side's inference, as DRAWS,TEMPERATURE,UNIFORM")
     parser.add_argument("--opponents", type=opponents, default=None,
-                        metavar="WORLDS,PRIOR,NOISE,TEMPERATURE,CERTAINTY",
+                        metavar="WORLDS,PRIOR,NOISE,TEMPERATURE,CERTAINTY[,DRAWS]",
                         help="the first side models the other seats as rule-based players or "
                              "the network, by their moves (parlour.bots.Opponents)")
     parser.add_argument("--leaf-after", type=int, default=None,

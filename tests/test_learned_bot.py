@@ -629,6 +629,11 @@ def test_the_model_of_the_opponents_is_reproducible_on_any_number_of_threads() -
     assert modelled == values(opponents=Opponents(worlds=64), threads=2)
     # The other seats were dealt the same worlds but played partly by the rule-based policy.
     assert modelled != values()
+    # Worlds chosen by how likely the rule-based seats' moves were in them: other worlds, and
+    # as reproducible.
+    drawn = values(opponents=Opponents(worlds=64, draws=8))
+    assert drawn == values(opponents=Opponents(worlds=64, draws=8), threads=2)
+    assert drawn != modelled
     # Without a network the seats are all played by the rule-based policy anyway: no change.
     plain = SearchBot(iterations=40).search(obs, legal, random.Random(3))
     greedy_only = SearchBot(iterations=40, opponents=Opponents()).search(obs, legal, random.Random(3))
@@ -637,9 +642,10 @@ def test_the_model_of_the_opponents_is_reproducible_on_any_number_of_threads() -
     trump = position("forty-five", moves=6)
     tobs, tlegal = trump.observation(trump.current_player), trump.legal_actions()
     dealt = SearchBot(iterations=40, playouts=playouts).search(tobs, tlegal, random.Random(3))
-    same = SearchBot(iterations=40, playouts=playouts, opponents=Opponents()).search(
-        tobs, tlegal, random.Random(3))
-    assert [c.values for c in dealt.candidates] == [c.values for c in same.candidates]
+    for model in (Opponents(), Opponents(draws=8)):
+        same = SearchBot(iterations=40, playouts=playouts, opponents=model).search(
+            tobs, tlegal, random.Random(3))
+        assert [c.values for c in dealt.candidates] == [c.values for c in same.candidates]
 
 
 def test_a_model_of_rule_based_opponents_beats_them_by_more() -> None:
@@ -666,13 +672,14 @@ def test_a_model_of_rule_based_opponents_beats_them_by_more() -> None:
     assert total(Opponents(worlds=64)) > total(None)
 
 
-@pytest.mark.parametrize("settings", [(0, 0.5, 0.05, 1.0, 0.8), (5000, 0.5, 0.05, 1.0, 0.8),
-                                      (64, 0.0, 0.05, 1.0, 0.8), (64, 1.0, 0.05, 1.0, 0.8),
-                                      (64, 0.5, 0.0, 1.0, 0.8), (64, 0.5, 1.5, 1.0, 0.8),
-                                      (64, 0.5, 0.05, 0.0, 0.8), (64, 0.5, 0.05, math.nan, 0.8),
-                                      (64, 0.5, 0.05, 1.0, 0.0), (64, 0.5, 0.05, 1.0, 1.5)])
+@pytest.mark.parametrize("settings", [(0, 0.5, 0.05, 1.0, 0.8, 1), (5000, 0.5, 0.05, 1.0, 0.8, 1),
+                                      (64, 0.0, 0.05, 1.0, 0.8, 1), (64, 1.0, 0.05, 1.0, 0.8, 1),
+                                      (64, 0.5, 0.0, 1.0, 0.8, 1), (64, 0.5, 1.5, 1.0, 0.8, 1),
+                                      (64, 0.5, 0.05, 0.0, 0.8, 1), (64, 0.5, 0.05, math.nan, 0.8, 1),
+                                      (64, 0.5, 0.05, 1.0, 0.0, 1), (64, 0.5, 0.05, 1.0, 1.5, 1),
+                                      (64, 0.5, 0.05, 1.0, 0.8, 0), (64, 0.5, 0.05, 1.0, 0.8, 5000)])
 def test_a_bad_model_of_the_opponents_is_refused_in_python_and_in_the_core(
-        settings: tuple[int, float, float, float, float]) -> None:
+        settings: tuple[int, float, float, float, float, int]) -> None:
     with pytest.raises(ParlourError, match="opponents needs 1 to 4096 worlds"):
         Opponents(*settings)
     with pytest.raises(ValueError, match="opponents needs 1 to 4096 worlds"):

@@ -386,7 +386,7 @@ class Race:
                 confidence: float, prior_weight: float, threads: int,
                 inference: tuple[int, float, float] | None = None,
                 leaf_after: int | None = None,
-                opponents: tuple[int, float, float, float, float] | None = None) -> Race: ...
+                opponents: tuple[int, float, float, float, float, int] | None = None) -> Race: ...
 
 def rummy_greedy(
     seat: int,

@@ -1045,6 +1045,55 @@ mod tests {
     }
 
     #[test]
+    fn a_modelled_seat_is_read_by_its_kind() {
+        // A seat modelled as rule-based made its move with the rule-based policy's chance (its
+        // own choice, or the uniform share); any other seat with the inner policy's, or 1 where
+        // the inner policy's seats do not weigh the worlds.
+        let table = Arc::new(Table::new(Rules::big_two_4card()));
+        let mut rng = Rng::new(5);
+        let inference = Inference {
+            draws: 4,
+            temperature: 1.0,
+            uniform: 0.1,
+        };
+        let mut legal = Vec::new();
+        let mut checked = 0;
+        while checked < 20 {
+            let mut state = fresh(&table, &mut rng);
+            while !state.is_over() {
+                state.legal_into(&mut legal);
+                let mover = state.current_player() as u32;
+                let greedy = state.greedy(&legal, &mut rng);
+                if legal.len() > 2 {
+                    let n = legal.len() as f64;
+                    let other = *legal.iter().find(|&&m| m != greedy).unwrap();
+                    let as_kind = |rule_based: u32, weigh_inner: bool, m: u64| {
+                        let modelled = sim::Modelled {
+                            inner: &Last,
+                            rule_based,
+                            weigh_inner,
+                        };
+                        modelled.likelihood(&state, &legal, m, &inference, &mut ())
+                    };
+                    let (rule_based, others) = (1 << mover, !(1 << mover));
+                    for weigh_inner in [true, false] {
+                        let p = as_kind(rule_based, weigh_inner, greedy);
+                        assert!((p - (0.9 + 0.1 / n)).abs() < 1e-12);
+                        assert!((as_kind(rule_based, weigh_inner, other) - 0.1 / n).abs() < 1e-12);
+                    }
+                    for m in [greedy, other] {
+                        let inner = Last.likelihood(&state, &legal, m, &inference, &mut ());
+                        assert_eq!(as_kind(others, true, m), inner);
+                        assert_eq!(as_kind(others, false, m), 1.0);
+                    }
+                    checked += 1;
+                }
+                state.play(greedy, &mut rng);
+            }
+        }
+    }
+
+    #[test]
     fn the_kinds_of_the_other_seats_are_weighed_from_their_moves() {
         // P1 and P3 play by the rule-based policy, P2 by `Last`: once each has chosen a few
         // times, P0 finds P1 and P3 more likely rule-based than not, and P2 not at all.
@@ -1056,6 +1105,7 @@ mod tests {
             noise: 0.05,
             temperature: 1.0,
             certainty: 0.8,
+            draws: 1,
         };
         let mut legal = Vec::new();
         let mut rule_based = Vec::new();

@@ -151,13 +151,17 @@ pub struct Opponents {
     pub temperature: f64,
     /// The chance of the rule-based kind from which a seat is played by the rule-based policy.
     pub certainty: f64,
+    /// Deals drawn for each world kept, weighted by how likely the moves of the seats played by
+    /// the rule-based policy were under it ([`Knowledge::sample_inferred`]); 1: worlds are dealt
+    /// as without the model. The other seats' moves weigh nothing here (see [`Inference`]).
+    pub draws: usize,
 }
 
 impl Opponents {
-    /// The model as [`Policy::likelihood`] takes it, for the playout policy's kind.
+    /// The model as [`Policy::likelihood`] and [`Knowledge::sample_inferred`] take it.
     pub fn inference(&self) -> Inference {
         Inference {
-            draws: 1,
+            draws: self.draws,
             temperature: self.temperature,
             uniform: self.noise,
         }
@@ -209,9 +213,13 @@ impl Opponents {
 
 /// Plays each seat of `rule_based` (a bit each) by the family's rule-based policy and every
 /// other seat by `inner`: the worlds of a search with a model of its [`Opponents`].
+#[derive(Clone, Copy)]
 pub struct Modelled<'a, P> {
     pub inner: &'a P,
     pub rule_based: u32,
+    /// Whether the moves of the seats played by `inner` weigh a world
+    /// ([`Policy::likelihood`]); if not, only the rule-based seats' moves do.
+    pub weigh_inner: bool,
 }
 
 impl<D: Deal, P: Policy<D>> Policy<D> for Modelled<'_, P> {
@@ -221,6 +229,29 @@ impl<D: Deal, P: Policy<D>> Policy<D> for Modelled<'_, P> {
         match u32::try_from(deal.to_move()) {
             Ok(seat) if seat < 32 && self.rule_based >> seat & 1 == 1 => deal.greedy(legal, rng),
             _ => self.inner.choose(deal, legal, rng, s),
+        }
+    }
+
+    /// A rule-based seat's move is as likely as [`Opponents::rule_based_likelihood`] says,
+    /// with `inference`'s uniform share as the noise; any other seat's as `inner` says (or 1,
+    /// the same in every world, without `weigh_inner`). So the worlds weighted by the moves so
+    /// far read each seat by its kind.
+    fn likelihood(
+        &self,
+        deal: &D,
+        legal: &[D::Move],
+        played: D::Move,
+        inference: &Inference,
+        s: &mut P::Scratch,
+    ) -> f64 {
+        match u32::try_from(deal.to_move()) {
+            Ok(seat) if seat < 32 && self.rule_based >> seat & 1 == 1 => {
+                let chosen = deal.greedy(legal, &mut Rng::new(0)) == played;
+                let share = if chosen { 1.0 - inference.uniform } else { 0.0 };
+                share + inference.uniform / legal.len().max(1) as f64
+            }
+            _ if self.weigh_inner => self.inner.likelihood(deal, legal, played, inference, s),
+            _ => 1.0,
         }
     }
 
@@ -344,6 +375,7 @@ mod tests {
             noise: 0.05,
             temperature: 1.0,
             certainty: 0.8,
+            draws: 1,
         };
         // Moves as likely under either kind leave the prior; no world replayed leaves it too.
         assert!((model.posterior(&[-2.0, -3.0], &[-2.0, -3.0]) - 0.25).abs() < 1e-12);

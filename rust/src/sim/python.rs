@@ -91,7 +91,7 @@ impl Race {
         threads: usize,
         inference: Option<(usize, f64, f64)>,
         leaf_after: Option<u32>,
-        opponents: Option<(usize, f64, f64, f64, f64)>,
+        opponents: Option<(usize, f64, f64, f64, f64, usize)>,
     ) -> PyResult<Race> {
         let time_limit = match time_limit {
             Some(t) if t.is_finite() && t > 0.0 && t < 1e9 => Some(Duration::from_secs_f64(t)),
@@ -150,8 +150,9 @@ impl Race {
         }
         let opponents = match opponents {
             None => None,
-            Some((worlds, prior, noise, temperature, certainty))
+            Some((worlds, prior, noise, temperature, certainty, draws))
                 if (1..=MAX_DRAWS).contains(&worlds)
+                    && (1..=MAX_DRAWS).contains(&draws)
                     && prior > 0.0
                     && prior < 1.0
                     && noise > 0.0
@@ -167,14 +168,15 @@ impl Race {
                     noise,
                     temperature,
                     certainty,
+                    draws,
                 })
             }
-            Some((worlds, prior, noise, temperature, certainty)) => {
+            Some((worlds, prior, noise, temperature, certainty, draws)) => {
                 return Err(PyValueError::new_err(format!(
                     "opponents needs 1 to {MAX_DRAWS} worlds, a prior chance between 0 and 1, a \
-                     noise above 0 and at most 1, a finite temperature above 0 and a certainty \
-                     above 0 and at most 1, not {worlds}, {prior}, {noise}, {temperature} and \
-                     {certainty}"
+                     noise above 0 and at most 1, a finite temperature above 0, a certainty \
+                     above 0 and at most 1 and 1 to {MAX_DRAWS} draws, not {worlds}, {prior}, \
+                     {noise}, {temperature}, {certainty} and {draws}"
                 )));
             }
         };

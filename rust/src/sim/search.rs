@@ -207,15 +207,25 @@ impl<D: Deal, P: Policy<D>> Racer<'_, D, P> {
         let seat = knowledge.seat();
         let mut scratch = P::Scratch::default();
         let mut dealing = Rng::stream(seed, 2 * w);
-        let world = match &self.settings.inference {
-            Some(inference) => {
-                knowledge.sample_inferred(&mut dealing, inference, self.policy, &mut scratch)
-            }
-            None => knowledge.sample(&mut dealing),
-        };
         let modelled = Modelled {
             inner: self.policy,
             rule_based: self.rule_based,
+            weigh_inner: true,
+        };
+        // Worlds are weighted by each seat's moves under the model of its kind: every seat's
+        // with `inference`, else the rule-based seats' alone if the model draws for them.
+        let world = match (&self.settings.inference, self.settings.opponents) {
+            (Some(inference), _) => {
+                knowledge.sample_inferred(&mut dealing, inference, &modelled, &mut scratch)
+            }
+            (None, Some(model)) if self.rule_based != 0 && model.draws > 1 => {
+                let by_kind = Modelled {
+                    weigh_inner: false,
+                    ..modelled
+                };
+                knowledge.sample_inferred(&mut dealing, &model.inference(), &by_kind, &mut scratch)
+            }
+            _ => knowledge.sample(&mut dealing),
         };
         let rollouts = Rng::stream(seed, 2 * w + 1);
         let mut legal = Vec::with_capacity(64);

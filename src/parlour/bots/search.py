@@ -54,7 +54,9 @@ The search, step by step:
    dealt from the observation (:class:`Opponents`); a seat that almost surely plays by the
    rule-based policy is played by it in every world, any other by the network. Against
    rule-based players the search then plays against them as they play, and against others it
-   keeps the network's model of them.
+   keeps the network's model of them. With ``draws``, the worlds are also chosen by how likely
+   those rule-based seats' moves were in them (with ``inference``, every seat's moves weigh a
+   world, each under the model of its kind).
 8. Budgets: ``iterations`` counts rollouts (one candidate played out in one world) and is
    reproducible: the same observation, legal actions and generator state give the same move.
    ``time_limit`` (seconds) stops sampling when the time is up, for interactive play; with both,
@@ -146,12 +148,19 @@ class Opponents:
     any other seat by the network. Taking a player for rule-based when it is not costs more than
     the converse gains, so the evidence must be strong.
 
-    >>> Opponents().worlds, Opponents().certainty
-    (128, 0.8)
+    With ``draws`` above 1, the search's worlds are also weighted by the moves of the seats it
+    plays by the rule-based policy: each world kept is one of ``draws`` dealt, chosen with a
+    chance in proportion to how likely those seats' moves so far were in it under that policy
+    (with the same ``noise``). A rule-based player's moves say much about its cards (one that
+    leads its lowest single holds no lower one), and the rule-based policy is cheap to ask. The
+    other seats' moves weigh nothing here (:class:`Inference` weighs every seat's).
+
+    >>> Opponents().worlds, Opponents().certainty, Opponents().draws
+    (128, 0.8, 1)
     >>> Opponents(prior=1.0)
     Traceback (most recent call last):
     ...
-    parlour.errors.ParlourError: opponents needs 1 to 4096 worlds, a prior chance between 0 and 1, a noise above 0 and at most 1, a finite temperature above 0 and a certainty above 0 and at most 1, not 128, 1.0, 0.05, 0.3 and 0.8
+    parlour.errors.ParlourError: opponents needs 1 to 4096 worlds, a prior chance between 0 and 1, a noise above 0 and at most 1, a finite temperature above 0, a certainty above 0 and at most 1 and 1 to 4096 draws, not 128, 1.0, 0.05, 0.3, 0.8 and 1
     """
 
     worlds: int = 128
@@ -159,22 +168,25 @@ class Opponents:
     noise: float = 0.05
     temperature: float = 0.3
     certainty: float = 0.8
+    draws: int = 1
 
     def __post_init__(self) -> None:
-        worlds = self.worlds
-        if isinstance(worlds, bool) or not isinstance(worlds, int) or not 1 <= worlds <= 4096 \
-                or not 0 < self.prior < 1 or not 0 < self.noise <= 1 \
-                or not (math.isfinite(self.temperature) and self.temperature > 0) \
-                or not 0 < self.certainty <= 1:
-            raise ParlourError(f"opponents needs 1 to 4096 worlds, a prior chance between 0 and "
-                               f"1, a noise above 0 and at most 1, a finite temperature above 0 "
-                               f"and a certainty above 0 and at most 1, not {worlds!r}, "
-                               f"{self.prior!r}, {self.noise!r}, {self.temperature!r} and "
-                               f"{self.certainty!r}")
+        def count(n: object) -> bool:
+            return isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 4096
 
-    def settings(self) -> tuple[int, float, float, float, float]:
+        if not count(self.worlds) or not 0 < self.prior < 1 or not 0 < self.noise <= 1 \
+                or not (math.isfinite(self.temperature) and self.temperature > 0) \
+                or not 0 < self.certainty <= 1 or not count(self.draws):
+            raise ParlourError(f"opponents needs 1 to 4096 worlds, a prior chance between 0 and "
+                               f"1, a noise above 0 and at most 1, a finite temperature above "
+                               f"0, a certainty above 0 and at most 1 and 1 to 4096 draws, not "
+                               f"{self.worlds!r}, {self.prior!r}, {self.noise!r}, "
+                               f"{self.temperature!r}, {self.certainty!r} and {self.draws!r}")
+
+    def settings(self) -> tuple[int, float, float, float, float, int]:
         """The model as the compiled search takes it (``parlour._core.Race``)."""
-        return (self.worlds, self.prior, self.noise, self.temperature, self.certainty)
+        return (self.worlds, self.prior, self.noise, self.temperature, self.certainty,
+                self.draws)
 
 
 def policy_order(
