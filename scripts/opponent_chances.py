@@ -2,6 +2,7 @@
 (:class:`parlour.bots.Opponents`), as "Speed and strength" measured it:
 
     python scripts/opponent_chances.py big-two-4card --deals 30
+    python scripts/opponent_chances.py big-two-4card --deals 200 --certainty 0.9
 
 Seat 0 plays `learned`; the other seats are `greedy` and `learned`, in turns from deal to deal.
 At each of seat 0's choices, every other seat's chance of the rule-based kind is weighed from
@@ -32,13 +33,15 @@ def main() -> None:
     parser.add_argument("variant", choices=["big-two-4card", "big-two", "pusoy-dos"])
     parser.add_argument("--deals", type=int, default=30)
     parser.add_argument("--seed", type=int, default=900)
+    parser.add_argument("--certainty", type=float, default=Opponents.certainty,
+                        help="the model's certainty (default: parlour.bots.Opponents')")
     args = parser.parse_args()
     game = parlour.new_game(args.variant)
     policy = load_policy(game.name)
     assert policy is not None
     net = policy.compiled()
     assert isinstance(net, ClimbingNet)
-    model = Opponents()
+    model = Opponents(certainty=args.certainty)
     race = Race(1, None, 1, 2.0, 0.0, 1, None, None, model.settings())
     bots = {"learned": make_bot("learned"), "greedy": GreedyBot()}
     chances: dict[tuple[str, int], list[float]] = defaultdict(list)

@@ -447,6 +447,25 @@ def test_the_settings_script_compares_a_changed_level_with_the_shipped_one() -> 
     modelled = run("--network-iterations", "40", "--against-network-iterations", "40",
                    "--opponents", "1,0.999,1.0,1.0,0.001", variant="big-two-4card", games=2)
     assert modelled.startswith("medium-changed − medium-shipped: ") and modelled != both
+    # The same model, its worlds chosen by those seats' moves (a sixth value: the draws).
+    certain = ("--network-iterations", "40", "--against-network-iterations", "40", "--opponents")
+    dealt = run(*certain, "1,0.999,0.05,1.0,0.001", variant="big-two-4card", games=2)
+    assert run(*certain, "1,0.999,0.05,1.0,0.001,8", variant="big-two-4card", games=2) != dealt
+
+
+def test_the_chances_script_reports_each_kind_by_the_moves_seen() -> None:
+    """``scripts/opponent_chances.py``, which measured the documented chances table: a row per
+    kind, a cell per bucket of moves, with the model's certainty in the heading."""
+    script = Path(__file__).resolve().parents[1] / "scripts" / "opponent_chances.py"
+    done = subprocess.run([sys.executable, str(script), "big-two-4card", "--deals", "2",
+                           "--certainty", "0.9"], capture_output=True, text=True, check=True)
+    heading, buckets, *rows = done.stdout.splitlines()
+    assert heading.startswith("big-two-4card, 2 deals: ") and "at 0.9 or above" in heading
+    assert buckets.split()[3:6] == ["0-3", "4-7", "8-11"]
+    assert [row.split()[0] for row in rows] == ["greedy", "learned"]
+    # Early in a deal a seat's chance and the share at the certainty are both fractions.
+    chance, share = (float(x) for x in rows[0].split()[1:4:2])
+    assert 0.0 <= chance <= 1.0 and 0.0 <= share <= 1.0
 
 
 def test_the_settings_script_pairs_a_run_with_the_shipped_levels_journal(tmp_path: Path) -> None:
