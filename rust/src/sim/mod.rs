@@ -175,8 +175,7 @@ impl Opponents {
         played: M,
         legal: usize,
     ) -> f64 {
-        let chosen = if rule_based == played { 1.0 } else { 0.0 };
-        (1.0 - self.noise) * chosen + self.noise / legal.max(1) as f64
+        rule_based_chance(rule_based == played, self.noise, legal)
     }
 
     /// The seats played by the rule-based policy, a bit each: those whose chance of the
@@ -209,6 +208,13 @@ impl Opponents {
         let odds = (1.0 - self.prior).ln() - self.prior.ln() + p - r;
         1.0 / (1.0 + odds.exp())
     }
+}
+
+/// The chance of a move under the rule-based kind: its own choice (`chosen`) or, for a share
+/// `noise`, a uniform choice among `legal` moves.
+fn rule_based_chance(chosen: bool, noise: f64, legal: usize) -> f64 {
+    let own = if chosen { 1.0 - noise } else { 0.0 };
+    own + noise / legal.max(1) as f64
 }
 
 /// Plays each seat of `rule_based` (a bit each) by the family's rule-based policy and every
@@ -247,8 +253,7 @@ impl<D: Deal, P: Policy<D>> Policy<D> for Modelled<'_, P> {
         match u32::try_from(deal.to_move()) {
             Ok(seat) if seat < 32 && self.rule_based >> seat & 1 == 1 => {
                 let chosen = deal.greedy(legal, &mut Rng::new(0)) == played;
-                let share = if chosen { 1.0 - inference.uniform } else { 0.0 };
-                share + inference.uniform / legal.len().max(1) as f64
+                rule_based_chance(chosen, inference.uniform, legal.len())
             }
             _ if self.weigh_inner => self.inner.likelihood(deal, legal, played, inference, s),
             _ => 1.0,
