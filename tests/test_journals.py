@@ -15,11 +15,34 @@ from parlour.arena.cli import _ci  # the interval as the arena's report prints i
 from parlour.arena.deals import make_entries
 from parlour.arena.journal import Journal
 from parlour.arena.stats import head_to_head, paired_runs, split_differences
+from parlour.bots import Opponents, SearchBot, base
+from parlour.bots.levels import LEVELS
 
 ROOT = Path(__file__).resolve().parents[1]
 JOURNALS = ROOT / "journals"
 SPEED = (ROOT / "docs" / "speed-strength.md").read_text()
 LISTED = (JOURNALS / "README.md").read_text()
+
+
+#: ``scripts/search_settings.py`` names the level with changed settings ``expert-changed``; the
+#: journals of such runs hold that name and the documentation gives the settings.
+CHANGED = "expert-changed"
+#: How the documentation quotes the run of ``expert`` with the model of the opponents.
+MODELLED = ("over all {held} deals of `expert`'s run against `learned`, `expert` with the model "
+            "and 16 draws scored {mean} {ci} (by split {s0} / {s1} / {s2})")
+
+
+@pytest.fixture(autouse=True)
+def _changed_expert(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``expert-changed`` as the journals here ran it: ``expert`` with the model of the opponents
+    and 16 draws (``--opponents 128,0.5,0.05,0.3,0.8,16``). A journal read back with as many deals
+    as it holds never asks its bots to play."""
+    def make() -> SearchBot:
+        bot = next(level for level in LEVELS if level.name == "expert").bot()
+        bot.opponents = Opponents(draws=16)
+        bot.name = CHANGED
+        return bot
+    monkeypatch.setitem(base._BOTS, CHANGED, (make, make))
 
 
 #: The rows of the table of ``expert`` played out by the distilled network.
@@ -42,6 +65,9 @@ RUNS: dict[str, tuple[str, int, list[str], tuple[str, ...]]] = {
         "big-two-4card", 4, ["expert", "greedy"], (DISTILLED_ROW.format(against="greedy"),)),
     "big-two-4card-expert-learned-distilled": (
         "big-two-4card", 4, ["expert", "learned"], (DISTILLED_ROW.format(against="learned"),)),
+    # expert with the model of the opponents (scripts/search_settings.py --opponents …,16)
+    "big-two-4card-expert-learned-opponents": (
+        "big-two-4card", 4, [CHANGED, "learned"], (MODELLED,)),
 }
 
 #: A row of the table of ``expert`` against ``greedy``: its runs are 2,000 deals, and a row of
@@ -85,13 +111,17 @@ def test_a_journal_gives_the_figures_the_documentation_quotes(name: str, tmp_pat
         assert quote.format(**fields) in text, quote.format(**fields)
 
 
-@pytest.mark.parametrize(("against", "deals"), [("greedy", 2000), ("learned", 1032)])
-def test_the_distilled_playouts_are_paired_with_the_shipped_networks_on_the_same_deals(
-        against: str, deals: int, tmp_path: Path) -> None:
-    """The documentation's paired differences of ``expert`` played out by the distilled network
-    and by the shipped one, over the deals both journals hold."""
+@pytest.mark.parametrize(("changed", "deals"), [("greedy-distilled", 2000),
+                                               ("learned-distilled", 1032),
+                                               ("learned-opponents", 2000)])
+def test_the_changed_experts_are_paired_with_the_shipped_one_on_the_same_deals(
+        changed: str, deals: int, tmp_path: Path) -> None:
+    """The documentation's paired differences of ``expert`` changed (played out by the distilled
+    network, or with the model of the opponents) and as shipped, over the deals both journals
+    hold."""
+    against = changed.split("-")[0]
     runs = []
-    for name in (f"big-two-4card-expert-{against}-distilled", f"big-two-4card-expert-{against}"):
+    for name in (f"big-two-4card-expert-{changed}", f"big-two-4card-expert-{against}"):
         game, path, _ = _read(name, tmp_path)
         runs.append(run_arena(game, RUNS[name][2], deals, seed=1, duplicate=True, journal=path))
     pair = paired_runs(*runs)
