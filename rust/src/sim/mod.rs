@@ -228,13 +228,23 @@ pub struct Modelled<'a, P> {
     pub weigh_inner: bool,
 }
 
+impl<P> Modelled<'_, P> {
+    /// Whether the seat to move in `deal` is played by the rule-based policy.
+    #[inline]
+    fn rule_based_to_move<D: Deal>(&self, deal: &D) -> bool {
+        u32::try_from(deal.to_move())
+            .is_ok_and(|seat| seat < 32 && self.rule_based >> seat & 1 == 1)
+    }
+}
+
 impl<D: Deal, P: Policy<D>> Policy<D> for Modelled<'_, P> {
     type Scratch = P::Scratch;
 
     fn choose(&self, deal: &D, legal: &[D::Move], rng: &mut Rng, s: &mut P::Scratch) -> D::Move {
-        match u32::try_from(deal.to_move()) {
-            Ok(seat) if seat < 32 && self.rule_based >> seat & 1 == 1 => deal.greedy(legal, rng),
-            _ => self.inner.choose(deal, legal, rng, s),
+        if self.rule_based_to_move(deal) {
+            deal.greedy(legal, rng)
+        } else {
+            self.inner.choose(deal, legal, rng, s)
         }
     }
 
@@ -250,13 +260,13 @@ impl<D: Deal, P: Policy<D>> Policy<D> for Modelled<'_, P> {
         inference: &Inference,
         s: &mut P::Scratch,
     ) -> f64 {
-        match u32::try_from(deal.to_move()) {
-            Ok(seat) if seat < 32 && self.rule_based >> seat & 1 == 1 => {
-                let chosen = deal.greedy(legal, &mut Rng::new(0)) == played;
-                rule_based_chance(chosen, inference.uniform, legal.len())
-            }
-            _ if self.weigh_inner => self.inner.likelihood(deal, legal, played, inference, s),
-            _ => 1.0,
+        if self.rule_based_to_move(deal) {
+            let chosen = deal.greedy(legal, &mut Rng::new(0)) == played;
+            rule_based_chance(chosen, inference.uniform, legal.len())
+        } else if self.weigh_inner {
+            self.inner.likelihood(deal, legal, played, inference, s)
+        } else {
+            1.0
         }
     }
 
