@@ -102,6 +102,12 @@ Playouts = Callable[[Observation], Any]
 Guide = Callable[[Observation, Sequence[Action], random.Random], "list[float] | None"]
 
 
+def _deals(n: object) -> bool:
+    """Whether ``n`` is a count of deals the core takes (draws, worlds): a whole number (not a
+    bool) from 1 to 4096."""
+    return isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 4096
+
+
 @dataclass(frozen=True)
 class Inference:
     """How a search weights its worlds by the other seats' past moves (step 6 of the module).
@@ -125,12 +131,11 @@ class Inference:
     uniform: float = 0.1
 
     def __post_init__(self) -> None:
-        draws = self.draws
-        if isinstance(draws, bool) or not isinstance(draws, int) or not 1 <= draws <= 4096 \
+        if not _deals(self.draws) \
                 or not (math.isfinite(self.temperature) and self.temperature > 0) \
                 or not 0 < self.uniform <= 1:
             raise ParlourError(f"inference needs 1 to 4096 draws, a finite temperature above 0 "
-                               f"and a uniform share above 0 and at most 1, not {draws!r}, "
+                               f"and a uniform share above 0 and at most 1, not {self.draws!r}, "
                                f"{self.temperature!r} and {self.uniform!r}")
 
 
@@ -151,8 +156,9 @@ class Opponents:
     With ``draws`` above 1, the search's worlds are also weighted by the moves of the seats it
     plays by the rule-based policy: each world kept is one of ``draws`` dealt, chosen with a
     chance in proportion to how likely those seats' moves so far were in it under that policy
-    (with the same ``noise``). A rule-based player's moves say much about its cards (one that
-    leads its lowest single holds no lower one), and the rule-based policy is cheap to ask. The
+    (with the same ``noise``). A rule-based player's moves say much about its cards (it answers
+    with its cheapest play, so its answer tells which cheaper plays it lacks), and the
+    rule-based policy is cheap to ask. The
     other seats' moves weigh nothing here (:class:`Inference` weighs every seat's).
 
     >>> Opponents().worlds, Opponents().certainty, Opponents().draws
@@ -171,12 +177,9 @@ class Opponents:
     draws: int = 1
 
     def __post_init__(self) -> None:
-        def count(n: object) -> bool:
-            return isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 4096
-
-        if not count(self.worlds) or not 0 < self.prior < 1 or not 0 < self.noise <= 1 \
+        if not _deals(self.worlds) or not 0 < self.prior < 1 or not 0 < self.noise <= 1 \
                 or not (math.isfinite(self.temperature) and self.temperature > 0) \
-                or not 0 < self.certainty <= 1 or not count(self.draws):
+                or not 0 < self.certainty <= 1 or not _deals(self.draws):
             raise ParlourError(f"opponents needs 1 to 4096 worlds, a prior chance between 0 and "
                                f"1, a noise above 0 and at most 1, a finite temperature above "
                                f"0, a certainty above 0 and at most 1 and 1 to 4096 draws, not "
