@@ -672,6 +672,37 @@ def test_a_model_of_rule_based_opponents_beats_them_by_more() -> None:
     assert total(Opponents(worlds=64)) > total(None)
 
 
+def test_a_search_says_whom_it_took_for_a_rule_based_player() -> None:
+    # After a dozen greedy moves the model takes some greedy seats for rule-based, never the
+    # searching one; the explanation names them as the game does. Without the model, or with
+    # a model for another variant only, nobody is, and the worlds are played as before.
+    state = position(moves=12)
+    seat, legal = state.current_player, state.legal_actions()
+    obs = state.observation(seat)
+
+    def search(**settings: object) -> SearchResult:
+        bot = SearchBot(iterations=60, min_worlds=4, playouts=playouts,
+                        **settings)  # type: ignore[arg-type]
+        return bot.search(obs, legal, random.Random(3))
+
+    modelled = search(opponents=Opponents(worlds=64))
+    assert modelled.rule_based and seat not in modelled.rule_based
+    assert set(modelled.rule_based) <= set(range(4))
+    *others, last = [f"P{s}" for s in modelled.rule_based]
+    named = f"{', '.join(others)} and {last}" if others else last
+    kind = "rule-based players" if others else "a rule-based player"
+    assert modelled.explanation().endswith(f"; took {named} for {kind}")
+    assert modelled.explanation(lambda s: f"seat {s}").count("seat ") == len(modelled.rule_based)
+    by_variant = search(opponents={VARIANT: Opponents(worlds=64)})
+    assert by_variant.rule_based == modelled.rule_based
+    assert [c.values for c in by_variant.candidates] == [c.values for c in modelled.candidates]
+    plain = search()
+    assert plain.rule_based == () and "took" not in plain.explanation()
+    elsewhere = search(opponents={"big-two": Opponents(worlds=64)})
+    assert elsewhere.rule_based == ()
+    assert [c.values for c in elsewhere.candidates] == [c.values for c in plain.candidates]
+
+
 @pytest.mark.parametrize("settings", [(0, 0.5, 0.05, 1.0, 0.8, 1), (5000, 0.5, 0.05, 1.0, 0.8, 1),
                                       (64, 0.0, 0.05, 1.0, 0.8, 1), (64, 1.0, 0.05, 1.0, 0.8, 1),
                                       (64, 0.5, 0.0, 1.0, 0.8, 1), (64, 0.5, 1.5, 1.0, 0.8, 1),
@@ -686,6 +717,8 @@ def test_a_bad_model_of_the_opponents_is_refused_in_python_and_in_the_core(
         Race(10, None, 4, 2.0, 0.0, 1, None, None, settings)
     with pytest.raises(ParlourError, match="must be an Opponents"):
         SearchBot(iterations=10, opponents=settings)  # type: ignore[arg-type]
+    with pytest.raises(ParlourError, match="one for each variant by name"):
+        SearchBot(iterations=10, opponents={VARIANT: settings})  # type: ignore[dict-item]
 
 
 def test_the_chances_of_the_opponents_kinds_need_a_model_and_a_network_of_the_rules() -> None:

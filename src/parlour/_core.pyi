@@ -127,10 +127,11 @@ class TrumpKnowledge:
     def seat(self) -> int: ...
     def race(self, race: Race, candidates: list[int], priors: list[float], seed: int,
              policy: TrumpNet | None = None,
-             ) -> tuple[int, int, list[tuple[list[float], int]]]:
+             ) -> tuple[int, int, list[tuple[list[float], int]], list[int]]:
         """Searches ``candidates`` (the seat's legal moves) with ``race``'s settings over worlds
         dealt from this knowledge, played out by ``policy`` (the greedy policy when None): the
-        worlds, the rollouts, each candidate's returns (one per world) and wins."""
+        worlds, the rollouts, each candidate's returns (one per world) and wins, and the seats
+        played by the rule-based policy in every world (``race``'s model of the opponents)."""
     def sample(self, seed: int) -> tuple[tuple[int, ...], int]:
         """A world dealt from ``seed`` (0 <= seed < 2**64): ``(hands, discard)``, the hands as
         dealt (masks) and the discard of another seat's rob this seat did not see (-1 if
@@ -189,7 +190,7 @@ class ClimbingKnowledge:
         seat exactly its observation."""
     def race(self, race: Race, candidates: list[int], priors: list[float], seed: int,
              policy: ClimbingNet | None = None,
-             ) -> tuple[int, int, list[tuple[list[float], int]]]:
+             ) -> tuple[int, int, list[tuple[list[float], int]], list[int]]:
         """The search over worlds dealt from this knowledge (:class:`Race`), played out by
         ``policy`` (the greedy policy when None)."""
     def rule_based_chances(self, race: Race, seed: int, policy: ClimbingNet) -> list[float]:
@@ -441,7 +442,7 @@ class RummyKnowledge:
         ``seed`` (0 to 2**64 - 1), its moves' objects from ``actions``."""
     def race(self, race: Race, candidates: list[int], priors: list[float], seed: int,
              policy: RummyNet | None = None,
-             ) -> tuple[int, int, list[tuple[list[float], int]]]:
+             ) -> tuple[int, int, list[tuple[list[float], int]], list[int]]:
         """The search over worlds sampled from this knowledge (:class:`Race`), played out by
         ``policy`` (the greedy policy when None)."""
 

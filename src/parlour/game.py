@@ -73,9 +73,10 @@ class Knowledge(Protocol):
     without Python (each family's ``parlour._core.…Knowledge``)."""
 
     def race(self, race: Race, candidates: list[int], priors: list[float], seed: int,
-             ) -> tuple[int, int, list[tuple[list[float], int]]]:
+             ) -> tuple[int, int, list[tuple[list[float], int]], list[int]]:
         """Searches ``candidates`` (action ints) with ``race``'s settings: the worlds counted,
-        the rollouts made, and each candidate's returns (one per world) and wins."""
+        the rollouts made, each candidate's returns (one per world) and wins, and the seats
+        played by the rule-based policy in every world (``race``'s model of the opponents)."""
         ...
 
 

@@ -1109,10 +1109,14 @@ mod tests {
         };
         let mut legal = Vec::new();
         let mut rule_based = Vec::new();
+        let mut raced = Vec::new();
         for _ in 0..8 {
             let mut state = fresh(&table, &mut rng);
             let mut choices = [0; 4];
-            while !state.is_over() && choices[1..].iter().any(|&c| c < 4) {
+            // Until P1-P3 have each chosen four times and P0 is to move.
+            while !state.is_over()
+                && (choices[1..].iter().any(|&c| c < 4) || state.current_player() != 0)
+            {
                 state.legal_into(&mut legal);
                 let mover = state.current_player() as usize;
                 choices[mover] += usize::from(legal.len() > 1);
@@ -1135,7 +1139,28 @@ mod tests {
             assert!(chances[2] < 0.01, "{chances:?}");
             assert!(chances[4..].iter().all(|&c| c == 0.0));
             rule_based.extend([chances[1], chances[3]]);
+            // A race with the model says whom it played by the rule-based policy: never the
+            // searching seat or P2; P1 and P3 as often as their chances reach the certainty.
+            state.legal_into(&mut legal);
+            let settings = sim::search::Settings {
+                iterations: Some(4 * legal.len() as u64),
+                time_limit: None,
+                min_worlds: 4,
+                confidence: 2.5,
+                prior_weight: 0.0,
+                threads: 1,
+                inference: None,
+                leaf_after: None,
+                opponents: Some(model),
+            };
+            let priors = vec![0.0; legal.len()];
+            let outcome = sim::search::race(&knowledge, &legal, &priors, &settings, 7, &Last)
+                .expect("the candidates are P0's legal moves");
+            assert_eq!(outcome.rule_based & 0b101, 0, "{:b}", outcome.rule_based);
+            raced.push(outcome.rule_based);
         }
+        // Both certain seats were played by the rule-based policy in some race.
+        assert!(raced.contains(&0b1010), "{raced:?}");
         // Four choices each do not always tell: on average they all but settle it.
         assert!(rule_based.len() >= 8, "{} seats checked", rule_based.len());
         let mean = rule_based.iter().sum::<f64>() / rule_based.len() as f64;

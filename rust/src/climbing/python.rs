@@ -20,7 +20,7 @@ use crate::climbing::{
 };
 use crate::interned::Interned;
 use crate::sim::mlp::{NetPolicy, Network as _, Scratch};
-use crate::sim::python::{Race, TallyTuple, layers};
+use crate::sim::python::{Race, RaceResult, layers};
 use crate::sim::{self, Rng};
 
 pyo3::import_exception!(parlour.errors, DealError);
@@ -551,7 +551,7 @@ impl ClimbingKnowledge {
         priors: Vec<f64>,
         seed: u64,
         policy: Option<&ClimbingNet>,
-    ) -> PyResult<(u64, u64, Vec<TallyTuple>)> {
+    ) -> PyResult<RaceResult> {
         match policy {
             None => race.run(py, &self.inner, candidates, priors, seed),
             Some(net) => {

@@ -22,7 +22,7 @@ use super::{
 };
 use crate::interned::Interned;
 use crate::sim::mlp::{NetPolicy, Network as _, Scratch};
-use crate::sim::python::{Race, TallyTuple, layers};
+use crate::sim::python::{Race, RaceResult, layers};
 use crate::sim::{Knowledge as _, Rng};
 
 /// Register the rummy classes and functions in the extension module.
@@ -171,7 +171,7 @@ impl RummyKnowledge {
         priors: Vec<f64>,
         seed: u64,
         policy: Option<&RummyNet>,
-    ) -> PyResult<(u64, u64, Vec<TallyTuple>)> {
+    ) -> PyResult<RaceResult> {
         match policy {
             None => race.run(py, &self.inner, candidates, priors, seed),
             Some(net) => {

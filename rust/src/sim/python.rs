@@ -18,6 +18,10 @@ const MAX_DRAWS: usize = 4096;
 /// One candidate's results as Python receives them: its returns, one per world, and its wins.
 pub type TallyTuple = (Vec<f64>, u64);
 
+/// What a race returns to Python: the worlds, the rollouts, a tally per candidate and the seats
+/// played by the rule-based policy in every world (in order).
+pub type RaceResult = (u64, u64, Vec<TallyTuple>, Vec<usize>);
+
 /// A network's layers from the numpy arrays of `parlour.bots.learned.dmc.QNet` (row-major
 /// copies), for each family's compiled network. The matrices' shapes are checked here, where
 /// they are still known (a matrix saved the other way round has as many entries);
@@ -211,7 +215,7 @@ impl Race {
         candidates: Vec<i128>,
         priors: Vec<f64>,
         seed: u64,
-    ) -> PyResult<(u64, u64, Vec<TallyTuple>)>
+    ) -> PyResult<RaceResult>
     where
         K: Knowledge,
         <K::Deal as Deal>::Move: TryFrom<i128>,
@@ -228,7 +232,7 @@ impl Race {
         priors: Vec<f64>,
         seed: u64,
         policy: &P,
-    ) -> PyResult<(u64, u64, Vec<TallyTuple>)>
+    ) -> PyResult<RaceResult>
     where
         K: Knowledge,
         P: Policy<K::Deal>,
@@ -251,7 +255,10 @@ impl Race {
             .into_iter()
             .map(|t| (t.values, t.wins))
             .collect();
-        Ok((outcome.worlds, outcome.iterations, tallies))
+        let rule_based = (0..u32::BITS as usize)
+            .filter(|&seat| outcome.rule_based >> seat & 1 == 1)
+            .collect();
+        Ok((outcome.worlds, outcome.iterations, tallies, rule_based))
     }
 }
 

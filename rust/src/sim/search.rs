@@ -64,6 +64,9 @@ pub struct Outcome {
     pub tallies: Vec<Tally>,
     pub worlds: u64,
     pub iterations: u64,
+    /// The seats played by the rule-based policy in every world, a bit each ([`Opponents`];
+    /// 0 without a model of the opponents), so that a search can say whom it took for one.
+    pub rule_based: u32,
 }
 
 struct Racer<'a, D: Deal, P> {
@@ -174,6 +177,7 @@ fn race_in_batches<K: Knowledge, P: Policy<K::Deal>>(
         tallies: racer.tallies,
         worlds,
         iterations: used,
+        rule_based: racer.rule_based,
     })
 }
 

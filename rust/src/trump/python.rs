@@ -18,7 +18,7 @@ use super::{
 };
 use crate::sim::Rng;
 use crate::sim::mlp::{NetPolicy, Network as _, Scratch};
-use crate::sim::python::{Race, TallyTuple, layers, scale_divisor};
+use crate::sim::python::{Race, RaceResult, layers, scale_divisor};
 
 pyo3::import_exception!(parlour.errors, DealError);
 pyo3::import_exception!(parlour.errors, IllegalAction);
@@ -350,7 +350,7 @@ impl TrumpKnowledge {
         priors: Vec<f64>,
         seed: u64,
         policy: Option<&TrumpNet>,
-    ) -> PyResult<(u64, u64, Vec<TallyTuple>)> {
+    ) -> PyResult<RaceResult> {
         match policy {
             None => race.get().run(py, &self.inner, candidates, priors, seed),
             Some(net) => {

@@ -275,15 +275,30 @@ class SearchResult:
     #: Whether a learned network's guide led the candidates (the first is its pick, not the
     #: rule-based player's).
     guided: bool = False
+    #: The seats played by the rule-based policy in every world, as their moves so far showed
+    #: (:class:`Opponents`); empty without such a model.
+    rule_based: tuple[int, ...] = ()
 
-    def explanation(self) -> str:
+    def explanation(self, seat_name: Callable[[int], str] = "P{}".format) -> str:
         """One line in plain words: the move, how it fared in the simulated deals, and the next
         best; where the next best shows a higher figure (it wins more often, or it scored
-        more but the policy's choice was kept), the line says why it was not chosen.
+        more but the policy's choice was kept), the line says why it was not chosen; and the
+        seats the search took for rule-based players (named by ``seat_name``, as
+        :meth:`Game.seat_name <parlour.game.Game.seat_name>` does).
 
         ``"the pair of 9s (9♠ 9♥): wins 62% of 400 simulated deals, +1.25 points a deal; next
-        best pass: wins 48%, +0.10 points"``
+        best pass: wins 48%, +0.10 points; took P2 for a rule-based player"``
         """
+        text = self._figures()
+        if self.rule_based and self.worlds:
+            *others, last = map(seat_name, self.rule_based)
+            if others:
+                text += f"; took {', '.join(others)} and {last} for rule-based players"
+            else:
+                text += f"; took {last} for a rule-based player"
+        return text
+
+    def _figures(self) -> str:
         best = next(c for c in self.candidates if c.action == self.action)
         pick = "the learned network's pick" if self.guided else "the rule-based pick"
         if self.unsearched:
@@ -363,9 +378,9 @@ class SearchBot(Bot):
     a policy, each rollout stops where the searching seat is to choose for the
     ``leaf_after``-th time and counts the network's estimate of its best move there instead of
     playing to the end (a value at the leaves; ``None``: every rollout is played to the end);
-    ``opponents`` (:class:`Opponents`): with such a policy, each other seat is played in each
-    world by the rule-based policy or by the network, as its moves so far show (step 7 of the
-    module; used in the climbing games only).
+    ``opponents`` (:class:`Opponents`, or one for each variant by name): with such a policy,
+    each other seat is played in each world by the rule-based policy or by the network, as its
+    moves so far show (step 7 of the module; used in the climbing games only).
     """
 
     name = "search"
@@ -388,7 +403,7 @@ class SearchBot(Bot):
         playouts: Playouts | None = None,
         inference: Inference | None = None,
         leaf_after: int | None = None,
-        opponents: Opponents | None = None,
+        opponents: Opponents | Mapping[str, Opponents] | None = None,
     ) -> None:
         if iterations is None and time_limit is None:
             raise ParlourError("a search needs a budget: iterations, a time limit, or both")
@@ -424,8 +439,10 @@ class SearchBot(Bot):
                                        or not isinstance(leaf_after, int) or leaf_after < 1):
             raise ParlourError(f"leaf_after must be a whole number of turns of at least 1 or "
                                f"None, not {leaf_after!r}")
-        if opponents is not None and not isinstance(opponents, Opponents):
-            raise ParlourError(f"opponents must be an Opponents or None, not {opponents!r}")
+        models = opponents.values() if isinstance(opponents, Mapping) else (opponents,)
+        if opponents is not None and not all(isinstance(m, Opponents) for m in models):
+            raise ParlourError(f"opponents must be an Opponents, one for each variant by name, "
+                               f"or None, not {opponents!r}")
         self.playouts = playouts
         self.inference = inference
         self.leaf_after = leaf_after
@@ -460,7 +477,7 @@ class SearchBot(Bot):
         result = self.search(observation, legal_actions, rng)
         if len(result.candidates) == 1:
             return result.action, f"{result.action.words()}: the only legal move"
-        return result.action, result.explanation()
+        return result.action, result.explanation(observation.game.seat_name)
 
     def search(
         self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random,
@@ -519,7 +536,8 @@ class SearchBot(Bot):
         keep = self.keep_policy
         if keep is None:
             keep = observation.game.search_keep_policy
-        iterations = self._race(observation, candidates, rng, clock, weight, budget, keep, policy)
+        iterations, rule_based = self._race(observation, candidates, rng, clock, weight, budget,
+                                            keep, policy)
         alive = max(c.samples for c in candidates)
         # The best score among the candidates still in the race; ties go to the order.
         best = max((c for c in candidates if c.samples == alive),
@@ -528,13 +546,14 @@ class SearchBot(Bot):
                 and not _clearly_better(best, candidates[0], keep):
             best = candidates[0]
         return SearchResult(best.action, candidates, alive, iterations,
-                            time.perf_counter() - start, weight, guided=priors is not None)
+                            time.perf_counter() - start, weight, guided=priors is not None,
+                            rule_based=rule_based)
 
     def _race(self, observation: Observation, candidates: tuple[Candidate, ...],
               rng: random.Random, clock: float, weight: float, iterations: int | None,
-              keep: float, policy: Any) -> int:
+              keep: float, policy: Any) -> tuple[int, tuple[int, ...]]:
         """Steps 3 and 4 in Rust (the module): fills in the candidates' results and returns the
-        rollouts made; the worlds and rollouts are seeded from ``rng`` and played out by
+        rollouts made and the seats played by the rule-based policy (step 7); the worlds and rollouts are seeded from ``rng`` and played out by
         ``policy`` (a compiled network; ``None``: greedy), within the time limit from
         ``clock``."""
         knowledge = observation._knowledge()
@@ -549,9 +568,10 @@ class SearchBot(Bot):
         inference = None
         if self.inference is not None and policy is not None:
             inference = (self.inference.draws, self.inference.temperature, self.inference.uniform)
-        opponents = None
-        if self.opponents is not None and policy is not None:
-            opponents = self.opponents.settings()
+        model = self.opponents
+        if isinstance(model, Mapping):
+            model = model.get(observation.game.name)
+        opponents = model.settings() if model is not None and policy is not None else None
         # Greedy playouts have no values to stop at: without a network they are played out.
         race = Race(iterations, left, self.min_worlds, confidence, weight, self.threads, inference,
                     self.leaf_after, opponents)
@@ -559,11 +579,12 @@ class SearchBot(Bot):
         priors = [c.prior for c in candidates]
         seed = rng.getrandbits(64)
         if policy is None:
-            _, used, tallies = knowledge.race(race, moves, priors, seed)
+            _, used, tallies, rule_based = knowledge.race(race, moves, priors, seed)
         else:
             # Each family's knowledge takes its compiled network; one of another variant (or
             # other rules) is refused by the core with a ValueError.
-            _, used, tallies = knowledge.race(race, moves, priors, seed, policy)  # type: ignore[call-arg]
+            _, used, tallies, rule_based = knowledge.race(  # type: ignore[call-arg]
+                race, moves, priors, seed, policy)
         for cand, (values, wins) in zip(candidates, tallies, strict=True):
             cand.values, cand.wins = values, wins
-        return used
+        return used, tuple(rule_based)
