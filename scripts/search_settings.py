@@ -89,6 +89,9 @@ def setup() -> tuple[argparse.Namespace, Game, str, str]:
                         metavar="WORLDS,PRIOR,NOISE,TEMPERATURE,CERTAINTY[,DRAWS]",
                         help="the first side models the other seats as rule-based players or "
                              "the network, by their moves (parlour.bots.Opponents)")
+    parser.add_argument("--no-opponents", action="store_true",
+                        help="the first side does not model the other seats (expert as it was "
+                             "before it did, in big-two-4card)")
     parser.add_argument("--leaf-after", type=int, default=None,
                         help="the first side's leaf_after (its rollouts stop at a value)")
     parser.add_argument("--network-iterations", type=int, default=None,
@@ -125,14 +128,16 @@ def setup() -> tuple[argparse.Namespace, Game, str, str]:
                         help="the arena's journal of the run, to stop and resume it")
     parser.add_argument("--paired", type=Path, default=None, metavar="JOURNAL",
                         help="also the deal-by-deal difference from another run of the same "
-                             "deals, the level as shipped against the same opponent, read back "
-                             "from its journal (such as journals/big-two-4card-expert-greedy.jsonl)")
+                             "deals, the level against the same opponent, read back from its "
+                             "journal (such as journals/big-two-4card-expert-greedy.jsonl)")
     parser.add_argument("--against", default=None, metavar="BOT",
                         help="the second side is this bot (such as learned) instead of the "
                              "level as shipped")
     args = parser.parse_args()
     if args.paired is not None and args.against is None:
-        parser.error("--paired compares with the shipped level against the same --against BOT")
+        parser.error("--paired compares with the level's run against the same --against BOT")
+    if args.opponents is not None and args.no_opponents:
+        parser.error("--opponents and --no-opponents: one or the other")
     level = next(lv for lv in LEVELS if lv.name == args.level)
     if args.level_network_iterations is not None:
         level = dataclasses.replace(
@@ -140,7 +145,7 @@ def setup() -> tuple[argparse.Namespace, Game, str, str]:
 
     def side(name: str, keep: float | None, weighting: Inference | None = None,
              leaf_after: int | None = None, network_iterations: int | None = None,
-             modelled: Opponents | None = None,
+             modelled: Opponents | None = None, unmodelled: bool = False,
              network: bool = True, greedy_playouts: bool = False,
              network_played: bool = False,
              played_by: Playouts | None = None) -> str:
@@ -155,7 +160,8 @@ def setup() -> tuple[argparse.Namespace, Game, str, str]:
             bot = changed.bot()
             bot.inference = weighting
             bot.leaf_after = leaf_after
-            bot.opponents = modelled
+            if modelled is not None or unmodelled:  # else the level's own model, if any
+                bot.opponents = modelled
             if greedy_playouts:
                 bot.playouts = None
             if network_played:
@@ -172,6 +178,7 @@ def setup() -> tuple[argparse.Namespace, Game, str, str]:
     played_by = None if args.playout_weights is None else playouts_from(args.playout_weights, game)
     first = side(f"{level.name}-changed", args.keep_policy, args.inference, args.leaf_after,
                  args.network_iterations, modelled=args.opponents,
+                 unmodelled=args.no_opponents,
                  greedy_playouts=args.greedy_playouts,
                  network_played=args.network_playouts, played_by=played_by)
     second = args.against or side(f"{level.name}-shipped", args.against_keep_policy,

@@ -15,8 +15,6 @@ from parlour.arena.cli import _ci  # the interval as the arena's report prints i
 from parlour.arena.deals import make_entries
 from parlour.arena.journal import Journal
 from parlour.arena.stats import head_to_head, paired_runs, split_differences
-from parlour.bots import Opponents, SearchBot, base
-from parlour.bots.levels import LEVELS
 
 ROOT = Path(__file__).resolve().parents[1]
 JOURNALS = ROOT / "journals"
@@ -24,25 +22,15 @@ SPEED = (ROOT / "docs" / "speed-strength.md").read_text()
 LISTED = (JOURNALS / "README.md").read_text()
 
 
-#: ``scripts/search_settings.py`` names the level with changed settings ``expert-changed``; the
-#: journals of such runs hold that name and the documentation gives the settings.
-CHANGED = "expert-changed"
-#: How the documentation quotes the run of ``expert`` with the model of the opponents.
+#: How the documentation quotes big-two-4card's runs of ``expert`` with its model of the other
+#: seats, and of ``expert`` before it modelled them.
 MODELLED = ("over all {held} deals of `expert`'s run against `learned`, `expert` with the model "
-            "and 16 draws scored {mean} {ci} (by split {s0} / {s1} / {s2})")
-
-
-@pytest.fixture(autouse=True)
-def _changed_expert(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``expert-changed`` as the journals here ran it: ``expert`` with the model of the opponents
-    and 16 draws (``--opponents 128,0.5,0.05,0.3,0.8,16``). A journal read back with as many deals
-    as it holds never asks its bots to play."""
-    def make() -> SearchBot:
-        bot = next(level for level in LEVELS if level.name == "expert").bot()
-        bot.opponents = Opponents(draws=16)
-        bot.name = CHANGED
-        return bot
-    monkeypatch.setitem(base._BOTS, CHANGED, (make, make))
+            "and 16 draws scored {mean} {ci} (by split {s0} / {s1} / {s2})",
+            "over {held} deals of `expert`'s run against `greedy` it scored {mean} {ci} (by split "
+            "{s0} / {s1} / {s2})")
+UNMODELLED = ("which against `learned` changes next to nothing, it was {mean} {ci} (by split "
+              "{s0} / {s1} / {s2};", "Without the model it was {mean} {ci} (by split {s0} / {s1} "
+              "/ {s2};")
 
 
 #: The rows of the table of ``expert`` played out by the distilled network.
@@ -56,25 +44,28 @@ RUNS: dict[str, tuple[str, int, list[str], tuple[str, ...]]] = {
     "big-two-expert-greedy": ("big-two", 4, ["expert", "greedy"], ("{row}",)),
     "pusoy-dos-expert-greedy": ("pusoy-dos", 4, ["expert", "greedy"], ("{row}",)),
     "rummy-4-expert-greedy": ("rummy", 4, ["expert", "greedy"], ("{row}",)),
-    "big-two-4card-expert-learned": (
+    # expert with its model of the other seats (before the level took it up, the runs of
+    # scripts/search_settings.py --opponents 128,0.5,0.05,0.3,0.8,16)
+    "big-two-4card-expert-learned-opponents": (
         "big-two-4card", 4, ["expert", "learned"],
-        ("**`expert − learned`: {mean} {ci}**", "By split: 1-vs-3 {s0}, 2-vs-2 {s1}, 3-vs-1 {s2}.")),
-    "big-two-4card-expert-greedy": ("big-two-4card", 4, ["expert", "greedy"], ("{row}",)),
+        ("**`expert − learned`: {mean} {ci}**", "By split: 1-vs-3 {s0}, 2-vs-2 {s1}, 3-vs-1 {s2}.",
+         MODELLED[0])),
+    "big-two-4card-expert-greedy-opponents": (
+        "big-two-4card", 4, ["expert", "greedy"],
+        ("{row}", MODELLED[1], "Against `greedy` directly `expert` is {mean} {ci} over {held} deals")),
+    # expert before it modelled the other seats
+    "big-two-4card-expert-learned": ("big-two-4card", 4, ["expert", "learned"], (UNMODELLED[0],)),
+    "big-two-4card-expert-greedy": ("big-two-4card", 4, ["expert", "greedy"], (UNMODELLED[1],)),
     # expert played out by a network distilled from the shipped one (an experiment's runs)
     "big-two-4card-expert-greedy-distilled": (
         "big-two-4card", 4, ["expert", "greedy"], (DISTILLED_ROW.format(against="greedy"),)),
     "big-two-4card-expert-learned-distilled": (
         "big-two-4card", 4, ["expert", "learned"], (DISTILLED_ROW.format(against="learned"),)),
-    # expert with the model of the opponents (scripts/search_settings.py --opponents …,16)
-    "big-two-4card-expert-learned-opponents": (
-        "big-two-4card", 4, [CHANGED, "learned"], (MODELLED,)),
 }
 
 #: Runs not yet at their size (``journals/in-progress/``), which nothing quotes yet: the run's
 #: variant, player count and bots, as in ``RUNS``.
-IN_PROGRESS: dict[str, tuple[str, int, list[str]]] = {
-    "big-two-4card-expert-greedy-opponents": ("big-two-4card", 4, [CHANGED, "greedy"]),
-}
+IN_PROGRESS: dict[str, tuple[str, int, list[str]]] = {}
 
 #: A row of the table of ``expert`` against ``greedy``: its runs are 2,000 deals, and a row of
 #: fewer says how many.
@@ -132,12 +123,13 @@ def test_a_journal_gives_the_figures_the_documentation_quotes(name: str, tmp_pat
 
 @pytest.mark.parametrize(("changed", "deals"), [("greedy-distilled", 2000),
                                                ("learned-distilled", 1032),
-                                               ("learned-opponents", 2000)])
-def test_the_changed_experts_are_paired_with_the_shipped_one_on_the_same_deals(
+                                               ("learned-opponents", 2000),
+                                               ("greedy-opponents", 2000)])
+def test_the_changed_experts_are_paired_with_the_plain_one_on_the_same_deals(
         changed: str, deals: int, tmp_path: Path) -> None:
     """The documentation's paired differences of ``expert`` changed (played out by the distilled
-    network, or with the model of the opponents) and as shipped, over the deals both journals
-    hold."""
+    network, or with its model of the other seats) and without the change (the plain journals),
+    over the deals both journals hold."""
     against = changed.split("-")[0]
     runs = []
     for name in (f"big-two-4card-expert-{changed}", f"big-two-4card-expert-{against}"):

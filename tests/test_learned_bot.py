@@ -14,6 +14,7 @@ import math
 import random
 import sys
 import types
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -701,6 +702,23 @@ def test_a_search_says_whom_it_took_for_a_rule_based_player() -> None:
     elsewhere = search(opponents={"big-two": Opponents(worlds=64)})
     assert elsewhere.rule_based == ()
     assert [c.values for c in elsewhere.candidates] == [c.values for c in plain.candidates]
+
+
+def test_expert_models_the_opponents_where_that_measured_stronger() -> None:
+    # In big-two-4card expert's search is the one with the model (16 draws a world); in another
+    # climbing variant it has none.
+    expert = make_bot("expert")
+    assert isinstance(expert, SearchBot) and isinstance(expert.opponents, Mapping)
+    assert expert.opponents == {VARIANT: Opponents(draws=16)}
+    state = position(moves=12)
+    obs, legal = state.observation(state.current_player), state.legal_actions()
+    result = expert.search(obs, legal, random.Random(3))
+    assert result.rule_based and state.current_player not in result.rule_based
+    other = position("big-two", moves=12)
+    assert expert.search(other.observation(other.current_player), other.legal_actions(),
+                         random.Random(3)).rule_based == ()
+    hard = make_bot("hard")
+    assert isinstance(hard, SearchBot) and hard.opponents is None
 
 
 @pytest.mark.parametrize("settings", [(0, 0.5, 0.05, 1.0, 0.8, 1), (5000, 0.5, 0.05, 1.0, 0.8, 1),

@@ -7,6 +7,7 @@ strength of the real levels is measured with the arena, not here.
 
 from __future__ import annotations
 
+import functools
 import random
 import subprocess
 import sys
@@ -407,8 +408,8 @@ def test_the_settings_script_compares_a_changed_level_with_the_shipped_one() -> 
     something."""
     script = Path(__file__).resolve().parents[1] / "scripts" / "search_settings.py"
 
-    def run(*args: str, variant: str = "rummy", games: int = 3) -> str:
-        done = subprocess.run([sys.executable, str(script), variant, "medium", "--games",
+    def run(*args: str, variant: str = "rummy", games: int = 3, level: str = "medium") -> str:
+        done = subprocess.run([sys.executable, str(script), variant, level, "--games",
                                str(games), *args], capture_output=True, text=True, check=True)
         return done.stdout.splitlines()[0]
 
@@ -451,6 +452,14 @@ def test_the_settings_script_compares_a_changed_level_with_the_shipped_one() -> 
     certain = ("--network-iterations", "40", "--against-network-iterations", "40", "--opponents")
     dealt = run(*certain, "1,0.999,0.05,1.0,0.001", variant="big-two-4card", games=2)
     assert run(*certain, "1,0.999,0.05,1.0,0.001,8", variant="big-two-4card", games=2) != dealt
+    # expert models the opponents in big-two-4card (at a small network budget here): against
+    # greedy, given its own model it plays as the level does; without one, otherwise.
+    expert = functools.partial(run, "--network-iterations", "40", "--against", "greedy",
+                               variant="big-two-4card", games=2, level="expert")
+    as_level = expert()
+    assert as_level.startswith("expert-changed − greedy: ")
+    assert expert("--opponents", "128,0.5,0.05,0.3,0.8,16") == as_level
+    assert expert("--no-opponents") != as_level
 
 
 def test_the_chances_script_reports_each_kind_by_the_moves_seen() -> None:
