@@ -782,8 +782,8 @@ def test_a_network_is_refused_for_another_variant_or_shape() -> None:
 def test_expert_plays_out_with_the_network_and_hard_with_it_in_big_two_4card_alone(
         variant: str, hard_budget: int) -> None:
     """``expert`` plays its worlds out with the network at the variant's budget (1,500 rollouts
-    a move in big-two-4card, 800 in big-two); ``hard`` with it at 60 in big-two-4card, and with
-    ``greedy`` at 360 elsewhere."""
+    a move in big-two-4card, 800 in big-two), with its model of the other seats where it has
+    one; ``hard`` with it at 60 in big-two-4card, and with ``greedy`` at 360 elsewhere."""
     state = position(variant, moves=9)
     obs, legal = state.observation(state.current_player), state.legal_actions()
     scores = prior(obs, legal, random.Random(0))
@@ -796,7 +796,7 @@ def test_expert_plays_out_with_the_network_and_hard_with_it_in_big_two_4card_alo
         bot = SearchBot(iterations=level.iterations, guided_iterations=level.played_out,
                         max_candidates=level.candidates, keep_policy=level.keep_policy,
                         guide=prior, playouts=played_by, prior_weight=0.0,
-                        guided_candidates=GUIDED_CANDIDATES)
+                        guided_candidates=GUIDED_CANDIDATES, opponents=level.opponents or None)
         return [c.values for c in bot.search(obs, legal, random.Random(2)).candidates]
 
     for level, played_by, budget in ((expert, playouts, PLAYED_OUT[variant]),
