@@ -84,9 +84,9 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from parlour._core import MAX_ITERATIONS, Race
 from parlour.bots.base import Bot
@@ -100,6 +100,19 @@ Playouts = Callable[[Observation], Any]
 #: A search guide: each legal action's prior advantage in points for the seat to move, or
 #: ``None`` where it has no opinion (a variant it was not trained for).
 Guide = Callable[[Observation, Sequence[Action], random.Random], "list[float] | None"]
+
+
+S = TypeVar("S")
+
+
+def _each(setting: S | Mapping[str, S]) -> Collection[S]:
+    """A setting's values: the one given, or each variant's (a setting by variant name)."""
+    return setting.values() if isinstance(setting, Mapping) else (setting,)
+
+
+def _of_variant(setting: S | Mapping[str, S] | None, variant: str) -> S | None:
+    """A setting for the variant: the one given, or the variant's by name (``None`` without)."""
+    return setting.get(variant) if isinstance(setting, Mapping) else setting
 
 
 def _deals(n: object) -> bool:
@@ -407,9 +420,7 @@ class SearchBot(Bot):
     ) -> None:
         if iterations is None and time_limit is None:
             raise ParlourError("a search needs a budget: iterations, a time limit, or both")
-        per_variant = (guided_iterations.values() if isinstance(guided_iterations, Mapping)
-                       else (guided_iterations,))
-        for budget in (iterations, *per_variant):
+        for budget in (iterations, *_each(guided_iterations)):
             if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int)
                                        or not 1 <= budget <= MAX_ITERATIONS):
                 raise ParlourError(f"iterations must be a whole number of rollouts from 1 to "
@@ -439,8 +450,7 @@ class SearchBot(Bot):
                                        or not isinstance(leaf_after, int) or leaf_after < 1):
             raise ParlourError(f"leaf_after must be a whole number of turns of at least 1 or "
                                f"None, not {leaf_after!r}")
-        models = opponents.values() if isinstance(opponents, Mapping) else (opponents,)
-        if opponents is not None and not all(isinstance(m, Opponents) for m in models):
+        if opponents is not None and not all(isinstance(m, Opponents) for m in _each(opponents)):
             raise ParlourError(f"opponents must be an Opponents, one for each variant by name, "
                                f"or None, not {opponents!r}")
         self.playouts = playouts
@@ -501,9 +511,7 @@ class SearchBot(Bot):
         # move's rollouts (it would leave a first move at a table about one world a candidate).
         clock = time.perf_counter()
         budget = self.iterations
-        guided = self.guided_iterations
-        if isinstance(guided, Mapping):
-            guided = guided.get(observation.game.name)
+        guided = _of_variant(self.guided_iterations, observation.game.name)
         if budget is not None and policy is not None and guided is not None:
             budget = guided
         if priors is None:
@@ -553,9 +561,9 @@ class SearchBot(Bot):
               rng: random.Random, clock: float, weight: float, iterations: int | None,
               keep: float, policy: Any) -> tuple[int, tuple[int, ...]]:
         """Steps 3 and 4 in Rust (the module): fills in the candidates' results and returns the
-        rollouts made and the seats played by the rule-based policy (step 7); the worlds and rollouts are seeded from ``rng`` and played out by
-        ``policy`` (a compiled network; ``None``: greedy), within the time limit from
-        ``clock``."""
+        rollouts made and the seats played by the rule-based policy (step 7); the worlds and
+        rollouts are seeded from ``rng`` and played out by ``policy`` (a compiled network;
+        ``None``: greedy), within the time limit from ``clock``."""
         knowledge = observation._knowledge()
         if knowledge is None:
             raise ParlourError(f"{observation.game.name} observations have no compiled "
@@ -568,9 +576,7 @@ class SearchBot(Bot):
         inference = None
         if self.inference is not None and policy is not None:
             inference = (self.inference.draws, self.inference.temperature, self.inference.uniform)
-        model = self.opponents
-        if isinstance(model, Mapping):
-            model = model.get(observation.game.name)
+        model = _of_variant(self.opponents, observation.game.name)
         opponents = model.settings() if model is not None and policy is not None else None
         # Greedy playouts have no values to stop at: without a network they are played out.
         race = Race(iterations, left, self.min_worlds, confidence, weight, self.threads, inference,
