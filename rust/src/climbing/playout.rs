@@ -1,6 +1,7 @@
 //! A climbing deal as simulation drives it: [`sim::Deal`] for [`State`], the greedy choice
 //! being [`policy::greedy`] on the view of the seat to move.
 
+use super::Scoring;
 use super::combos::PASS;
 use super::policy::{self, SeatView};
 use super::state::State;
@@ -31,6 +32,26 @@ impl sim::Deal for State {
     fn returns_into(&self, out: &mut [f64]) {
         let returns = self.returns();
         out[..returns.len()].copy_from_slice(returns);
+    }
+
+    /// Under placement scoring a seat's place, and so its points, is fixed when it goes out
+    /// (and with them whether it won: every place's points are known), however the others
+    /// play on for theirs.
+    fn settled(&self, seat: usize) -> Option<(f64, bool)> {
+        if self.is_over() {
+            return Some(sim::result_over(self, seat));
+        }
+        let rules = &self.table().rules;
+        if rules.scoring != Scoring::Placement {
+            return None;
+        }
+        let place = self
+            .finished()
+            .iter()
+            .position(|&s| usize::from(s) == seat)?;
+        let points = |k: usize| rules.placement_points.get(k).map_or(0.0, |&p| f64::from(p));
+        let mine = points(place);
+        Some((mine, (0..self.players()).all(|k| points(k) <= mine)))
     }
 
     /// The greedy policy on what the seat to move may see (its hand, the card counts and the
@@ -124,6 +145,65 @@ pub(crate) mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_settled_result_is_the_one_the_deal_ends_with() {
+        let mut legal = Vec::new();
+        for rules in all_rules() {
+            let placement = rules.scoring == crate::climbing::Scoring::Placement;
+            let table = Arc::new(Table::new(rules));
+            let mut rng = Rng::new(3);
+            let mut early = 0;
+            for _ in 0..200 {
+                let mut deal = fresh(&table, &mut rng);
+                let mut settled = [None; 4];
+                while deal.to_move() >= 0 {
+                    for (seat, s) in settled.iter_mut().enumerate() {
+                        if let Some(now) = deal.settled(seat) {
+                            // Once settled, it stays as it was.
+                            assert_eq!(*s.get_or_insert(now), now);
+                        }
+                    }
+                    deal.legal_into(&mut legal);
+                    let m = deal.greedy(&legal, &mut rng);
+                    deal.play(m, &mut rng);
+                }
+                early += settled.iter().flatten().count();
+                for (seat, s) in settled.iter().enumerate() {
+                    let end = sim::result_over(&deal, seat);
+                    assert_eq!(deal.settled(seat), Some(end));
+                    assert!(s.is_none_or(|s| s == end), "{s:?} then {end:?}");
+                }
+            }
+            // Placement settles the seats out before the last at once; the others only end.
+            assert_eq!(early > 0, placement, "{early} seats settled early");
+        }
+    }
+
+    #[test]
+    fn a_rollout_stops_where_its_seat_is_placed_with_the_result_of_playing_on() {
+        let table = Arc::new(Table::new(Rules::pusoy_dos()));
+        let mut rng = Rng::new(8);
+        let (mut legal, mut stopped) = (Vec::new(), 0);
+        for game in 0..200 {
+            let start = fresh(&table, &mut rng);
+            let seat = game % 4;
+            let (mut short, mut long) = (start.clone(), start);
+            let got = sim::rollout(
+                &mut short,
+                &mut Rng::new(1),
+                &mut legal,
+                &sim::Greedy,
+                &mut (),
+                seat,
+                0,
+            );
+            sim::playout(&mut long, &mut Rng::new(1), &mut legal);
+            assert_eq!(got, sim::result_over(&long, seat));
+            stopped += usize::from(!short.is_over());
+        }
+        assert!(stopped > 50, "{stopped} rollouts stopped before the end");
     }
 
     #[test]

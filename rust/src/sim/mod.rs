@@ -47,9 +47,25 @@ pub trait Deal: Clone + Send + Sync {
         seat < n && r[..n].iter().all(|&v| v <= r[seat])
     }
 
+    /// `seat`'s return and whether it won, once nothing left to play can change them; `None`
+    /// before. By default that is when the deal is over; a family that knows a seat's result
+    /// earlier (a climbing seat placed by going out) says so here, and a search's rollout for
+    /// that seat stops there, with the result the deal played out would give.
+    fn settled(&self, seat: usize) -> Option<(f64, bool)> {
+        (self.to_move() < 0).then(|| result_over(self, seat))
+    }
+
     /// The rule-based (`greedy`) choice among `legal` (two or more moves) for the seat to move,
     /// reading only what that seat may see.
     fn greedy(&self, legal: &[Self::Move], rng: &mut Rng) -> Self::Move;
+}
+
+/// `seat`'s return and whether it won, in `deal` over ([`Deal::settled`] once over).
+pub fn result_over<D: Deal>(deal: &D, seat: usize) -> (f64, bool) {
+    let mut returns = [0.0; MAX_PLAYERS];
+    let n = deal.players().min(MAX_PLAYERS);
+    deal.returns_into(&mut returns[..n]);
+    (returns.get(seat).copied().unwrap_or(0.0), deal.won(seat))
 }
 
 /// What one seat knows of a deal: enough to deal the cards it cannot see at random,
@@ -357,8 +373,63 @@ pub fn playout_to_leaf<D: Deal, P: Policy<D>>(
     seat: usize,
     turns: u32,
 ) -> Option<f64> {
+    match walk(deal, rng, legal, policy, scratch, seat, turns, false) {
+        Walked::Leaf(value) => Some(value),
+        Walked::Settled(..) | Walked::Over => None,
+    }
+}
+
+/// A search's rollout for `seat`: [`playout_to_leaf`] that also stops as soon as the seat's
+/// result is [`Deal::settled`]. Returns the seat's return and whether it won; a position valued
+/// at a leaf counts as won when its value is above 0.
+pub fn rollout<D: Deal, P: Policy<D>>(
+    deal: &mut D,
+    rng: &mut Rng,
+    legal: &mut Vec<D::Move>,
+    policy: &P,
+    scratch: &mut P::Scratch,
+    seat: usize,
+    turns: u32,
+) -> (f64, bool) {
+    match walk(deal, rng, legal, policy, scratch, seat, turns, true) {
+        Walked::Leaf(value) => (value, value > 0.0),
+        Walked::Settled(value, won) => (value, won),
+        Walked::Over => result_over(deal, seat),
+    }
+}
+
+/// Where a [`walk`] stopped.
+enum Walked {
+    /// At the seat's chosen turn, with the policy's value of it.
+    Leaf(f64),
+    /// Once the seat's result was settled (`settle`; the deal may go on).
+    Settled(f64, bool),
+    /// At the deal's end.
+    Over,
+}
+
+/// The loop of [`playout_to_leaf`] and [`rollout`]; `settle`: stop as soon as `seat`'s result
+/// is settled, else only at the deal's end.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn walk<D: Deal, P: Policy<D>>(
+    deal: &mut D,
+    rng: &mut Rng,
+    legal: &mut Vec<D::Move>,
+    policy: &P,
+    scratch: &mut P::Scratch,
+    seat: usize,
+    turns: u32,
+    settle: bool,
+) -> Walked {
     let mut seen = 0;
-    while deal.to_move() >= 0 {
+    loop {
+        if settle && let Some((value, won)) = deal.settled(seat) {
+            return Walked::Settled(value, won);
+        }
+        if deal.to_move() < 0 {
+            return Walked::Over;
+        }
         deal.legal_into(legal);
         let m = if legal.len() == 1 {
             legal[0]
@@ -368,14 +439,13 @@ pub fn playout_to_leaf<D: Deal, P: Policy<D>>(
                 if seen == turns
                     && let Some(value) = policy.value(deal, legal, scratch)
                 {
-                    return Some(value);
+                    return Walked::Leaf(value);
                 }
             }
             policy.choose(deal, legal, rng, scratch)
         };
         deal.play(m, rng);
     }
-    None
 }
 
 #[cfg(test)]

@@ -11,9 +11,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use super::{
-    Deal, Inference, Knowledge, MAX_PLAYERS, Modelled, Opponents, Policy, Rng, playout_to_leaf,
-};
+use super::{Deal, Inference, Knowledge, Modelled, Opponents, Policy, Rng, rollout};
 
 /// The most rollouts a search may be asked for: a candidate's returns are kept world by world
 /// (8 bytes each), so a larger budget would ask for more memory than a machine has.
@@ -233,7 +231,6 @@ impl<D: Deal, P: Policy<D>> Racer<'_, D, P> {
         };
         let rollouts = Rng::stream(seed, 2 * w + 1);
         let mut legal = Vec::with_capacity(64);
-        let mut returns = [0.0; MAX_PLAYERS];
         let mut out = Vec::with_capacity(self.alive.len());
         for &c in &self.alive {
             let mut deal = world.clone();
@@ -244,7 +241,7 @@ impl<D: Deal, P: Policy<D>> Racer<'_, D, P> {
             }
             deal.play(self.moves[c], &mut rng);
             let turns = self.settings.leaf_after.unwrap_or(0);
-            let leaf = playout_to_leaf(
+            out.push(rollout(
                 &mut deal,
                 &mut rng,
                 &mut legal,
@@ -252,16 +249,7 @@ impl<D: Deal, P: Policy<D>> Racer<'_, D, P> {
                 &mut scratch,
                 seat,
                 turns,
-            );
-            // A position valued before the end counts as won when its value is above 0.
-            out.push(match leaf {
-                Some(value) => (value, value > 0.0),
-                None => {
-                    let n = deal.players().min(MAX_PLAYERS);
-                    deal.returns_into(&mut returns[..n]);
-                    (returns[seat], deal.won(seat))
-                }
-            });
+            ));
         }
         Some(out)
     }

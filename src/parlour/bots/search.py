@@ -28,7 +28,9 @@ The search, step by step:
 3. Worlds are sampled one at a time; every candidate still in the race is played in the world
    (from a clone of the sampled state) with a rollout generator seeded identically for all of
    them (common random numbers). A world is only counted once every candidate has been played
-   in it, so the comparisons stay paired.
+   in it, so the comparisons stay paired. A rollout stops as soon as the searching seat's
+   result is settled: at the deal's end, or, where a seat's place fixes its points (pusoy-dos),
+   when the seat goes out, whatever the others play after.
 4. Racing: after ``min_worlds`` worlds, and then each time the count grows by a quarter, a
    candidate is dropped when its paired difference from the leader is below zero by more than
    ``confidence`` standard errors. The budget goes to the close decisions; the search stops when
