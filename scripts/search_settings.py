@@ -7,8 +7,9 @@ at the network's value (``leaf_after``), what the learned
 network adds to a search (``--against-no-network``), a network budget on either side
 (``--network-iterations``, ``--against-network-iterations``), what its playouts add to its guide
 (``--network-playouts``, ``--greedy-playouts``, ``--against-greedy-playouts``), playouts by
-another network than the guide (``--playout-weights``, such as a smaller and quicker one) and a
-level against another bot (``--against``):
+another network than the guide (``--playout-weights``, such as a smaller and quicker one), a
+race that drops moves too near to matter (``--indifference``) and a level against another bot
+(``--against``):
 
     python scripts/search_settings.py forty-five hard --keep-policy 0 --against-keep-policy 2 \
         --games 2000 --seed 1
@@ -92,6 +93,10 @@ def setup() -> tuple[argparse.Namespace, Game, str, str]:
     parser.add_argument("--no-opponents", action="store_true",
                         help="the first side does not model the other seats (expert as it was "
                              "before it did, in big-two-4card)")
+    parser.add_argument("--indifference", type=float, default=None, metavar="SD",
+                        help="the first side's indifference: racing drops a candidate that "
+                             "cannot beat the leader by more than SD standard deviations of a "
+                             "world's difference (default: the level's)")
     parser.add_argument("--leaf-after", type=int, default=None,
                         help="the first side's leaf_after (its rollouts stop at a value)")
     parser.add_argument("--network-iterations", type=int, default=None,
@@ -148,7 +153,7 @@ def setup() -> tuple[argparse.Namespace, Game, str, str]:
              modelled: Opponents | None = None, unmodelled: bool = False,
              network: bool = True, greedy_playouts: bool = False,
              network_played: bool = False,
-             played_by: Playouts | None = None) -> str:
+             played_by: Playouts | None = None, indifference: float | None = None) -> str:
         changed = dataclasses.replace(level, name=name, keep_policy=keep)
         if network_iterations is not None:
             changed = dataclasses.replace(changed, guided=True,
@@ -170,6 +175,8 @@ def setup() -> tuple[argparse.Namespace, Game, str, str]:
                 bot.guided_iterations = max(changed.played_out.values())
             if played_by is not None:
                 bot.playouts = played_by
+            if indifference is not None:
+                bot.indifference = indifference
             return bot
         register_bot(name, make)
         return name
@@ -180,7 +187,8 @@ def setup() -> tuple[argparse.Namespace, Game, str, str]:
                  args.network_iterations, modelled=args.opponents,
                  unmodelled=args.no_opponents,
                  greedy_playouts=args.greedy_playouts,
-                 network_played=args.network_playouts, played_by=played_by)
+                 network_played=args.network_playouts, played_by=played_by,
+                 indifference=args.indifference)
     second = args.against or side(f"{level.name}-shipped", args.against_keep_policy,
                                   network_iterations=args.against_network_iterations,
                                   network=not args.against_no_network,

@@ -24,7 +24,7 @@ from parlour._core import MAX_ITERATIONS, Race
 from parlour.arena.core import run_arena
 from parlour.bots import Bot, EasyBot, GreedyBot, RandomBot, SearchBot, bot_names, make_bot
 from parlour.bots.levels import LEVELS, bench_lines
-from parlour.bots.search import SearchResult
+from parlour.bots.search import SearchResult, paired_difference
 from parlour.game import Action, Observation, State
 
 VARIANTS = [v.name for v in parlour.variants()]
@@ -195,6 +195,9 @@ def test_a_budget_below_one_world_still_tries_every_candidate() -> None:
     ({"iterations": 10, "min_worlds": 2**62}, "min_worlds 1 to 100,000,000"),
     ({"iterations": 10, "threads": 0}, "threads must be a whole number from 1 to 256, not 0"),
     ({"iterations": 10, "threads": True}, "threads must be a whole number"),
+    ({"iterations": 10, "indifference": -0.1}, "indifference must be a finite number"),
+    ({"iterations": 10, "indifference": float("inf")}, "indifference must be a finite number"),
+    ({"iterations": 10, "indifference": {"big-two": "0.3"}}, "or one for each variant by name"),
 ])
 def test_a_bad_budget_is_refused(kwargs: dict[str, float], message: str) -> None:
     with pytest.raises(ParlourError, match=message):
@@ -205,6 +208,34 @@ def test_the_compiled_search_refuses_a_budget_past_its_bound() -> None:
     Race(MAX_ITERATIONS, None, 8, 2.0, 0.0, 1)
     with pytest.raises(ValueError, match="iterations must be 1 to 100000000"):
         Race(MAX_ITERATIONS + 1, None, 8, 2.0, 0.0, 1)
+    with pytest.raises(ValueError, match="indifference must be a finite number of at least 0"):
+        Race(10, None, 8, 2.0, 0.0, 1, indifference=float("nan"))
+
+
+def test_indifference_ends_the_race_among_moves_too_near_to_matter() -> None:
+    """The same worlds, with and without an indifference: a candidate's results are the same
+    world by world, the policy's own choice stays in the race unless clearly worse, and over a
+    deal's decisions the race makes far fewer rollouts."""
+    state = parlour.new_game("big-two").new_deal(seed=3)
+    full = short = 0
+    while not state.is_over:
+        obs, legal = state.observation(state.current_player), state.legal_actions()
+        if len(legal) > 2:
+            long, near = (SearchBot(iterations=600, indifference=indifference).search(
+                obs, legal, random.Random(len(state.history))) for indifference in (0.0, 0.3))
+            for a, b in zip(long.candidates, near.candidates, strict=True):
+                k = min(a.samples, b.samples)  # more worlds where fewer candidates are left
+                assert a.action == b.action and a.values[:k] == b.values[:k]
+            first = near.candidates[0]
+            n = first.samples
+            if n < near.worlds:  # dropped: clearly worse than the leader then
+                assert any(mean > 2.5 * error for mean, error in (
+                    paired_difference(c.values[:n], first.values)
+                    for c in near.candidates if c.samples > n))
+            full += long.iterations
+            short += near.iterations
+        state.apply(GreedyBot().choose(obs, legal, random.Random(0)))
+    assert short < 0.6 * full, (short, full)
 
 
 def test_no_legal_action_is_refused() -> None:
@@ -404,7 +435,7 @@ def test_a_hint_never_shows_a_better_figure_for_another_move_without_saying_why(
 
 def test_the_settings_script_compares_a_changed_level_with_the_shipped_one() -> None:
     """``scripts/search_settings.py``, which measured the documented keep_policy, inference,
-    leaf_after and network figures: the same settings on both sides differ by nothing; changed ones by
+    leaf_after, indifference and network figures: the same settings on both sides differ by nothing; changed ones by
     something."""
     script = Path(__file__).resolve().parents[1] / "scripts" / "search_settings.py"
 
@@ -416,6 +447,10 @@ def test_the_settings_script_compares_a_changed_level_with_the_shipped_one() -> 
     assert run() == "medium-changed − medium-shipped: +0.000 [+0.000, +0.000] over 3 deals"
     changed = run("--keep-policy", "0", "--against-keep-policy", "2")
     assert changed.startswith("medium-changed − medium-shipped: ") and "+0.000 [" not in changed
+    # Racing that drops moves too near to matter: none at 0, as shipped; at 2, other moves.
+    assert run("--indifference", "0") == run()
+    hasty = run("--indifference", "2")
+    assert hasty.startswith("medium-changed − medium-shipped: ") and "+0.000 [" not in hasty
     # medium searches without the network; given network rollouts that stop at its value, it
     # plays other moves.
     same = run("--leaf-after", "1", variant="big-two-4card", games=2)

@@ -387,7 +387,8 @@ class Race:
                 confidence: float, prior_weight: float, threads: int,
                 inference: tuple[int, float, float] | None = None,
                 leaf_after: int | None = None,
-                opponents: tuple[int, float, float, float, float, int] | None = None) -> Race: ...
+                opponents: tuple[int, float, float, float, float, int] | None = None,
+                indifference: float = 0.0) -> Race: ...
 
 def rummy_greedy(
     seat: int,

@@ -1147,6 +1147,7 @@ mod tests {
                 time_limit: None,
                 min_worlds: 4,
                 confidence: 2.5,
+                indifference: 0.0,
                 prior_weight: 0.0,
                 threads: 1,
                 inference: None,

@@ -85,7 +85,7 @@ impl Race {
     #[new]
     #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (iterations, time_limit, min_worlds, confidence, prior_weight, threads,
-                        inference=None, leaf_after=None, opponents=None))]
+                        inference=None, leaf_after=None, opponents=None, indifference=0.0))]
     fn new(
         iterations: Option<u64>,
         time_limit: Option<f64>,
@@ -96,6 +96,7 @@ impl Race {
         inference: Option<(usize, f64, f64)>,
         leaf_after: Option<u32>,
         opponents: Option<(usize, f64, f64, f64, f64, usize)>,
+        indifference: f64,
     ) -> PyResult<Race> {
         let time_limit = match time_limit {
             Some(t) if t.is_finite() && t > 0.0 && t < 1e9 => Some(Duration::from_secs_f64(t)),
@@ -118,6 +119,11 @@ impl Race {
             return Err(PyValueError::new_err(format!(
                 "iterations must be 1 to {MAX_ITERATIONS}, min_worlds at least 1 and confidence \
                  a finite number above 0"
+            )));
+        }
+        if !(indifference >= 0.0 && indifference.is_finite()) {
+            return Err(PyValueError::new_err(format!(
+                "indifference must be a finite number of at least 0, not {indifference}"
             )));
         }
         if !(prior_weight >= 0.0 && prior_weight.is_finite() && (1..=256).contains(&threads)) {
@@ -190,6 +196,7 @@ impl Race {
                 time_limit,
                 min_worlds,
                 confidence,
+                indifference,
                 prior_weight,
                 threads,
                 inference,

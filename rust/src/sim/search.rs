@@ -33,6 +33,12 @@ pub struct Settings {
     pub min_worlds: u64,
     /// Standard errors of the paired difference below the leader that drop a candidate.
     pub confidence: f64,
+    /// A candidate other than the first that cannot be this much better than the leader, or
+    /// than the first (`confidence` standard errors sure), is dropped too: a gain that small,
+    /// in standard deviations of a world's paired difference, is not worth more rollouts. The
+    /// first (the policy's or guide's choice) and the leader go only by `confidence`. 0: no such
+    /// drop.
+    pub indifference: f64,
     /// How many worlds' worth the candidates' priors count for (0: no priors).
     pub prior_weight: f64,
     /// Threads to play the worlds of a batch on (1: this thread only).
@@ -270,7 +276,8 @@ impl<D: Deal, P: Policy<D>> Racer<'_, D, P> {
     }
 
     /// Keeps the candidates not clearly worse than the leader, by their paired differences
-    /// (shrunk towards the difference of their priors when guided).
+    /// (shrunk towards the difference of their priors when guided); with `indifference`, of the
+    /// others than the first and the leader, only those that may still beat both by more.
     fn drop_the_worse(&mut self) {
         let mut leader = self.alive[0];
         for &c in &self.alive[1..] {
@@ -278,9 +285,13 @@ impl<D: Deal, P: Policy<D>> Racer<'_, D, P> {
                 leader = c; // ties stay with the earlier candidate
             }
         }
-        let n = self.tallies[leader].values.len() as f64;
-        let shrink = n / (n + self.settings.prior_weight);
-        let lead = &self.tallies[leader].values;
+        // The first candidate, if alive and not the leader.
+        let first = (self.alive[0] == 0 && leader != 0).then_some(0);
+        let Settings {
+            confidence,
+            indifference,
+            ..
+        } = *self.settings;
         let keep: Vec<usize> = self
             .alive
             .iter()
@@ -289,18 +300,59 @@ impl<D: Deal, P: Policy<D>> Racer<'_, D, P> {
                 if c == leader {
                     return true;
                 }
-                let diffs = lead.iter().zip(&self.tallies[c].values).map(|(a, b)| a - b);
-                let mean = diffs.clone().sum::<f64>() / n;
-                let spread = if n > 1.0 {
-                    (diffs.map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
-                } else {
-                    f64::INFINITY
-                };
-                let gap = shrink * mean + (1.0 - shrink) * (self.priors[leader] - self.priors[c]);
-                gap <= self.settings.confidence * shrink * spread / n.sqrt()
+                let to_leader = self.paired(leader, c);
+                if to_leader.gap > to_leader.errors(confidence) {
+                    return false;
+                }
+                // Kept if it may still beat the leader and the first by more than the
+                // indifference.
+                let may_gain =
+                    |p: Paired| p.errors(confidence) - p.gap > indifference * p.shrink * p.spread;
+                indifference == 0.0
+                    || c == 0
+                    || may_gain(to_leader) && first.is_none_or(|f| may_gain(self.paired(f, c)))
             })
             .collect();
         self.alive = keep;
+    }
+
+    /// The paired lead of candidate `a` over `b` (two alive, played in the same worlds).
+    fn paired(&self, a: usize, b: usize) -> Paired {
+        let (xs, ys) = (&self.tallies[a].values, &self.tallies[b].values);
+        let n = xs.len() as f64;
+        let shrink = n / (n + self.settings.prior_weight);
+        let diffs = xs.iter().zip(ys).map(|(x, y)| x - y);
+        let mean = diffs.clone().sum::<f64>() / n;
+        let spread = if n > 1.0 {
+            (diffs.map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
+        } else {
+            f64::INFINITY
+        };
+        Paired {
+            gap: shrink * mean + (1.0 - shrink) * (self.priors[a] - self.priors[b]),
+            spread,
+            shrink,
+            n,
+        }
+    }
+}
+
+/// One candidate's lead over another in the worlds both were played in.
+#[derive(Clone, Copy)]
+struct Paired {
+    /// The mean difference, shrunk towards the difference of their priors by `shrink`.
+    gap: f64,
+    /// The standard deviation of a world's difference.
+    spread: f64,
+    shrink: f64,
+    /// The worlds.
+    n: f64,
+}
+
+impl Paired {
+    /// `z` standard errors of `gap`.
+    fn errors(&self, z: f64) -> f64 {
+        z * self.shrink * self.spread / self.n.sqrt()
     }
 }
 
@@ -309,10 +361,12 @@ mod tests {
     use super::*;
 
     /// A one-move game: seat 0 picks 0, 1 or 2 and scores `VALUE[m]` plus the world's luck,
-    /// shared by all moves (so the paired differences are exact) and a little of its own.
+    /// shared by all moves (so the paired differences are exact) and a little of its own, and
+    /// with `noise` luck of each move's own, as wide as `noise` times the move.
     #[derive(Clone, Debug)]
     struct Toy {
         luck: f64,
+        noise: f64,
         picked: Option<u8>,
     }
 
@@ -333,6 +387,7 @@ mod tests {
         fn play(&mut self, m: u8, rng: &mut Rng) {
             self.picked = Some(m);
             self.luck += 0.1 * rng.unit();
+            self.luck += self.noise * f64::from(m) * (rng.unit() - 0.5);
         }
         fn returns_into(&self, out: &mut [f64]) {
             let v = VALUE[usize::from(self.picked.unwrap_or(0))] + self.luck;
@@ -352,8 +407,22 @@ mod tests {
             0
         }
         fn sample(&self, rng: &mut Rng) -> Toy {
+            Noisy(0.0).sample(rng)
+        }
+    }
+
+    /// [`Seen`] with each move's own luck as wide as this times the move.
+    struct Noisy(f64);
+
+    impl Knowledge for Noisy {
+        type Deal = Toy;
+        fn seat(&self) -> usize {
+            0
+        }
+        fn sample(&self, rng: &mut Rng) -> Toy {
             Toy {
                 luck: 4.0 * rng.unit() - 2.0,
+                noise: self.0,
                 picked: None,
             }
         }
@@ -365,6 +434,7 @@ mod tests {
             time_limit: None,
             min_worlds: 8,
             confidence: 2.5,
+            indifference: 0.0,
             prior_weight: 0.0,
             threads,
             inference: None,
@@ -412,6 +482,40 @@ mod tests {
         assert_eq!(tied.tallies[2].values.len(), 8);
         assert_eq!(tied.tallies[0].values.len(), tied.tallies[1].values.len());
         assert!(tied.iterations > 2_990 && tied.iterations <= 3_000);
+    }
+
+    #[test]
+    fn moves_too_near_to_matter_leave_the_race_but_the_first_stays() {
+        let mut s = settings(3_000, 1);
+        s.indifference = 0.2;
+        // Two equal moves: the second can gain nothing over the first, and goes with the worse
+        // at the first check, where without the indifference they raced until the budget.
+        let tied = race(&Seen, &[1, 1, 0], &[0.0; 3], &s, 5).unwrap();
+        assert_eq!((tied.worlds, tied.iterations), (8, 24));
+        // Moves 1 and 2 differ by 0.5, a few hundredths of the spread of their difference in
+        // a world: thousands of worlds would tell them apart, and without the indifference the
+        // race mostly runs on to the budget.
+        let near = |s: &Settings, seed| race(&Noisy(40.0), &[1, 2], &[0.0; 2], s, seed).unwrap();
+        let mut ran_on = 0;
+        for seed in 0..20 {
+            let long = near(&settings(3_000, 1), seed);
+            ran_on += usize::from(long.iterations > 2_990);
+            let short = near(&s, seed);
+            assert!(short.iterations < 2_000, "{seed}: {}", short.iterations);
+            // The first move (the policy's choice) goes only when clearly worse, and it is
+            // the better one: the race ends with it, the other dropped.
+            assert_eq!(short.tallies[0].values.len() as u64, short.worlds, "{seed}");
+            // The worlds are the same ones: the short race is the start of the long one.
+            assert!(long.tallies[0].values.starts_with(&short.tallies[0].values));
+        }
+        assert!(ran_on >= 15, "{ran_on} of 20 long races spent the budget");
+        // The leader is never dropped for the indifference: where the second move leads, the
+        // first stays, and the two race on.
+        let second_leads = race(&Noisy(40.0), &[2, 1], &[0.0; 2], &s, 0).unwrap();
+        assert_eq!(
+            second_leads.tallies[0].values.len(),
+            second_leads.tallies[1].values.len()
+        );
     }
 
     #[test]

@@ -499,6 +499,7 @@ fn a_search_over_sampled_worlds_is_the_same_on_any_number_of_threads() {
         time_limit: None,
         min_worlds: 8,
         confidence: 2.0,
+        indifference: 0.0,
         prior_weight: 0.0,
         threads,
         inference: None,

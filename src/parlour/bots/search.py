@@ -34,7 +34,10 @@ The search, step by step:
 4. Racing: after ``min_worlds`` worlds, and then each time the count grows by a quarter, a
    candidate is dropped when its paired difference from the leader is below zero by more than
    ``confidence`` standard errors. The budget goes to the close decisions; the search stops when
-   one candidate is left.
+   one candidate is left. With ``indifference`` a candidate is also dropped when it cannot be
+   much better than the leader, or than the policy's choice (the first candidate, never
+   dropped so): no level uses it (the documentation's "Speed and strength" says what it
+   measured).
 5. A guide (optional): a function that gives each legal action a prior advantage in points,
    such as the learned network of :mod:`parlour.bots.learned` (``None`` for a variant it does
    not know, which is then searched exactly as without a guide). The guide's best
@@ -371,7 +374,12 @@ class SearchBot(Bot):
     :data:`~parlour._core.MAX_ITERATIONS`, 100,000,000, as each one's return is kept);
     ``time_limit``: the most seconds per move; at least one of them. ``max_candidates``: how
     many of the policy's preferred moves are searched. ``min_worlds`` and ``confidence``: when
-    racing may drop a candidate.
+    racing may drop a candidate. ``indifference`` (a number, or one for each variant by name):
+    a candidate other than the first that cannot beat the leader, or the first, by more than
+    this many standard deviations of a world's paired difference (``confidence`` standard
+    errors sure) is dropped as well, so that the budget is not spent telling apart moves too
+    near to matter (0: never; the first, the policy's or guide's choice, and the leader are
+    dropped only when clearly worse).
     ``guide`` and ``prior_weight``: a prior over the moves and how many worlds it counts for
     (step 5 of the module); where the guide gives a prior, ``guided_candidates`` of the guide's
     best moves lead the candidates, and ``prior_margin`` is the lead in points over the guide's
@@ -408,6 +416,7 @@ class SearchBot(Bot):
         max_candidates: int = 8,
         min_worlds: int = 8,
         confidence: float = 2.5,
+        indifference: float | Mapping[str, float] = 0.0,
         guide: Guide | None = None,
         prior_weight: float = 8.0,
         guided_iterations: int | Mapping[str, int] | None = None,
@@ -435,6 +444,12 @@ class SearchBot(Bot):
                 f"max_candidates must be at least 1, min_worlds 1 to {MAX_ITERATIONS:,} and "
                 f"confidence above 0, not {max_candidates!r}, {min_worlds!r} and {confidence!r}"
             )
+        if not all(isinstance(x, int | float) and math.isfinite(x) and x >= 0
+                   for x in _each(indifference)):
+            raise ParlourError(f"indifference must be a finite number of standard deviations of "
+                               f"at least 0, or one for each variant by name, not "
+                               f"{indifference!r}")
+        self.indifference = indifference
         if guided_candidates < 0 or not (
                 math.isfinite(prior_weight) and prior_weight >= 0):
             raise ParlourError(f"guided_candidates must be at least 0 and prior_weight a finite "
@@ -582,7 +597,8 @@ class SearchBot(Bot):
         opponents = model.settings() if model is not None and policy is not None else None
         # Greedy playouts have no values to stop at: without a network they are played out.
         race = Race(iterations, left, self.min_worlds, confidence, weight, self.threads, inference,
-                    self.leaf_after, opponents)
+                    self.leaf_after, opponents,
+                    _of_variant(self.indifference, observation.game.name) or 0.0)
         moves = [int(c.action) for c in candidates]
         priors = [c.prior for c in candidates]
         seed = rng.getrandbits(64)
