@@ -96,7 +96,7 @@ def setup() -> tuple[argparse.Namespace, Game, str, str]:
     parser.add_argument("--indifference", type=float, default=None, metavar="SD",
                         help="the first side's indifference: racing drops a candidate that "
                              "cannot beat the leader by more than SD standard deviations of a "
-                             "world's difference (default: the level's)")
+                             "world's difference (default: none, as every level)")
     parser.add_argument("--leaf-after", type=int, default=None,
                         help="the first side's leaf_after (its rollouts stop at a value)")
     parser.add_argument("--network-iterations", type=int, default=None,

@@ -218,6 +218,7 @@ def test_indifference_ends_the_race_among_moves_too_near_to_matter() -> None:
     deal's decisions the race makes far fewer rollouts."""
     state = parlour.new_game("big-two").new_deal(seed=3)
     full = short = 0
+    changed: list[tuple[Observation, list[Action], int]] = []
     while not state.is_over:
         obs, legal = state.observation(state.current_player), state.legal_actions()
         if len(legal) > 2:
@@ -234,8 +235,19 @@ def test_indifference_ends_the_race_among_moves_too_near_to_matter() -> None:
                     for c in near.candidates if c.samples > n))
             full += long.iterations
             short += near.iterations
+            if near.iterations < long.iterations:
+                changed.append((obs, legal, len(state.history)))
         state.apply(GreedyBot().choose(obs, legal, random.Random(0)))
     assert short < 0.6 * full, (short, full)
+    # One for each variant by name: big-two's here, none for a variant not named.
+    obs, legal, seed = changed[0]
+
+    def values(indifference: float | dict[str, float]) -> list[list[float]]:
+        result = SearchBot(iterations=600, indifference=indifference).search(
+            obs, legal, random.Random(seed))
+        return [c.values for c in result.candidates]
+
+    assert values({"big-two": 0.3}) == values(0.3) != values(0.0) == values({"pusoy-dos": 0.3})
 
 
 def test_no_legal_action_is_refused() -> None:

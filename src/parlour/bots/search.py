@@ -35,9 +35,9 @@ The search, step by step:
    candidate is dropped when its paired difference from the leader is below zero by more than
    ``confidence`` standard errors. The budget goes to the close decisions; the search stops when
    one candidate is left. With ``indifference`` a candidate is also dropped when it cannot be
-   much better than the leader, or than the policy's choice (the first candidate, never
-   dropped so): no level uses it (the documentation's "Speed and strength" says what it
-   measured).
+   much better than the leader, or than the policy's choice (the first candidate; neither of
+   the two is dropped so): no level uses it (the documentation's "Speed and strength" says
+   what it measured).
 5. A guide (optional): a function that gives each legal action a prior advantage in points,
    such as the learned network of :mod:`parlour.bots.learned` (``None`` for a variant it does
    not know, which is then searched exactly as without a guide). The guide's best
