@@ -305,9 +305,11 @@ impl<D: Deal, P: Policy<D>> Racer<'_, D, P> {
                     return false;
                 }
                 // Kept if it may still beat the leader and the first by more than the
-                // indifference.
-                let may_gain =
-                    |p: Paired| p.errors(confidence) - p.gap > indifference * p.shrink * p.spread;
+                // indifference (as it may after a single world, with no spread to go by).
+                let may_gain = |p: Paired| {
+                    !p.spread.is_finite()
+                        || p.errors(confidence) - p.gap > indifference * p.shrink * p.spread
+                };
                 indifference == 0.0
                     || c == 0
                     || may_gain(to_leader) && first.is_none_or(|f| may_gain(self.paired(f, c)))
@@ -516,6 +518,11 @@ mod tests {
             second_leads.tallies[0].values.len(),
             second_leads.tallies[1].values.len()
         );
+        // A first look after a single world drops nothing for the indifference.
+        let mut hasty = s.clone();
+        hasty.min_worlds = 1;
+        let first_look = race(&Noisy(40.0), &[1, 2], &[0.0; 2], &hasty, 0).unwrap();
+        assert!(first_look.tallies[1].values.len() >= 2);
     }
 
     #[test]
