@@ -22,7 +22,7 @@ import pytest
 
 import parlour
 from parlour import ParlourError
-from parlour._core import ClimbingNet, Race, TrumpNet
+from parlour._core import ClimbingNet, Network, Race, TrumpNet
 from parlour.arena.core import run_arena
 from parlour.arena.stats import head_to_head
 from parlour.bots import GreedyBot, Inference, Opponents, SearchBot, make_bot
@@ -509,26 +509,52 @@ def test_a_network_guides_the_search_only_in_the_guided_variants(
         obs, legal, random.Random(1))[1]
 
 
-def test_the_compiled_network_scores_every_move_as_numpy_does() -> None:
-    policy = load_policy(VARIANT)
+@pytest.mark.parametrize("variant", ["big-two-4card", "pusoy-dos"])
+def test_the_bot_and_the_compiled_playouts_score_alike_to_the_bit(variant: str) -> None:
+    # The bot's scores (and a search's guide) are the core's products, as the compiled playouts'
+    # are: the same bits on any machine, where numpy's matrix products vary in their last bits
+    # with its threads and the processor; they agree with numpy's to float precision.
+    policy = load_policy(variant)
     assert policy is not None
     net = policy.compiled()
     assert net is policy.compiled()  # made once
-    game, rng, checked = parlour.new_game(VARIANT), random.Random(4), 0
+    game, rng, checked = parlour.new_game(variant), random.Random(4), 0
     for seed in range(3):
         state = game.new_deal(seed=seed)
         while not state.is_over:
             seat, legal = state.current_player, state.legal_actions()
             obs = state.observation(seat)
             if len(legal) > 1:
-                expected = policy.scores(obs, legal) / policy.scale
+                points = policy.scores(obs, legal)
                 compiled = dict(net.scores(state._e))  # type: ignore[attr-defined]
-                got = np.array([compiled[int(a)] for a in legal])
-                assert np.allclose(got, expected, atol=1e-5), (got, expected)
-                assert int(np.argmax(got)) == int(np.argmax(expected))
+                got = [float(compiled[int(a)]) * policy.scale for a in legal]
+                assert points.tolist() == got
+                x = policy.encoder.encode(obs)[None, :]
+                seg = np.zeros(len(legal), dtype=np.int64)
+                rows = policy.features.rows(
+                    np.asarray(policy.index.indices(legal, obs), dtype=np.int64), x, seg)
+                numpy_q = policy.net.q(x, seg, rows) * policy.scale
+                assert np.allclose(points, numpy_q, atol=1e-3), (points, numpy_q)
                 checked += 1
             state.apply(rng.choice(legal))
     assert checked > 30
+
+
+def test_the_scoring_network_refuses_encodings_of_another_shape() -> None:
+    policy = load_policy(VARIANT)
+    assert policy is not None
+    p = policy.net.params
+    network = Network(p["w1o"], p["w1a"], p["b1"], p["w2"], p["b2"], p["w3"], 0.0)
+    obs = np.zeros(p["w1o"].shape[0], dtype=np.float32)
+    moves = np.zeros((3, p["w1a"].shape[0]), dtype=np.float32)
+    assert network.scores(obs, moves).shape == (3,)
+    assert network.scores(obs, moves[:0]).shape == (0,)
+    with pytest.raises(ValueError, match="an observation of 396 entries"):
+        network.scores(obs[1:], moves)
+    with pytest.raises(ValueError, match="moves of 141 features"):
+        network.scores(obs, moves[:, 1:])
+    with pytest.raises(ValueError, match="shapes do not fit"):
+        Network(p["w1o"], p["w1a"], p["b1"], p["w2"].T, p["b2"], p["w3"], 0.0)
 
 
 def searched(state: State, iterations: int = 60, **settings: object) -> list[list[float]]:
@@ -967,7 +993,7 @@ def random_policy(variant: str, seed: int = 1, **options: object) -> learned_mod
 
 @pytest.mark.parametrize(("variant", "option"), [("forty-five", "silent_ace"),
                                                   ("spoil-five", "jinking")])
-def test_the_compiled_trump_network_scores_every_move_as_numpy_does(variant: str,
+def test_the_compiled_trump_network_scores_every_move_as_the_bot_does(variant: str,
                                                                     option: str) -> None:
     policy = random_policy(variant, **{option: True})
     net = policy.compiled()
@@ -985,10 +1011,10 @@ def test_the_compiled_trump_network_scores_every_move_as_numpy_does(variant: str
         seed += 1
         while not state.is_over:
             legal = state.legal_actions()
-            expected = policy.scores(state.observation(state.current_player), legal) / policy.scale
+            points = policy.scores(state.observation(state.current_player), legal)
             compiled = dict(net.scores(state._e))  # type: ignore[attr-defined]
-            got = np.array([compiled[int(a)] for a in legal])
-            assert np.allclose(got, expected, atol=1e-5), (got, expected)
+            # the bot's scores are the compiled network's, to the bit
+            assert points.tolist() == [float(compiled[int(a)]) * policy.scale for a in legal]
             seen.update(k for a in legal for r, k in kind.items() if int(a) in r)
             state.apply(rng.choice(legal))
 

@@ -19,7 +19,7 @@ from parlour.games.rummy.actions import RummyAction
 from parlour.games.trump.actions import TrumpAction
 
 __all__ = ["MAX_ENVS", "MAX_ITERATIONS", "BatchedCore", "ClimbingEngine", "ClimbingKnowledge",
-           "ClimbingNet", "ClimbingTable", "EnvCore", "Race", "RummyActions", "RummyCore",
+           "ClimbingNet", "ClimbingTable", "EnvCore", "Network", "Race", "RummyActions", "RummyCore",
            "RummyKnowledge", "RummyNet", "TrumpEngine", "TrumpKnowledge", "TrumpNet", "TrumpRules",
            "__version__", "rummy_greedy", "shuffle", "trump_deal"]
 
@@ -378,6 +378,27 @@ class RummyCore:
         list[int], bytes, bytes, list[int], list[int], list[int], list[int],
         tuple[int, bool, int, bool, int],
     ]: ...
+
+@final
+class Network:
+    """A learned network that scores a decision's moves from their encodings, summed in a fixed
+    order: the same bits on every machine, as the compiled playouts' products."""
+
+    def __new__(
+        cls,
+        w1o: npt.NDArray[np.float32],
+        w1a: npt.NDArray[np.float32],
+        b1: npt.NDArray[np.float32],
+        w2: npt.NDArray[np.float32],
+        b2: npt.NDArray[np.float32],
+        w3: npt.NDArray[np.float32],
+        b3: float,
+    ) -> Network: ...
+    def scores(
+        self, obs: npt.NDArray[np.float32], moves: npt.NDArray[np.float32]
+    ) -> npt.NDArray[np.float32]:
+        """The score of each row of ``moves`` (a move's features) in the decision whose
+        observation encoding is ``obs``."""
 
 @final
 class Race:

@@ -389,6 +389,29 @@ impl Mlp {
         s.terms.clear();
     }
 
+    /// The score of each move whose features are a row of `moves` (rows as wide as
+    /// [`Mlp::features`], one after another) in the decision whose observation encoding is
+    /// `obs`, into `s.q`: a decision given by its encodings, as Python's networks give it,
+    /// rather than by a deal. Each row's entries that are not 0 are its terms, in order, so a
+    /// family whose [`Network::move_terms`] lists a move's features in order gets the very bits
+    /// of [`scores`]. The caller checks the lengths (`obs` as long as the encoding, `moves` a
+    /// whole number of rows).
+    pub fn scores_of_rows(&self, obs: &[f32], moves: &[f32], s: &mut Scratch) {
+        s.obs.clear();
+        s.obs.extend_from_slice(obs);
+        s.q.clear();
+        self.observe(s);
+        for row in moves.chunks_exact(self.features()) {
+            set_terms(row, |x| x != 0.0, &mut s.terms);
+            self.score(s);
+        }
+    }
+
+    /// The length of the observation encodings it reads.
+    pub fn observations(&self) -> usize {
+        self.obs
+    }
+
     /// The dense reference of one score, for the families' tests: every product of every
     /// layer, from the observation `obs` and the move's feature rows `terms`.
     #[cfg(test)]
@@ -493,5 +516,38 @@ mod tests {
             }
             assert_eq!(s.q, dense);
         }
+    }
+
+    #[test]
+    fn rows_of_features_score_as_their_terms_do() {
+        let mlp = Mlp::random(50, 9, 70, 40, 5);
+        let mut rng = Rng::new(8);
+        let mut s = Scratch::<()>::default();
+        let obs: Vec<f32> = (0..50)
+            .map(|_| {
+                if rng.unit() < 0.3 {
+                    rng.unit() as f32
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        let mut rows = vec![0.0f32; 9 * 6];
+        let mut dense = Vec::new();
+        for row in rows.chunks_exact_mut(9) {
+            let mut terms = Vec::new();
+            for (r, x) in row.iter_mut().enumerate() {
+                if rng.unit() < 0.4 {
+                    *x = rng.unit() as f32;
+                    terms.push((*x, r as u32));
+                }
+            }
+            dense.push(mlp.dense(&obs, &terms));
+        }
+        mlp.scores_of_rows(&obs, &rows, &mut s);
+        assert_eq!(s.q, dense);
+        // A decision of no moves scores none.
+        mlp.scores_of_rows(&obs, &[], &mut s);
+        assert!(s.q.is_empty());
     }
 }

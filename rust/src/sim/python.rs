@@ -4,11 +4,11 @@
 
 use std::time::Duration;
 
-use numpy::{PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::mlp::Layers;
+use super::mlp::{Layers, Mlp, Scratch};
 use super::search::{MAX_ITERATIONS, Outcome, Settings, race};
 use super::{Deal, Greedy, Inference, Knowledge, Opponents, Policy};
 
@@ -269,7 +269,61 @@ impl Race {
     }
 }
 
+/// A learned network that scores a decision's moves from their encodings
+/// (`parlour.bots.learned.Policy.scores`): the products of the compiled playouts, summed in a
+/// fixed order, so the same bits on every machine (numpy's matrix products depend on its
+/// threads and on the processor's kernels).
+#[pyclass(frozen, module = "parlour._core")]
+pub struct Network {
+    mlp: Mlp,
+}
+
+#[pymethods]
+impl Network {
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        w1o: PyReadonlyArray2<'_, f32>,
+        w1a: PyReadonlyArray2<'_, f32>,
+        b1: PyReadonlyArray1<'_, f32>,
+        w2: PyReadonlyArray2<'_, f32>,
+        b2: PyReadonlyArray1<'_, f32>,
+        w3: PyReadonlyArray1<'_, f32>,
+        b3: f32,
+    ) -> PyResult<Network> {
+        let obs = w1o.shape()[0];
+        let mlp = Mlp::new(layers(w1o, w1a, b1, w2, b2, w3, b3, 1.0)?, obs, "")
+            .map_err(PyValueError::new_err)?;
+        Ok(Network { mlp })
+    }
+
+    /// The score of each row of `moves` (one move's features a row) in the decision whose
+    /// observation encoding is `obs`.
+    fn scores<'py>(
+        &self,
+        py: Python<'py>,
+        obs: PyReadonlyArray1<'_, f32>,
+        moves: PyReadonlyArray2<'_, f32>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let (observations, features) = (self.mlp.observations(), self.mlp.features());
+        if obs.len() != observations || moves.shape()[1] != features {
+            return Err(PyValueError::new_err(format!(
+                "the network reads an observation of {observations} entries and moves of \
+                 {features} features, not {} and {}",
+                obs.len(),
+                moves.shape()[1]
+            )));
+        }
+        let obs: Vec<f32> = obs.as_array().to_vec();
+        let moves: Vec<f32> = moves.as_array().iter().copied().collect();
+        let mut s = Scratch::default();
+        self.mlp.scores_of_rows(&obs, &moves, &mut s);
+        Ok(PyArray1::from_vec(py, s.q))
+    }
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_ITERATIONS", MAX_ITERATIONS)?;
+    m.add_class::<Network>()?;
     m.add_class::<Race>()
 }

@@ -62,6 +62,7 @@ class Policy:
     """A trained network with the features it reads, for one variant."""
 
     def __init__(self, net: QNet, features: ActionFeatures, metadata: dict[str, Any]) -> None:
+        from parlour._core import Network
         from parlour.envs import action_index, encoder, reward_scale
 
         game = features.game
@@ -77,6 +78,11 @@ class Policy:
         #: its points are then a lead over the table.
         self.relative = bool(metadata.get("config", {}).get("relative", False))
         self._compiled: tuple[ClimbingNet | TrumpNet | RummyNet | None] | None = None
+        p = self.net.params
+        # The core's products, not numpy's: numpy's depend in their last bits on its threads and
+        # on the processor, and a near tie would fall another way on another machine.
+        self._network = Network(p["w1o"], p["w1a"], p["b1"], p["w2"], p["b2"], p["w3"],
+                                float(p["b3"][0]))
 
     def compiled(self) -> ClimbingNet | TrumpNet | RummyNet | None:
         """The network as the compiled playout policy of a search (``SearchBot(playouts=…)``),
@@ -91,10 +97,10 @@ class Policy:
         other seats' mean, for a network trained on relative returns: :attr:`relative`)."""
         import numpy as np
 
-        obs = self.encoder.encode(observation)[None, :]
+        obs = self.encoder.encode(observation)
         indices = np.asarray(self.index.indices(legal, observation), dtype=np.int64)
         seg = np.zeros(indices.size, dtype=np.int64)  # every action is of the one decision
-        q = self.net.q(obs, seg, self.features.rows(indices, obs, seg))
+        q = self._network.scores(obs, self.features.rows(indices, obs[None, :], seg))
         points: npt.NDArray[np.float64] = q.astype(np.float64) * self.scale
         return points
 
