@@ -5,6 +5,11 @@ from __future__ import annotations
 import dataclasses
 import io
 import math
+import os
+import signal
+import subprocess
+import sys
+import time
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
@@ -44,6 +49,56 @@ def test_results_do_not_depend_on_the_number_of_workers() -> None:
     assert [p.deal for p in two.plays] == sorted(p.deal for p in two.plays)
     other = run_arena(game, ["greedy", "random"], 10, seed=12, duplicate=True)
     assert other.plays != one.plays
+
+
+def spawned_workers(pid: int) -> set[int]:
+    """The worker processes (``multiprocessing``'s ``spawn``) whose parent is ``pid``."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        try:
+            status, command = (entry / "status").read_text(), (entry / "cmdline").read_bytes()
+        except OSError:  # not a process, or gone meanwhile
+            continue
+        if f"\nPPid:\t{pid}\n" in status and b"spawn_main" in command:
+            found.add(int(entry.name))
+    return found
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` exists and has not ended (a zombie has)."""
+    try:
+        return "State:\tZ" not in Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads processes from /proc")
+def test_the_workers_end_with_a_run_killed_outright() -> None:
+    # Each worker's task is ten duplicate deals of expert, minutes of play; killed without a
+    # chance to shut its pool down, the run must not leave its workers playing on.
+    script = ("import parlour\n"
+              "from parlour.arena import run_arena\n"
+              "if __name__ == '__main__':\n"
+              "    run_arena(parlour.new_game('big-two-4card'), ['expert', 'greedy'], 160,\n"
+              "              seed=1, duplicate=True, workers=2)\n")
+    run = subprocess.Popen([sys.executable, "-c", script])
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers := spawned_workers(run.pid)) < 2:
+            assert time.monotonic() < deadline, "the workers never started"
+            time.sleep(0.1)
+        time.sleep(1.0)  # into their first deals
+        assert all(running(w) for w in workers)
+    finally:
+        run.send_signal(signal.SIGKILL)
+        run.wait()
+    deadline = time.monotonic() + 10
+    while alive := {w for w in workers if running(w)}:
+        if time.monotonic() > deadline:
+            for w in alive:
+                os.kill(w, signal.SIGKILL)
+            pytest.fail(f"workers {sorted(alive)} played on after their run was killed")
+        time.sleep(0.1)
 
 
 def test_without_duplicate_the_bot_list_is_rotated_a_seat_per_deal() -> None:

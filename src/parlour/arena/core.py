@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -161,7 +164,8 @@ Finished = Callable[[Task, list[Play]], None]
 def _play_in_processes(tasks: list[Task], workers: int, finished: Finished) -> None:
     # ``spawn`` everywhere: the same behaviour on every platform, and no forked copy of a
     # parent's threads or open database connections.
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_exit_with_parent, initargs=(os.getpid(),))
     try:
         futures: dict[Future[list[Play]], Task] = {
             pool.submit(play_task, task): task for task in tasks
@@ -171,6 +175,24 @@ def _play_in_processes(tasks: list[Task], workers: int, finished: Finished) -> N
     finally:
         # On an error or Ctrl-C, drop the tasks not started rather than wait for all of them.
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+#: How often a worker looks whether the process that started it is still there, in seconds.
+PARENT_WATCH = 0.5
+
+
+def _exit_with_parent(parent: int) -> None:
+    """A worker's start: a thread that ends the worker once ``parent``, the process that
+    started it, is gone. A run killed outright (``kill``, a lost terminal) gets no chance to
+    shut its pool down, and its workers would otherwise play their tasks to the end, orphaned;
+    the thread runs while the compiled search holds no lock, so it is heard within a moment."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_WATCH)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parlour-parent-watch", daemon=True).start()
 
 
 def record_directory(directory: str | Path) -> Path:
