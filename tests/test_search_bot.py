@@ -524,6 +524,25 @@ def test_the_chances_script_reports_each_kind_by_the_moves_seen() -> None:
     assert 0.0 <= chance <= 1.0 and 0.0 <= share <= 1.0
 
 
+def test_the_value_leaves_script_values_each_move_three_ways() -> None:
+    """``scripts/value_leaves.py``, which measured the documented value network against the
+    rollouts it would shorten: stopped past every deal's end, both estimates are the return
+    played out (the network's play is deterministic), and stopped at the next choice they are
+    not."""
+    script = Path(__file__).resolve().parents[1] / "scripts" / "value_leaves.py"
+    done = subprocess.run([sys.executable, str(script), "big-two-4card", "--deals", "200",
+                           "--epochs", "1", "--eval-deals", "2", "--leaf-after", "1", "99"],
+                          capture_output=True, text=True, check=True)
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("big-two-4card: ") and "choices of 200 deals" in lines[0]
+    assert lines[1].startswith("epoch 1: error ")
+    assert lines[2].startswith("stopped at the seat's choice 1, ")
+    assert all("error 0.00" not in line for line in lines[3:5])
+    assert lines[5].startswith("stopped at the seat's choice 99, ")
+    exact = "best move kept 100.0%, 0.00 points lost a choice, error 0.00"
+    assert lines[6:] == [f"  value network: {exact}", f"  network's best score: {exact}"]
+
+
 def test_the_settings_script_pairs_a_run_with_the_shipped_levels_journal(tmp_path: Path) -> None:
     """``--paired``: the deal-by-deal difference from the shipped level's run against the same
     opponent, read back from its journal (which is left as it was)."""
