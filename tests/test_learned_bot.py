@@ -555,6 +555,8 @@ def test_the_scoring_network_refuses_encodings_of_another_shape() -> None:
         network.scores(obs, moves[:, 1:])
     with pytest.raises(ValueError, match="shapes do not fit"):
         Network(p["w1o"], p["w1a"], p["b1"], p["w2"].T, p["b2"], p["w3"], 0.0)
+    with pytest.raises(ValueError, match="no move features"):
+        Network(p["w1o"], p["w1a"][:0], p["b1"], p["w2"], p["b2"], p["w3"], 0.0)
 
 
 def searched(state: State, iterations: int = 60, **settings: object) -> list[list[float]]:

@@ -395,7 +395,7 @@ impl Mlp {
     /// rather than by a deal. Each row's entries that are not 0 are its terms, in order, so a
     /// family whose [`Network::move_terms`] lists a move's features in order gets the very bits
     /// of [`scores`]. The caller checks the lengths (`obs` as long as the encoding, `moves` a
-    /// whole number of rows).
+    /// whole number of rows) and that the network has move features (rows are not empty).
     pub fn scores_of_rows(&self, obs: &[f32], moves: &[f32], s: &mut Scratch) {
         s.obs.clear();
         s.obs.extend_from_slice(obs);

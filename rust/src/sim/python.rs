@@ -294,6 +294,12 @@ impl Network {
         let obs = w1o.shape()[0];
         let mlp = Mlp::new(layers(w1o, w1a, b1, w2, b2, w3, b3, 1.0)?, obs, "")
             .map_err(PyValueError::new_err)?;
+        if mlp.features() == 0 {
+            // Its moves' rows would be empty, and a decision's could not be counted.
+            return Err(PyValueError::new_err(
+                "the network has no move features (w1a has no rows)",
+            ));
+        }
         Ok(Network { mlp })
     }
 
