@@ -7,9 +7,10 @@ at the network's value (``leaf_after``), what the learned
 network adds to a search (``--against-no-network``), a network budget on either side
 (``--network-iterations``, ``--against-network-iterations``), what its playouts add to its guide
 (``--network-playouts``, ``--greedy-playouts``, ``--against-greedy-playouts``), playouts by
-another network than the guide (``--playout-weights``, such as a smaller and quicker one), a
-race that drops moves too near to matter (``--indifference``) and a level against another bot
-(``--against``):
+another network than the guide (``--playout-weights``, such as a smaller and quicker one),
+another network in the shipped one's place everywhere (``--network``: ``learned``, every guide
+and every playout on both sides), a race that drops moves too near to matter
+(``--indifference``) and a level against another bot (``--against``):
 
     python scripts/search_settings.py forty-five hard --keep-policy 0 --against-keep-policy 2 \
         --games 2000 --seed 1
@@ -21,6 +22,8 @@ race that drops moves too near to matter (``--indifference``) and a level agains
     python scripts/search_settings.py rummy expert --players 2 --network-playouts \
         --against learned --games 256 --seed 1
     python scripts/search_settings.py big-two-4card expert --playout-weights small.npz \
+        --against learned --games 100 --seed 1
+    python scripts/search_settings.py big-two-4card expert --network small.npz \
         --against learned --games 100 --seed 1
 
 Each side is the level's own search (its budget, candidates and, where the variant has a
@@ -41,7 +44,7 @@ from pathlib import Path
 import parlour
 from parlour.arena.core import run_arena
 from parlour.arena.stats import head_to_head, paired_runs, split_differences
-from parlour.bots import Inference, Opponents, SearchBot
+from parlour.bots import Inference, Opponents, SearchBot, learned
 from parlour.bots.base import register_bot
 from parlour.bots.learned import PLAYED_OUT, Policy, network_playouts
 from parlour.bots.learned.dmc import QNet, features_for
@@ -69,6 +72,15 @@ def playouts_from(path: Path, game: Game) -> Playouts:
     if compiled is None:
         raise SystemExit(f"{game.name} has no compiled network")
     return lambda observation: compiled
+
+
+def ship(game: Game, path: Path) -> None:
+    """The network in ``path`` as ``game``'s shipped one, in this process: ``learned``, and every
+    level's guide and playouts, read it from here on (each worker of ``--workers`` sets it
+    again, as it registers the sides)."""
+    QNet.load(path)  # refused here, with the reason, rather than at the first move
+    learned.WEIGHTS[game.name] = {**learned.WEIGHTS.get(game.name, {}), game.players: path}
+    learned._load.cache_clear()
 
 
 def setup() -> tuple[argparse.Namespace, Game, str, str]:
@@ -127,6 +139,10 @@ def setup() -> tuple[argparse.Namespace, Game, str, str]:
     parser.add_argument("--playout-weights", type=Path, default=None, metavar="FILE",
                         help="the first side plays its worlds out with the network in FILE, "
                              "at its network budget (its guide stays the shipped network)")
+    parser.add_argument("--network", type=Path, default=None, metavar="FILE",
+                        help="the network in FILE in the shipped one's place everywhere: as "
+                             "learned, and as every guide and playout of both sides (such as a "
+                             "smaller network to ship instead)")
     parser.add_argument("--workers", type=int, default=1,
                         help="processes playing the deals (the results do not change)")
     parser.add_argument("--journal", type=Path, default=None,
@@ -182,6 +198,8 @@ def setup() -> tuple[argparse.Namespace, Game, str, str]:
         return name
 
     game = parlour.new_game(args.variant, **({"players": args.players} if args.players else {}))
+    if args.network is not None:
+        ship(game, args.network)
     played_by = None if args.playout_weights is None else playouts_from(args.playout_weights, game)
     first = side(f"{level.name}-changed", args.keep_policy, args.inference, args.leaf_after,
                  args.network_iterations, modelled=args.opponents,

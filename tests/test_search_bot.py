@@ -23,6 +23,8 @@ from parlour import CardSet, ParlourError, VariantError
 from parlour._core import MAX_ITERATIONS, Race
 from parlour.arena.core import run_arena
 from parlour.bots import Bot, EasyBot, GreedyBot, RandomBot, SearchBot, bot_names, make_bot
+from parlour.bots.learned import WEIGHTS
+from parlour.bots.learned.dmc import QNet
 from parlour.bots.levels import LEVELS, bench_lines
 from parlour.bots.search import SearchResult, paired_difference
 from parlour.game import Action, Observation, State
@@ -541,6 +543,33 @@ def test_the_value_leaves_script_values_each_move_three_ways() -> None:
     assert lines[5].startswith("stopped at the seat's choice 99, ")
     exact = "best move kept 100.0%, 0.00 points lost a choice, error 0.00"
     assert lines[6:] == [f"  value network: {exact}", f"  network's best score: {exact}"]
+
+
+def test_the_settings_script_puts_another_network_in_the_shipped_ones_place(
+        tmp_path: Path) -> None:
+    """``--network``: the file's network plays wherever the shipped one would, on both sides
+    (``learned`` here, and the level's guide and playouts); the shipped weights copied to
+    another file play exactly as shipped, and a file that is not weights is refused."""
+    script = Path(__file__).resolve().parents[1] / "scripts" / "search_settings.py"
+    shipped = WEIGHTS["big-two-4card"][4]
+    same = tmp_path / "same.npz"
+    same.write_bytes(shipped.read_bytes())
+    net, metadata = QNet.load(shipped)
+    net.params["w3"] = -net.params["w3"]  # a network that likes its worst moves best
+    worst = tmp_path / "worst.npz"
+    net.save(worst, metadata)
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, str(script), "big-two-4card", "hard", "--games",
+                               "1", "--against", "learned", *args], capture_output=True,
+                              text=True)
+
+    plain = run().stdout.splitlines()[0]
+    assert plain.startswith("hard-changed − learned: ")
+    assert run("--network", str(same)).stdout.splitlines()[0] == plain
+    assert run("--network", str(worst)).stdout.splitlines()[0] != plain
+    refused = run("--network", str(script))
+    assert refused.returncode != 0 and "cannot read the weights" in refused.stderr
 
 
 def test_the_settings_script_pairs_a_run_with_the_shipped_levels_journal(tmp_path: Path) -> None:
