@@ -72,9 +72,11 @@ class Setting:
         """The network's score of each legal move of the seat to move."""
         return dict(self.net.scores(state._e))  # type: ignore[attr-defined]
 
-    def step(self, state: State) -> None:
-        """The network's move (the first of the best-scored), or the only one."""
-        legal = state.legal_actions()
+    def step(self, state: State, legal: list[Action] | None = None) -> None:
+        """The network's move (the first of the best-scored), or the only one; ``legal``: the
+        legal moves, where the caller has them already."""
+        if legal is None:
+            legal = state.legal_actions()
         if len(legal) == 1:
             state.apply(legal[0])
             return
@@ -93,7 +95,7 @@ class Setting:
             legal = state.legal_actions()
             if len(legal) > 1:
                 yield state.current_player, legal
-            self.step(state)
+            self.step(state, legal)
 
 
 def samples(setting: Setting, first: int, deals: int) -> tuple[F32, F32, npt.NDArray[np.int64]]:
@@ -155,12 +157,13 @@ def leaf(setting: Setting, state: State, seat: int, after: int, net: QNet,
     value network and by the network's best score; the return itself if the deal ends first."""
     seen = 0
     while not state.is_over:
-        if state.current_player == seat and len(state.legal_actions()) > 1:
+        legal = state.legal_actions()
+        if state.current_player == seat and len(legal) > 1:
             seen += 1
             if seen == after:
                 estimate = float(value(net, setting.world(state, seat)[None, :])[0]) * scale
                 return estimate, max(setting.scores(state).values()) * setting.scale
-        setting.step(state)
+        setting.step(state, legal)
     final = state.returns()[seat]
     return final, final
 
