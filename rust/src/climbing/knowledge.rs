@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::combos::{MASK, PASS, SIZE_SHIFT, Table, can_beat};
-use super::state::{MAX_SEATS, Start, State};
+use super::state::{Illegal, MAX_SEATS, Start, State};
 use crate::sim::{self, Inference, Policy, Rng};
 
 /// What one seat sees of a deal: the fields of Python's `ClimbingObservation`, cards as
@@ -252,29 +252,31 @@ impl Knowledge {
     }
 
     /// Replays the history from `start`, calling `choice(position, legal, seat, played)` at
-    /// each move another seat than the knowing one made among two or more legal moves (each
-    /// position as that seat met it); `false` if the history cannot be replayed from `start`.
+    /// each move another seat than the knowing one made among two or more legal moves, where
+    /// `wanted(position)` (each position as that seat met it); the world the replay ends in (as
+    /// [`Hidden::world_replayed`] gives it), or `None` if the history cannot be replayed from
+    /// `start`. A move not wanted has no legal moves listed.
     fn replay_choices(
         &self,
         start: &Start,
         legal: &mut Vec<u64>,
+        wanted: impl Fn(&State) -> bool,
         mut choice: impl FnMut(&State, &[u64], usize, u64),
-    ) -> bool {
-        let Ok(mut replay) = State::new(self.hidden.table.clone(), start) else {
-            return false;
-        };
+    ) -> Option<State> {
+        let mut replay = State::new(self.hidden.table.clone(), start).ok()?;
         for &(who, played) in &self.hidden.seen.history {
-            if who != self.hidden.seen.seat {
+            if replay.current_player() != who as i8 {
+                return None;
+            }
+            if who != self.hidden.seen.seat && wanted(&replay) {
                 replay.legal_actions(legal);
                 if legal.len() > 1 {
                     choice(&replay, legal, usize::from(who), played);
                 }
             }
-            if replay.apply(played).is_err() {
-                return false;
-            }
+            replay.replay(played).ok()?;
         }
-        true
+        Some(replay)
     }
 
     /// Each seat's hand at the start of a world dealt from `rng` (key order, one per seat):
@@ -297,14 +299,29 @@ impl Knowledge {
         candidates: usize,
         mut weight: F,
     ) -> State {
+        self.sample_among(rng, candidates, |hands| {
+            let world = self.hidden.world_replayed(hands).ok()?;
+            let w = weight(&self.hidden.start(hands), &world);
+            Some((world, w))
+        })
+    }
+
+    /// [`Knowledge::sample_weighted`] with each candidate's world and weight from
+    /// `candidate(hands)` (`None` for start hands whose history does not replay, which is
+    /// passed over).
+    fn sample_among(
+        &self,
+        rng: &mut Rng,
+        candidates: usize,
+        mut candidate: impl FnMut(&[u64; MAX_SEATS]) -> Option<(State, f64)>,
+    ) -> State {
         let mut chosen: Option<State> = None;
         let mut total = 0.0;
         for _ in 0..candidates.max(1) {
             let hands = self.world_hands(rng);
-            let Ok(world) = self.hidden.world(&hands) else {
+            let Some((world, w)) = candidate(&hands) else {
                 continue;
             };
-            let w = weight(&self.hidden.start(&hands), &world);
             let w = if w.is_finite() && w > 0.0 { w } else { 0.0 };
             total += w;
             // A reservoir: each candidate ends chosen with probability w / (the total weight).
@@ -331,15 +348,29 @@ impl Hidden {
         }
     }
 
-    /// The deal from these start hands, with the history replayed.
+    /// The deal from these start hands, with the history replayed: each play looked up among
+    /// its seat's plays (the proof of a history); see [`Hidden::world_replayed`].
     fn world(&self, hands: &[u64; MAX_SEATS]) -> Result<State, String> {
+        self.replayed(hands, State::apply)
+    }
+
+    /// [`Hidden::world`] for a history already proven (by [`Knowledge::new`]): its plays are
+    /// plays, so only their cards are checked against the hands ([`State::replay`]).
+    fn world_replayed(&self, hands: &[u64; MAX_SEATS]) -> Result<State, String> {
+        self.replayed(hands, State::replay)
+    }
+
+    fn replayed(
+        &self,
+        hands: &[u64; MAX_SEATS],
+        apply: impl Fn(&mut State, u64) -> Result<(), Illegal>,
+    ) -> Result<State, String> {
         let mut state = State::new(self.table.clone(), &self.start(hands))?;
         for &(seat, action) in &self.seen.history {
             if state.current_player() != seat as i8 {
                 return Err(format!("P{seat} is not to move in the history"));
             }
-            state
-                .apply(action)
+            apply(&mut state, action)
                 .map_err(|why| format!("the history cannot be replayed: {why:?}"))?;
         }
         Ok(state)
@@ -421,7 +452,7 @@ impl sim::Knowledge for Knowledge {
         let hands = self.world_hands(rng);
         // The world replays (the proof in `new`); were it ever not to, the proven one serves.
         self.hidden
-            .world(&hands)
+            .world_replayed(&hands)
             .unwrap_or_else(|_| self.proven.clone())
     }
 
@@ -434,13 +465,19 @@ impl sim::Knowledge for Knowledge {
     ) -> State {
         let mut legal = Vec::with_capacity(64);
         // The world a candidate gives is this replay's end; the weight needs every position on
-        // the way, each seen by the seat that moved.
-        self.sample_weighted(rng, inference.draws, |start, _| {
+        // the way, each seen by the seat that moved. One replay gives both.
+        self.sample_among(rng, inference.draws, |hands| {
             let mut weight = 1.0;
-            let replayed = self.replay_choices(start, &mut legal, |replay, legal, _, played| {
-                weight *= policy.likelihood(replay, legal, played, inference, scratch);
-            });
-            if replayed { weight } else { 0.0 }
+            // A seat whose moves weigh nothing (a factor of 1) is passed over.
+            let world = self.replay_choices(
+                &self.hidden.start(hands),
+                &mut legal,
+                |replay| policy.weighs(replay),
+                |replay, legal, _, played| {
+                    weight *= policy.likelihood(replay, legal, played, inference, scratch);
+                },
+            )?;
+            Some((world, weight))
         })
     }
 
@@ -462,16 +499,21 @@ impl sim::Knowledge for Knowledge {
         for _ in 0..model.worlds.max(1) {
             let start = self.hidden.start(&self.world_hands(rng));
             let (mut r, mut p) = ([0.0; MAX_SEATS], [0.0; MAX_SEATS]);
-            let replayed = self.replay_choices(&start, &mut legal, |replay, legal, who, played| {
-                let greedy = sim::Deal::greedy(replay, legal, &mut unused);
-                r[who] += model
-                    .rule_based_likelihood(greedy, played, legal.len())
-                    .ln();
-                p[who] += policy
-                    .likelihood(replay, legal, played, &inference, scratch)
-                    .ln();
-            });
-            if !replayed {
+            let replayed = self.replay_choices(
+                &start,
+                &mut legal,
+                |_| true,
+                |replay, legal, who, played| {
+                    let greedy = sim::Deal::greedy(replay, legal, &mut unused);
+                    r[who] += model
+                        .rule_based_likelihood(greedy, played, legal.len())
+                        .ln();
+                    p[who] += policy
+                        .likelihood(replay, legal, played, &inference, scratch)
+                        .ln();
+                },
+            );
+            if replayed.is_none() {
                 continue;
             }
             for s in 0..n {
@@ -726,6 +768,40 @@ mod tests {
                 }
             });
             assert!(count > 500, "{count}");
+        }
+    }
+
+    #[test]
+    fn a_world_replayed_without_looking_plays_up_plays_on_as_the_checked_one() {
+        // `world_replayed` lists a seat's plays only once needed, from the hand of the moment;
+        // the world plays on exactly as the one whose every play was looked up.
+        for rules in all_rules() {
+            let table = Arc::new(Table::new(rules));
+            let mut rng = Rng::new(4);
+            let (mut legal, mut other) = (Vec::new(), Vec::new());
+            positions(&table, 3, 2, |state| {
+                let seat = state.current_player().max(0) as usize;
+                let knowledge = Knowledge::of_state(state, seat).expect("knowledge");
+                let hands = knowledge.world_hands(&mut rng);
+                let mut checked = knowledge.hidden.world(&hands).expect("replays");
+                let mut replayed = knowledge.hidden.world_replayed(&hands).expect("replays");
+                let mut play = Rng::new(rng.below(1 << 30));
+                loop {
+                    assert_eq!(checked.hands(), replayed.hands());
+                    assert_eq!(checked.history(), replayed.history());
+                    assert_eq!(checked.current_player(), replayed.current_player());
+                    if checked.is_over() {
+                        assert_eq!(checked.returns(), replayed.returns());
+                        break;
+                    }
+                    checked.legal_into(&mut legal);
+                    replayed.legal_into(&mut other);
+                    assert_eq!(legal, other);
+                    let m = legal[play.below(legal.len() as u64) as usize];
+                    checked.apply(m).expect("legal");
+                    replayed.apply(m).expect("legal");
+                }
+            });
         }
     }
 
@@ -1227,5 +1303,71 @@ mod tests {
             &mut (),
         );
         assert_eq!(one.hands(), knowledge.sample(&mut Rng::new(9)).hands());
+    }
+
+    /// [`HoldsTheTwo`], whose other seats tell nothing (a factor of 1). With `skip` it says so
+    /// ([`Policy::weighs`]), and their moves' likelihood is never to be asked.
+    struct OnlyTheTwo {
+        other: usize,
+        skip: bool,
+    }
+
+    impl Policy<State> for OnlyTheTwo {
+        type Scratch = ();
+        fn choose(&self, _: &State, legal: &[u64], _: &mut Rng, _: &mut ()) -> u64 {
+            legal[0]
+        }
+        fn likelihood(&self, state: &State, _: &[u64], _: u64, _: &Inference, _: &mut ()) -> f64 {
+            let mover = state.current_player() as usize;
+            if mover != self.other {
+                assert!(
+                    !self.skip,
+                    "asked the likelihood of a seat that weighs nothing"
+                );
+                return 1.0;
+            }
+            if state.hands()[mover] >> 51 & 1 == 1 {
+                1.0
+            } else {
+                0.001
+            }
+        }
+        fn weighs(&self, state: &State) -> bool {
+            !self.skip || state.current_player() as usize == self.other
+        }
+    }
+
+    #[test]
+    fn seats_that_weigh_nothing_are_passed_over_and_leave_the_worlds_as_they_were() {
+        let table = Arc::new(Table::new(Rules::big_two_4card()));
+        let mut rng = Rng::new(5);
+        let mut legal = Vec::new();
+        let inference = Inference {
+            draws: 16,
+            temperature: 1.0,
+            uniform: 0.1,
+        };
+        let mut compared = 0;
+        for _ in 0..6 {
+            let mut state = fresh(&table, &mut rng);
+            for _ in 0..10 {
+                state.legal_into(&mut legal);
+                let m = state.greedy(&legal, &mut rng);
+                state.play(m, &mut rng);
+            }
+            let seat = (state.current_player().max(0) as usize + 1) % 4;
+            let knowledge = Knowledge::of_state(&state, seat).unwrap();
+            let other = (seat + 2) % 4;
+            let seed = rng.below(1 << 30);
+            let (mut asked, mut skipping) = (Rng::new(seed), Rng::new(seed));
+            for _ in 0..20 {
+                let model = |skip| OnlyTheTwo { other, skip };
+                let a = knowledge.sample_inferred(&mut asked, &inference, &model(false), &mut ());
+                let b = knowledge.sample_inferred(&mut skipping, &inference, &model(true), &mut ());
+                assert_eq!(a.hands(), b.hands());
+                compared += 1;
+            }
+        }
+        assert_eq!(compared, 120);
     }
 }

@@ -219,6 +219,19 @@ impl State {
 
     /// Play `action` for the player to move; refused with the reason, leaving the state as it was.
     pub fn apply(&mut self, action: u64) -> Result<(), Illegal> {
+        self.apply_looked_up(action, true)
+    }
+
+    /// [`State::apply`] for a move of a history already proven playable (the recorded plays of
+    /// a deal, replayed from other hands holding their cards): a play is looked up among its
+    /// seat's plays only once they are listed, so a replay lists no seat's plays it does not
+    /// need (they are listed from the hand of the moment when first needed, the same list).
+    /// Every other check is made.
+    pub(crate) fn replay(&mut self, action: u64) -> Result<(), Illegal> {
+        self.apply_looked_up(action, false)
+    }
+
+    fn apply_looked_up(&mut self, action: u64, look_up: bool) -> Result<(), Illegal> {
         if self.current < 0 {
             return Err(Illegal::Over);
         }
@@ -256,7 +269,8 @@ impl State {
             return Err(Illegal::NotHeld(m & !hand));
         }
         let (opening_single, opening) = (rules.opening_single, self.opening);
-        if self.plays_of(p.into()).binary_search(&action).is_err() {
+        let listed = self.built >> p & 1 == 1;
+        if (look_up || listed) && self.plays_of(p.into()).binary_search(&action).is_err() {
             return Err(Illegal::NotAPlay);
         }
         if t != 0 {
@@ -607,5 +621,44 @@ mod tests {
             ..Start::default()
         };
         assert!(State::new(table, &start).is_err());
+    }
+
+    #[test]
+    fn a_replayed_move_is_checked_but_not_looked_up_among_plays_not_yet_listed() {
+        let rules = Rules::big_two_4card();
+        let mut state = deal(rules.clone());
+        let p = state.current_player() as usize;
+        let hand = state.hands()[p];
+        // Two cards of the hand that make no play: not a play, though held.
+        let low = hand & hand.wrapping_neg();
+        let high = 1u64 << (63 - hand.leading_zeros());
+        let not_a_play = (2u64 << SIZE_SHIFT) | low | high;
+        assert_eq!(state.clone().apply(not_a_play), Err(Illegal::NotAPlay));
+        // A replay does not look it up, the seat's plays not being listed yet (a proven history
+        // holds only plays): the next check stops it, the opening's rule of a single.
+        assert_eq!(
+            state.clone().replay(not_a_play),
+            Err(Illegal::OpeningSingle)
+        );
+        // Cards not held are refused either way, and nothing changes.
+        let before = state.clone();
+        let foreign = state.hands()[(p + 1) % 4] & state.hands()[(p + 1) % 4].wrapping_neg();
+        let single = (1u64 << SIZE_SHIFT) | foreign;
+        assert!(matches!(state.replay(single), Err(Illegal::NotHeld(_))));
+        assert_eq!(state.hands(), before.hands());
+        assert_eq!(state.history(), before.history());
+        // A replayed play (the opening one) is taken as apply takes it.
+        let mut legal = Vec::new();
+        let mut applied = state.clone();
+        applied.legal_actions(&mut legal);
+        let opening = legal[0];
+        applied.apply(opening).unwrap();
+        state.replay(opening).unwrap();
+        assert_eq!(state.hands(), applied.hands());
+        assert_eq!(state.current_player(), applied.current_player());
+        state.legal_actions(&mut legal);
+        let mut listed = Vec::new();
+        applied.legal_actions(&mut listed);
+        assert_eq!(legal, listed);
     }
 }

@@ -286,6 +286,10 @@ impl<D: Deal, P: Policy<D>> Policy<D> for Modelled<'_, P> {
         }
     }
 
+    fn weighs(&self, deal: &D) -> bool {
+        self.weigh_inner || self.rule_based_to_move(deal)
+    }
+
     fn value(&self, deal: &D, legal: &[D::Move], s: &mut P::Scratch) -> Option<f64> {
         self.inner.value(deal, legal, s)
     }
@@ -320,6 +324,14 @@ pub trait Policy<D: Deal>: Sync {
     ) -> f64 {
         let _ = (deal, played, inference, scratch);
         1.0 / legal.len().max(1) as f64
+    }
+
+    /// Whether [`Policy::likelihood`] may be other than 1 for the seat to move in `deal`:
+    /// `false` lets a replay that weighs a world by the moves so far pass the seat's moves by
+    /// (their factor of 1 changes no weight).
+    fn weighs(&self, deal: &D) -> bool {
+        let _ = deal;
+        true
     }
 
     /// The return the seat to move in `deal` can expect, choosing among `legal` (two or more
