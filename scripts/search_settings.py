@@ -25,6 +25,8 @@ and every playout on both sides), a race that drops moves too near to matter
         --against learned --games 100 --seed 1
     python scripts/search_settings.py big-two-4card expert --network small.npz \
         --against learned --games 100 --seed 1
+    python scripts/search_settings.py big-two-4card learned --network small.npz \
+        --against greedy --games 2000 --seed 1
 
 Each side is the level's own search (its budget, candidates and, where the variant has a
 network, its guide and playouts) with only the settings named changed; the report is the arena's
@@ -83,12 +85,19 @@ def ship(game: Game, path: Path) -> None:
     learned._load.cache_clear()
 
 
+#: The options that are not search settings (those ``learned`` takes).
+UNSEARCHED = frozenset({"variant", "level", "players", "games", "seed", "network", "workers",
+                        "journal", "paired", "against"})
+
+
 def setup() -> tuple[argparse.Namespace, Game, str, str]:
     """The command line read, and the two sides registered as bots: ``(args, game, first,
     second)``."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("variant")
-    parser.add_argument("level", choices=[level.name for level in LEVELS])
+    parser.add_argument("level", choices=[level.name for level in LEVELS] + ["learned"],
+                        help="a level, or learned: the network alone, with --network the one "
+                             "given (no search settings; --against names the other side)")
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
@@ -159,6 +168,16 @@ def setup() -> tuple[argparse.Namespace, Game, str, str]:
         parser.error("--paired compares with the level's run against the same --against BOT")
     if args.opponents is not None and args.no_opponents:
         parser.error("--opponents and --no-opponents: one or the other")
+    game = parlour.new_game(args.variant, **({"players": args.players} if args.players else {}))
+    if args.network is not None:
+        ship(game, args.network)
+    if args.level == "learned":
+        searched = [flag for flag, value in vars(args).items()
+                    if flag not in UNSEARCHED and value not in (None, False)]
+        if args.against is None or searched:
+            parser.error("learned plays against --against BOT, with no search settings"
+                         + (f" (given: {', '.join(searched)})" if searched else ""))
+        return args, game, "learned", args.against
     level = next(lv for lv in LEVELS if lv.name == args.level)
     if args.level_network_iterations is not None:
         level = dataclasses.replace(
@@ -197,9 +216,6 @@ def setup() -> tuple[argparse.Namespace, Game, str, str]:
         register_bot(name, make)
         return name
 
-    game = parlour.new_game(args.variant, **({"players": args.players} if args.players else {}))
-    if args.network is not None:
-        ship(game, args.network)
     played_by = None if args.playout_weights is None else playouts_from(args.playout_weights, game)
     first = side(f"{level.name}-changed", args.keep_policy, args.inference, args.leaf_after,
                  args.network_iterations, modelled=args.opponents,
@@ -216,7 +232,6 @@ def setup() -> tuple[argparse.Namespace, Game, str, str]:
 
 def main() -> None:
     args, game, first, second = setup()
-    level = next(lv for lv in LEVELS if lv.name == args.level)
     began = time.perf_counter()
     result = run_arena(game, [first, second], args.games, seed=args.seed, duplicate=True,
                        workers=args.workers,
@@ -234,7 +249,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as folder:
             copy = Path(folder) / args.paired.name
             shutil.copyfile(args.paired, copy)
-            shipped = run_arena(game, [level.name, second], args.games, seed=args.seed,
+            shipped = run_arena(game, [args.level, second], args.games, seed=args.seed,
                                 duplicate=True, journal=str(copy))
         pair = paired_runs(result, shipped)
         print(f"paired with {args.paired}: {pair.mean:+.3f} "

@@ -22,6 +22,7 @@ import parlour
 from parlour import CardSet, ParlourError, VariantError
 from parlour._core import MAX_ITERATIONS, Race
 from parlour.arena.core import run_arena
+from parlour.arena.stats import head_to_head
 from parlour.bots import Bot, EasyBot, GreedyBot, RandomBot, SearchBot, bot_names, make_bot
 from parlour.bots.learned import WEIGHTS
 from parlour.bots.learned.dmc import QNet
@@ -570,6 +571,22 @@ def test_the_settings_script_puts_another_network_in_the_shipped_ones_place(
     assert run("--network", str(worst)).stdout.splitlines()[0] != plain
     refused = run("--network", str(script))
     assert refused.returncode != 0 and "cannot read the weights" in refused.stderr
+
+    # The network alone: `learned` itself, with the file's network in its place.
+    def alone(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, str(script), "big-two-4card", "learned", "--games",
+                               "2", "--against", "greedy", *args], capture_output=True,
+                              text=True)
+
+    pair = head_to_head(run_arena(parlour.new_game("big-two-4card"), ["learned", "greedy"], 2,
+                                  seed=1, duplicate=True))[0]
+    by_itself = (f"learned − greedy: {pair.mean:+.3f} [{pair.mean - pair.half:+.3f}, "
+                 f"{pair.mean + pair.half:+.3f}] over 2 deals")
+    assert alone().stdout.splitlines()[0] == by_itself
+    assert alone("--network", str(same)).stdout.splitlines()[0] == by_itself
+    assert alone("--network", str(worst)).stdout.splitlines()[0] != by_itself
+    refused = alone("--keep-policy", "2")
+    assert refused.returncode != 0 and "no search settings (given: keep_policy)" in refused.stderr
 
 
 def test_the_settings_script_pairs_a_run_with_the_shipped_levels_journal(tmp_path: Path) -> None:
