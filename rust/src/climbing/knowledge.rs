@@ -251,32 +251,28 @@ impl Knowledge {
             .unwrap_or(self.proven_hands)
     }
 
-    /// Replays the history from `start`, calling `choice(position, legal, seat, played)` at
-    /// each move another seat than the knowing one made among two or more legal moves, where
-    /// `wanted(position)` (each position as that seat met it); the world the replay ends in (as
-    /// [`Hidden::world_replayed`] gives it), or `None` if the history cannot be replayed from
-    /// `start`. A move not wanted has no legal moves listed.
+    /// Replays the history from the start `hands`, calling `choice(position, legal, seat,
+    /// played)` at each move another seat than the knowing one made among two or more legal
+    /// moves, where `wanted(position)` (each position as that seat met it); the world the
+    /// replay ends in (as [`Hidden::world_replayed`] gives it), or `None` if the history cannot
+    /// be replayed from `hands`. A move not wanted has no legal moves listed.
     fn replay_choices(
         &self,
-        start: &Start,
+        hands: &[u64; MAX_SEATS],
         legal: &mut Vec<u64>,
         wanted: impl Fn(&State) -> bool,
         mut choice: impl FnMut(&State, &[u64], usize, u64),
     ) -> Option<State> {
-        let mut replay = State::new(self.hidden.table.clone(), start).ok()?;
-        for &(who, played) in &self.hidden.seen.history {
-            if replay.current_player() != who as i8 {
-                return None;
-            }
-            if who != self.hidden.seen.seat && wanted(&replay) {
+        let seat = self.hidden.seen.seat;
+        let each = |replay: &mut State, who: u8, played: u64| {
+            if who != seat && wanted(replay) {
                 replay.legal_actions(legal);
                 if legal.len() > 1 {
-                    choice(&replay, legal, usize::from(who), played);
+                    choice(replay, legal, usize::from(who), played);
                 }
             }
-            replay.replay(played).ok()?;
-        }
-        Some(replay)
+        };
+        self.hidden.replayed(hands, State::replay, each).ok()
     }
 
     /// Each seat's hand at the start of a world dealt from `rng` (key order, one per seat):
@@ -351,25 +347,29 @@ impl Hidden {
     /// The deal from these start hands, with the history replayed: each play looked up among
     /// its seat's plays (the proof of a history); see [`Hidden::world_replayed`].
     fn world(&self, hands: &[u64; MAX_SEATS]) -> Result<State, String> {
-        self.replayed(hands, State::apply)
+        self.replayed(hands, State::apply, |_, _, _| {})
     }
 
     /// [`Hidden::world`] for a history already proven (by [`Knowledge::new`]): its plays are
     /// plays, so only their cards are checked against the hands ([`State::replay`]).
     fn world_replayed(&self, hands: &[u64; MAX_SEATS]) -> Result<State, String> {
-        self.replayed(hands, State::replay)
+        self.replayed(hands, State::replay, |_, _, _| {})
     }
 
+    /// The deal from these start hands, each move of the history made by `apply` after
+    /// `before(position, seat, move)`.
     fn replayed(
         &self,
         hands: &[u64; MAX_SEATS],
         apply: impl Fn(&mut State, u64) -> Result<(), Illegal>,
+        mut before: impl FnMut(&mut State, u8, u64),
     ) -> Result<State, String> {
         let mut state = State::new(self.table.clone(), &self.start(hands))?;
         for &(seat, action) in &self.seen.history {
             if state.current_player() != seat as i8 {
                 return Err(format!("P{seat} is not to move in the history"));
             }
+            before(&mut state, seat, action);
             apply(&mut state, action)
                 .map_err(|why| format!("the history cannot be replayed: {why:?}"))?;
         }
@@ -470,7 +470,7 @@ impl sim::Knowledge for Knowledge {
             let mut weight = 1.0;
             // A seat whose moves weigh nothing (a factor of 1) is passed over.
             let world = self.replay_choices(
-                &self.hidden.start(hands),
+                hands,
                 &mut legal,
                 |replay| policy.weighs(replay),
                 |replay, legal, _, played| {
@@ -497,10 +497,10 @@ impl sim::Knowledge for Knowledge {
         let mut legal = Vec::with_capacity(64);
         let mut unused = Rng::new(0); // the rule-based policy draws nothing
         for _ in 0..model.worlds.max(1) {
-            let start = self.hidden.start(&self.world_hands(rng));
+            let hands = self.world_hands(rng);
             let (mut r, mut p) = ([0.0; MAX_SEATS], [0.0; MAX_SEATS]);
             let replayed = self.replay_choices(
-                &start,
+                &hands,
                 &mut legal,
                 |_| true,
                 |replay, legal, who, played| {
