@@ -28,8 +28,12 @@ MODELLED = ("over all {held} deals of `expert`'s run against `learned`, `expert`
             "and 16 draws scored {mean} {ci} (by split {s0} / {s1} / {s2})",
             "over {held} deals of `expert`'s run against `greedy` it scored {mean} {ci} (by split "
             "{s0} / {s1} / {s2})")
+#: How it quotes those runs (of the teacher, the network before the student took its place).
+TEACHER = ("With the teacher as `expert`'s network and as `learned` it was {mean} {ci} (by split "
+           "{s0} / {s1} / {s2};", "With the teacher as its network it was {mean} {ci} (by split "
+           "{s0} / {s1} / {s2})")
 UNMODELLED = ("which against `learned` changes next to nothing, it was {mean} {ci} (by split "
-              "{s0} / {s1} / {s2};", "Without the model it was {mean} {ci} (by split {s0} / {s1} "
+              "{s0} / {s1} / {s2};", "without the model it was {mean} {ci} (by split {s0} / {s1} "
               "/ {s2};")
 
 
@@ -44,16 +48,20 @@ RUNS: dict[str, tuple[str, int, list[str], tuple[str, ...]]] = {
     "big-two-expert-greedy": ("big-two", 4, ["expert", "greedy"], ("{row}",)),
     "pusoy-dos-expert-greedy": ("pusoy-dos", 4, ["expert", "greedy"], ("{row}",)),
     "rummy-4-expert-greedy": ("rummy", 4, ["expert", "greedy"], ("{row}",)),
-    # expert with its model of the other seats (before the level took it up, the runs of
-    # scripts/search_settings.py --opponents 128,0.5,0.05,0.3,0.8,16)
-    "big-two-4card-expert-learned-opponents": (
+    # the level as shipped: the student network everywhere
+    "big-two-4card-expert-learned-student": (
         "big-two-4card", 4, ["expert", "learned"],
-        ("**`expert − learned`: {mean} {ci}**", "By split: 1-vs-3 {s0}, 2-vs-2 {s1}, 3-vs-1 {s2}.",
-         MODELLED[0])),
-    "big-two-4card-expert-greedy-opponents": (
+        ("**`expert − learned`: {mean} {ci}**", "By split: 1-vs-3 {s0}, 2-vs-2 {s1}, 3-vs-1 {s2}.")),
+    "big-two-4card-expert-greedy-student": (
         "big-two-4card", 4, ["expert", "greedy"],
-        ("{row}", MODELLED[1], "Against `greedy` directly `expert` is {mean} {ci} over {held} deals")),
-    # expert before it modelled the other seats
+        ("{row}", "Against `greedy` directly `expert` is {mean} {ci} over {held} deals")),
+    # with the teacher, expert with its model of the other seats (before the level took it up,
+    # the runs of scripts/search_settings.py --opponents 128,0.5,0.05,0.3,0.8,16)
+    "big-two-4card-expert-learned-opponents": (
+        "big-two-4card", 4, ["expert", "learned"], (MODELLED[0], TEACHER[0])),
+    "big-two-4card-expert-greedy-opponents": (
+        "big-two-4card", 4, ["expert", "greedy"], (MODELLED[1], TEACHER[1])),
+    # with the teacher, expert before it modelled the other seats
     "big-two-4card-expert-learned": ("big-two-4card", 4, ["expert", "learned"], (UNMODELLED[0],)),
     "big-two-4card-expert-greedy": ("big-two-4card", 4, ["expert", "greedy"], (UNMODELLED[1],)),
     # expert played out by a network distilled from the shipped one (an experiment's runs)
@@ -121,18 +129,22 @@ def test_a_journal_gives_the_figures_the_documentation_quotes(name: str, tmp_pat
         assert quote.format(**fields) in text, quote.format(**fields)
 
 
-@pytest.mark.parametrize(("changed", "deals"), [("greedy-distilled", 2000),
-                                               ("learned-distilled", 1032),
-                                               ("learned-opponents", 2000),
-                                               ("greedy-opponents", 2000)])
-def test_the_changed_experts_are_paired_with_the_plain_one_on_the_same_deals(
-        changed: str, deals: int, tmp_path: Path) -> None:
-    """The documentation's paired differences of ``expert`` changed (played out by the distilled
-    network, or with its model of the other seats) and without the change (the plain journals),
-    over the deals both journals hold."""
-    against = changed.split("-")[0]
+#: Pairs of big-two-4card runs the documentation compares deal by deal: ``expert`` changed
+#: (played out by the distilled network, with its model of the other seats, or with the student
+#: network everywhere) and before the change, with the deals both journals hold.
+PAIRED = [("greedy-distilled", "greedy", 2000), ("learned-distilled", "learned", 1032),
+          ("learned-opponents", "learned", 2000), ("greedy-opponents", "greedy", 2000),
+          ("greedy-student", "greedy-opponents", 2000),
+          ("learned-student", "learned-opponents", 2000)]
+
+
+@pytest.mark.parametrize(("changed", "before", "deals"), PAIRED)
+def test_the_changed_experts_are_paired_with_the_one_before_on_the_same_deals(
+        changed: str, before: str, deals: int, tmp_path: Path) -> None:
+    """The documentation's paired differences of ``expert`` changed and before the change, over
+    the deals both journals hold."""
     runs = []
-    for name in (f"big-two-4card-expert-{changed}", f"big-two-4card-expert-{against}"):
+    for name in (f"big-two-4card-expert-{changed}", f"big-two-4card-expert-{before}"):
         game, path, _ = _read(name, tmp_path)
         runs.append(run_arena(game, RUNS[name][2], deals, seed=1, duplicate=True, journal=path))
     pair = paired_runs(*runs)
