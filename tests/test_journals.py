@@ -64,7 +64,7 @@ RUNS: dict[str, tuple[str, int, list[str], tuple[str, ...]]] = {
     # with the teacher, expert before it modelled the other seats
     "big-two-4card-expert-learned": ("big-two-4card", 4, ["expert", "learned"], (UNMODELLED[0],)),
     "big-two-4card-expert-greedy": ("big-two-4card", 4, ["expert", "greedy"], (UNMODELLED[1],)),
-    # expert played out by a network distilled from the shipped one (an experiment's runs)
+    # expert played out by a network distilled from the teacher (an experiment's runs)
     "big-two-4card-expert-greedy-distilled": (
         "big-two-4card", 4, ["expert", "greedy"], (DISTILLED_ROW.format(against="greedy"),)),
     "big-two-4card-expert-learned-distilled": (

@@ -689,7 +689,7 @@ def test_a_model_of_rule_based_opponents_beats_them_by_more() -> None:
     # against them as they play wins more of a deal than the one that models them as the
     # network, over the same 100 deals (big-two-4card, seat 0 searching). The gain is about 1.9
     # points a deal, 4 standard errors over 400 deals; 100 deals show it clearly (12 did not:
-    # its standard error a deal is about 9 points).
+    # one deal's difference varies by about 9 points, its standard deviation).
     game = parlour.new_game(VARIANT)
     greedy = GreedyBot()
 
