@@ -4,8 +4,9 @@ The network (:mod:`.dmc`) scores each legal action by the points it expects the 
 deal with after playing it, from the seat's observation alone; the bot plays the best-scored
 action. It learned by self-play: ``training/selfplay.py`` (Deep Monte-Carlo on the batched
 environment; the command, seed and compute that made each shipped network are in
-``load_policy(variant).metadata``). Big-two-4card's is a smaller network distilled from a
-self-play one (``--teacher``), which its searches play out at less than half the cost.
+``load_policy(variant).metadata``). Big-two-4card's and pusoy-dos's are smaller networks
+distilled from self-play ones (``--teacher``), which their searches play out at less than half
+the cost.
 
 Every variant has weights (:data:`WEIGHTS`): the climbing and trump games for 4 players, Rummy
 for 2 and 4. At another number of players, or under options that change the play, ``learned``
