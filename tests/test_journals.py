@@ -46,16 +46,23 @@ DISTILLED_ROW = ("| the distilled network | `{against}` | {{held}} | {{mean}} | 
 #: sentences, filled in from the run's figures (``TABLE_ROW``'s fields).
 RUNS: dict[str, tuple[str, int, list[str], tuple[str, ...]]] = {
     "big-two-expert-greedy": ("big-two", 4, ["expert", "greedy"], ("{row}",)),
-    "pusoy-dos-expert-greedy": ("pusoy-dos", 4, ["expert", "greedy"], ("{row}",)),
     "rummy-4-expert-greedy": ("rummy", 4, ["expert", "greedy"], ("{row}",)),
-    # the level as shipped: the student network everywhere
+    # the level as shipped: the student network everywhere (in pusoy-dos and big-two-4card)
+    "pusoy-dos-expert-learned-student": (
+        "pusoy-dos", 4, ["expert", "learned"],
+        ("**`expert − learned`: {mean} {ci}**", "By split: 1-vs-3 {s0}, 2-vs-2 {s1}, 3-vs-1 {s2}.")),
+    "pusoy-dos-expert-greedy-student": (
+        "pusoy-dos", 4, ["expert", "greedy"],
+        ("{row}", "Against `greedy` directly `expert` is {mean} {ci} over {held} deals")),
     "big-two-4card-expert-learned-student": (
         "big-two-4card", 4, ["expert", "learned"],
         ("**`expert − learned`: {mean} {ci}**", "By split: 1-vs-3 {s0}, 2-vs-2 {s1}, 3-vs-1 {s2}.")),
     "big-two-4card-expert-greedy-student": (
         "big-two-4card", 4, ["expert", "greedy"],
         ("{row}", "Against `greedy` directly `expert` is {mean} {ci} over {held} deals")),
-    # with the teacher, expert with its model of the other seats (before the level took it up,
+    # with the teacher as the network
+    "pusoy-dos-expert-greedy": ("pusoy-dos", 4, ["expert", "greedy"], (TEACHER[1],)),
+    # with big-two-4card's teacher, expert with its model of the other seats (before the level took it up,
     # the runs of scripts/search_settings.py --opponents 128,0.5,0.05,0.3,0.8,16)
     "big-two-4card-expert-learned-opponents": (
         "big-two-4card", 4, ["expert", "learned"], (MODELLED[0], TEACHER[0])),
@@ -129,13 +136,16 @@ def test_a_journal_gives_the_figures_the_documentation_quotes(name: str, tmp_pat
         assert quote.format(**fields) in text, quote.format(**fields)
 
 
-#: Pairs of big-two-4card runs the documentation compares deal by deal: ``expert`` changed
-#: (played out by the distilled network, with its model of the other seats, or with the student
-#: network everywhere) and before the change, with the deals both journals hold.
-PAIRED = [("greedy-distilled", "greedy", 2000), ("learned-distilled", "learned", 1032),
-          ("learned-opponents", "learned", 2000), ("greedy-opponents", "greedy", 2000),
-          ("greedy-student", "greedy-opponents", 2000),
-          ("learned-student", "learned-opponents", 2000)]
+#: Pairs of runs the documentation compares deal by deal: ``expert`` changed (played out by
+#: the distilled network, with its model of the other seats, or with the student network
+#: everywhere) and before the change, with the deals both journals hold.
+PAIRED = [("big-two-4card-expert-greedy-distilled", "big-two-4card-expert-greedy", 2000),
+          ("big-two-4card-expert-learned-distilled", "big-two-4card-expert-learned", 1032),
+          ("big-two-4card-expert-learned-opponents", "big-two-4card-expert-learned", 2000),
+          ("big-two-4card-expert-greedy-opponents", "big-two-4card-expert-greedy", 2000),
+          ("big-two-4card-expert-greedy-student", "big-two-4card-expert-greedy-opponents", 2000),
+          ("big-two-4card-expert-learned-student", "big-two-4card-expert-learned-opponents", 2000),
+          ("pusoy-dos-expert-greedy-student", "pusoy-dos-expert-greedy", 2000)]
 
 
 @pytest.mark.parametrize(("changed", "before", "deals"), PAIRED)
@@ -144,7 +154,7 @@ def test_the_changed_experts_are_paired_with_the_one_before_on_the_same_deals(
     """The documentation's paired differences of ``expert`` changed and before the change, over
     the deals both journals hold."""
     runs = []
-    for name in (f"big-two-4card-expert-{changed}", f"big-two-4card-expert-{before}"):
+    for name in (changed, before):
         game, path, _ = _read(name, tmp_path)
         runs.append(run_arena(game, RUNS[name][2], deals, seed=1, duplicate=True, journal=path))
     pair = paired_runs(*runs)
