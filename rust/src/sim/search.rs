@@ -513,11 +513,14 @@ mod tests {
         assert!(ran_on >= 15, "{ran_on} of 20 long races spent the budget");
         // The leader is never dropped for the indifference: where the second move leads, the
         // first stays, and the two race on.
-        let second_leads = race(&Noisy(40.0), &[2, 1], &[0.0; 2], &s, 0).unwrap();
-        assert_eq!(
-            second_leads.tallies[0].values.len(),
-            second_leads.tallies[1].values.len()
-        );
+        for seed in 0..20 {
+            let second_leads = race(&Noisy(40.0), &[2, 1], &[0.0; 2], &s, seed).unwrap();
+            assert_eq!(
+                second_leads.tallies[0].values.len(),
+                second_leads.tallies[1].values.len(),
+                "{seed}"
+            );
+        }
         // A first look after a single world drops nothing for the indifference.
         let mut hasty = s.clone();
         hasty.min_worlds = 1;
