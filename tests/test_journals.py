@@ -18,7 +18,8 @@ from parlour.arena.stats import head_to_head, paired_runs, split_differences
 
 ROOT = Path(__file__).resolve().parents[1]
 JOURNALS = ROOT / "journals"
-SPEED = (ROOT / "docs" / "speed-strength.md").read_text()
+#: The pages that quote the runs: the figures, and the experiments behind the levels.
+SPEED = "\n".join((ROOT / "docs" / page).read_text() for page in ("speed-strength.md", "tuning.md"))
 LISTED = (JOURNALS / "README.md").read_text()
 
 
