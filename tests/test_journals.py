@@ -38,6 +38,12 @@ UNMODELLED = ("which against `learned` changes next to nothing, it was {mean} {c
               "/ {s2};")
 
 
+#: How the documentation quotes the runs of ``expert`` as shipped, against ``learned`` and
+#: against ``greedy``, in a learned network's section.
+SHIPPED = {"learned": ("**`expert − learned`: {mean} {ci}**",
+                       "By split: 1-vs-3 {s0}, 2-vs-2 {s1}, 3-vs-1 {s2}."),
+           "greedy": ("{row}", "Against `greedy` directly `expert` is {mean} {ci} over {held} deals")}
+
 #: The rows of the table of ``expert`` played out by the distilled network.
 DISTILLED_ROW = ("| the distilled network | `{against}` | {{held}} | {{mean}} | {{ci}} | "
                  "{{s0}} / {{s1}} / {{s2}} |")
@@ -49,18 +55,8 @@ RUNS: dict[str, tuple[str, int, list[str], tuple[str, ...]]] = {
     "big-two-expert-greedy": ("big-two", 4, ["expert", "greedy"], ("{row}",)),
     "rummy-4-expert-greedy": ("rummy", 4, ["expert", "greedy"], ("{row}",)),
     # the level as shipped: the student network everywhere (in pusoy-dos and big-two-4card)
-    "pusoy-dos-expert-learned-student": (
-        "pusoy-dos", 4, ["expert", "learned"],
-        ("**`expert − learned`: {mean} {ci}**", "By split: 1-vs-3 {s0}, 2-vs-2 {s1}, 3-vs-1 {s2}.")),
-    "pusoy-dos-expert-greedy-student": (
-        "pusoy-dos", 4, ["expert", "greedy"],
-        ("{row}", "Against `greedy` directly `expert` is {mean} {ci} over {held} deals")),
-    "big-two-4card-expert-learned-student": (
-        "big-two-4card", 4, ["expert", "learned"],
-        ("**`expert − learned`: {mean} {ci}**", "By split: 1-vs-3 {s0}, 2-vs-2 {s1}, 3-vs-1 {s2}.")),
-    "big-two-4card-expert-greedy-student": (
-        "big-two-4card", 4, ["expert", "greedy"],
-        ("{row}", "Against `greedy` directly `expert` is {mean} {ci} over {held} deals")),
+    **{f"{variant}-expert-{against}-student": (variant, 4, ["expert", against], SHIPPED[against])
+       for variant in ("pusoy-dos", "big-two-4card") for against in ("learned", "greedy")},
     # with the teacher as the network
     "pusoy-dos-expert-greedy": ("pusoy-dos", 4, ["expert", "greedy"], (TEACHER[1],)),
     # with big-two-4card's teacher, expert with its model of the other seats (before the level took it up,
