@@ -42,7 +42,8 @@ UNMODELLED = ("which against `learned` changes next to nothing, it was {mean} {c
 #: against ``greedy``, in a learned network's section.
 SHIPPED = {"learned": ("**`expert − learned`: {mean} {ci}**",
                        "By split: 1-vs-3 {s0}, 2-vs-2 {s1}, 3-vs-1 {s2}."),
-           "greedy": ("{row}", "Against `greedy` directly `expert` is {mean} {ci} over {held} deals")}
+           "greedy": ("{row}",
+                      "Against `greedy` directly `expert` is {mean} {ci} over {held} deals")}
 
 #: The rows of the table of ``expert`` played out by the distilled network.
 DISTILLED_ROW = ("| the distilled network | `{against}` | {{held}} | {{mean}} | {{ci}} | "
@@ -59,8 +60,8 @@ RUNS: dict[str, tuple[str, int, list[str], tuple[str, ...]]] = {
        for variant in ("pusoy-dos", "big-two-4card") for against in ("learned", "greedy")},
     # with the teacher as the network
     "pusoy-dos-expert-greedy": ("pusoy-dos", 4, ["expert", "greedy"], (TEACHER[1],)),
-    # with big-two-4card's teacher, expert with its model of the other seats (before the level took it up,
-    # the runs of scripts/search_settings.py --opponents 128,0.5,0.05,0.3,0.8,16)
+    # with big-two-4card's teacher, expert with its model of the other seats (before the level
+    # took it up, the runs of scripts/search_settings.py --opponents 128,0.5,0.05,0.3,0.8,16)
     "big-two-4card-expert-learned-opponents": (
         "big-two-4card", 4, ["expert", "learned"], (MODELLED[0], TEACHER[0])),
     "big-two-4card-expert-greedy-opponents": (
