@@ -46,13 +46,30 @@ def test_unknown_option_lists_the_options() -> None:
 @pytest.mark.parametrize(("options", "fragment"), [
     ({"allow_triples": "yes"}, "True, False"),
     ({"straights": "wrap"}, "'standard', 'hong-kong'"),
-    ({"penalty_limit": 0}, "1..10000"),
-    ({"deals": True}, "integer"),
+    ({"penalty_limit": 0}, "a whole number from 1 to 10000"),
+    ({"deals": True}, "a whole number from 1 to 1000"),
 ])
 def test_bad_option_value_says_what_is_allowed(options: dict[str, object], fragment: str) -> None:
     with pytest.raises(VariantError) as e:
         parlour.new_game("big-two", **options)
     assert fragment in str(e.value)
+
+
+@pytest.mark.parametrize("variant", [v.name for v in parlour.variants()])
+def test_every_number_option_is_bounded_by_what_a_person_would_use(variant: str) -> None:
+    """A server takes a table's options from anyone: each number has a range, and a value
+    past it is refused saying the range in words."""
+    numbers = [i for i in parlour.registry.get_variant(variant).option_info()
+               if isinstance(i.default, int) and not isinstance(i.default, bool)]
+    for info in numbers:
+        assert info.min is not None and info.max is not None, info
+        assert info.max <= 10_000, info
+        for value in (info.max + 1, 10**18):
+            with pytest.raises(VariantError) as e:
+                parlour.new_game(variant, **{info.name: value})
+            assert f"a whole number from {info.min} to {info.max}" in str(e.value)
+    if variant == "rummy":
+        assert {i.name for i in numbers} >= {"series_target", "turn_limit"}
 
 
 def test_bad_player_count_says_what_is_allowed() -> None:

@@ -56,9 +56,11 @@ class OptionInfo:
         if isinstance(self.default, bool):
             return f"{show(True)}, {show(False)}"
         if isinstance(self.default, int):
-            lo = "" if self.min is None else str(self.min)
-            hi = "" if self.max is None else str(self.max)
-            return f"an integer {lo}..{hi}" if (lo or hi) else "an integer"
+            if self.min is not None and self.max is not None:
+                return f"a whole number from {self.min} to {self.max}"
+            if self.min is not None:
+                return f"a whole number of at least {self.min}"
+            return "a whole number" if self.max is None else f"a whole number up to {self.max}"
         return type(self.default).__name__
 
 

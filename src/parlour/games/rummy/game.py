@@ -63,10 +63,11 @@ class RummyOptions:
     )
     series_target: int = option(
         0, "play a series of deals until a cumulative score reaches this (e.g. 500); 0 = one deal",
-        min=0,
+        min=0, max=10_000,
     )
     turn_limit: int = option(
-        1000, "a deal with nobody out after this many turns ends as blocked and is scored", min=1
+        1000, "a deal with nobody out after this many turns ends as blocked and is scored",
+        min=1, max=10_000,
     )
 
 

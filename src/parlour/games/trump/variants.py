@@ -83,9 +83,9 @@ class SpoilFiveOptions:
     )
     ante: int = option(1, "chips each player puts in the pool every deal", min=1, max=100)
     starting_chips: int = option(20, "chips each player starts the match with", min=1,
-                                 max=100000)
+                                 max=1000)
     deals: int = option(20, "deals in a match (it ends sooner if someone cannot ante)",
-                        min=1, max=10000)
+                        min=1, max=1000)
     silent_ace: bool = _silent_ace_option()
     ace_pickup: str = _ace_pickup_option()
 
