@@ -7,8 +7,8 @@ legal moves the table carries in ``#actions[data-legal]``), never by asking the 
 family's table is saved as a screenshot under ``test-artifacts/``, and so are the lobby, a table
 with a turn timer and the owner's seat menu, at desktop and phone sizes.
 
-The server lets one address create tables without limit (the tests make dozens); a test that
-needs an empty lobby or other limits starts a server of its own (``fresh_server``).
+The server lets one address create and hold tables without limit (the tests make dozens); a
+test that needs an empty lobby or other limits starts a server of its own (``fresh_server``).
 
 chromium is installed by ``scripts/install-chromium.sh`` (``make test`` runs it); without it these
 tests fail, saying so.
@@ -60,8 +60,10 @@ Move = dict[str, Any]
 @contextlib.contextmanager
 def serving(database: Path, hint_bot: str = "hard", **settings: Any) -> Iterator[str]:
     """A web server on ``database`` with ``settings``: its base URL while it runs. The tests
-    create many tables from one address within seconds, so the creation rate is lifted."""
-    limits = {"tables_per_minute": 10_000.0, "table_burst": 1_000, **settings}
+    create many tables from one address within seconds, so the creation rate and the
+    address's share of open tables are lifted."""
+    limits = {"tables_per_minute": 10_000.0, "table_burst": 1_000, "tables_per_address": 10_000,
+              **settings}
     app = create_app(f"sqlite:///{database}", bot_delay=0, hint_bot=hint_bot,
                      settings=Settings(**limits))
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -420,6 +422,27 @@ def test_rummy_deal_with_options_from_the_lobby(server: str, new_page: Callable[
     expect_deal_over(page)
     expect(page.locator("#deal-over .shown .shown-hand")).to_have_count(2)
     save_screenshot(page, "web-rummy-over.png")
+
+
+def test_the_page_runs_under_its_content_security_policy(server: str,
+                                                         new_page: Callable[..., Page]) -> None:
+    """The server's policy forbids inline scripts and styles: the lobby and a table work under
+    it with no violation (every test's page would fail on one, as a console error), and it is
+    in force: a script put into the page by other means does not run."""
+    page = new_page(allow=("Content Security Policy",))
+    page.add_init_script("""window.violations = [];
+        document.addEventListener("securitypolicyviolation",
+                                  (e) => window.violations.push(e.violatedDirective));""")
+    answer = page.goto(f"{server}/#/")
+    assert answer is not None and "script-src 'self'" in answer.headers["content-security-policy"]
+    create_table(page, server, "big-two", ["you", "bot:greedy", "bot:greedy", "bot:greedy"])
+    page.wait_for_selector("#hand .card")
+    assert page.evaluate("window.violations") == []
+    page.evaluate("""() => { const s = document.createElement("script");
+                            s.textContent = "window.ran = true"; document.body.append(s); }""")
+    page.wait_for_function("window.violations.length > 0")
+    assert page.evaluate("window.ran") is None
+    assert page.evaluate("window.violations") == ["script-src-elem"]
 
 
 def test_a_name_typed_while_the_lobby_loads_is_kept(server: str,

@@ -11,9 +11,11 @@ test that caused it.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import random
 import re
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -23,7 +25,9 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.frames import Frame, Opcode
+from websockets.sync.client import connect
 
 import parlour
 import parlour.web.hints
@@ -36,10 +40,12 @@ from web_helpers import Live, LiveServer, LogWatch, cards_named, hidden_from, ru
 
 #: Limits wide enough that the tests never meet the ones they do not test (every request
 #: comes from 127.0.0.1).
-ROOMY = Settings(tables_per_minute=100_000, table_burst=10_000, hints_per_minute=100_000,
-                 hint_burst=10_000)
+ROOMY = Settings(tables_per_minute=100_000, table_burst=10_000, tables_per_address=10_000,
+                 hints_per_minute=100_000, hint_burst=10_000)
 GREEDY = {"kind": "bot", "bot": "greedy"}
 HUMAN = {"kind": "human"}
+#: The header of a request body sent as JSON (as the page and every client send it).
+JSON = {"Content-Type": "application/json"}
 
 
 class Site:
@@ -49,10 +55,19 @@ class Site:
         self.server = server
         self.http = httpx.Client(base_url=server.url, trust_env=False, timeout=30)
         self.clients: list[Live] = []
+        self.others: list[httpx.Client] = []
 
     @property
     def tables(self) -> Any:
         return self.server.tables
+
+    def http_from(self, address: str) -> httpx.Client:
+        """An HTTP client of the server from another loopback address (127.0.0.2 …): another
+        client, as far as the server can tell."""
+        client = httpx.Client(base_url=self.server.url, trust_env=False, timeout=30,
+                              transport=httpx.HTTPTransport(local_address=address))
+        self.others.append(client)
+        return client
 
     def create(self, variant: str, seats: list[dict[str, Any]] | None = None,
                seed: int | None = None, players: int | None = None,
@@ -117,6 +132,8 @@ class Site:
         for client in self.clients:
             with contextlib.suppress(Exception):
                 client.close()
+        for other in self.others:
+            other.close()
         self.http.close()
 
 
@@ -405,11 +422,53 @@ def test_the_rate_of_new_tables_per_address(start: Callable[..., Site]) -> None:
     refused(site.http.post("/api/tables", json={"variant": "rummy", "seed": 3}), 429,
             "too many new tables")
     assert site.lobby() == lobby and lobby["total"] == 2
-    # Per address: another client (behind the local proxy uvicorn trusts) may still create.
-    other = site.http.post("/api/tables", json={"variant": "rummy"},
-                           headers={"X-Forwarded-For": "10.1.2.3"})
+    # Per address: another client may still create.
+    other = site.http_from("127.0.0.2").post("/api/tables", json={"variant": "rummy"})
     assert other.status_code == 201, other.text
     assert site.lobby()["total"] == 3
+
+
+def test_one_address_cannot_hold_the_servers_tables(start: Callable[..., Site]) -> None:
+    """An address that creates tables as fast as its rate lets it holds no more than its
+    share of the cap, so that another address can always create one."""
+    site = start(Settings(max_tables=30, tables_per_minute=600, table_burst=5, idle_timeout=40))
+    other = site.http_from("127.0.0.2")
+    made, refusals, others = 0, set(), 0
+    started = time.monotonic()
+    while time.monotonic() - started < 5:
+        answer = site.http.post("/api/tables", json={"variant": "rummy"})
+        if answer.status_code == 201:
+            made += 1
+        else:
+            refusals.add((answer.status_code, re.sub(r"\d+ s$", "N s", answer.json()["error"])))
+            time.sleep(0.05)
+        if time.monotonic() - started > others:  # once a second, another address tries
+            answer = other.post("/api/tables", json={"variant": "rummy"})
+            assert answer.status_code == 201, answer.text
+            others += 1
+    assert made == 10 and others >= 5, (made, others, refusals)
+    assert (429, "your address has its most open tables (10): finish one, or leave one to be "
+                 "closed") in refusals
+    assert all(status == 429 for status, _ in refusals), refusals
+    assert site.lobby()["total"] == made + others
+
+
+def test_a_table_nobody_sat_down_at_is_closed_sooner(start: Callable[..., Site]) -> None:
+    site = start(Settings(tables_per_minute=1000, table_burst=1000, tables_per_address=2,
+                          waiting_timeout=0.5, idle_timeout=3600))
+    empty, _ = site.create("rummy", [HUMAN, HUMAN])
+    begun, _ = site.create("rummy", [HUMAN, HUMAN])
+    site.join(begun["id"], 0, "Early")  # somebody sat down: it waits for the other
+    refused(site.http.post("/api/tables", json={"variant": "rummy"}), 429,
+            "your address has its most open tables (2)")
+    deadline = time.monotonic() + 10
+    while site.info(empty["id"])["status"] != "archived":
+        assert time.monotonic() < deadline, site.info(empty["id"])
+        time.sleep(0.1)
+    assert site.info(begun["id"])["status"] == "waiting"
+    assert [t["id"] for t in site.lobby()["tables"]] == [begun["id"]]
+    # Its place in the address's share is free again.
+    assert site.http.post("/api/tables", json={"variant": "rummy"}).status_code == 201
 
 
 # -- hints ---------------------------------------------------------------------------------------
@@ -516,7 +575,7 @@ def test_deeply_nested_json_is_refused_and_the_connection_goes_on(site: Site) ->
     deep, deeper = "[" * 5000 + "]" * 5000, "[" * 100_000 + "]" * 100_000
     for path in ("/api/tables", f"/api/tables/{table_id}/join",
                  f"/api/tables/{owner_table['id']}/seats/1"):
-        headers = {"Authorization": f"Bearer {owner}"}
+        headers = {"Authorization": f"Bearer {owner}", **JSON}
         refused(site.http.post(path, content=deep, headers=headers), 400,
                 "the request body is not valid JSON: it is nested too deeply")
         refused(site.http.post(path, content=deeper, headers=headers), 413,
@@ -536,7 +595,7 @@ def test_deeply_nested_json_is_refused_and_the_connection_goes_on(site: Site) ->
                      f'{{"type": "action", "token": "{me.token}", "cards": {inner}, '
                      '"verb": "discard"}'):
             assert me.ask(text)["type"] == "error"
-        answer = site.http.post("/api/tables",
+        answer = site.http.post("/api/tables", headers=JSON,
                                 content=f'{{"variant": "rummy", "stand_in": {inner}}}')
         assert answer.status_code == 400
     site.unchanged(table_id, before, *clients.values())
@@ -550,12 +609,12 @@ def test_oversize_bodies_and_messages(site: Site) -> None:
     me = clients[state.current_player]
     before, lobby = site.settle(table_id, *clients.values()), site.lobby()
     body = json.dumps({"variant": "rummy", "seats": None, "pad": "x" * 16_400})
-    refused(site.http.post("/api/tables", content=body), 413,
+    refused(site.http.post("/api/tables", content=body, headers=JSON), 413,
             "the request body is larger than 16384 bytes")
-    refused(site.http.post("/api/tables", content=b" " * 3_600_000), 413,
+    refused(site.http.post("/api/tables", content=b" " * 3_600_000, headers=JSON), 413,
             "the request body is larger than 16384 bytes")
-    # Over the size limit: refused whole, whatever it is.
-    huge = "3D " * 1_200_000
+    # Over the size limit (and under the 1 MiB a frame may be): refused whole, whatever it is.
+    huge = "3D " * 300_000
     for text in (json.dumps({"type": "action", "token": me.token, "action": huge}),
                  json.dumps({"type": "action", "token": me.token, "action": "x" * 16_400}),
                  "x" * 16_385):
@@ -602,21 +661,28 @@ def test_a_message_over_the_served_frame_limit_closes_only_its_connection(
     assert site.snapshot(table_id) == before
 
 
-def test_a_client_is_read_at_its_pace_and_closed_when_far_over_it(
+def test_an_address_is_read_at_its_pace_and_closed_when_far_over_it(
         start: Callable[..., Site]) -> None:
     site = start(Settings(tables_per_minute=1000, table_burst=1000, messages_per_second=20,
-                          message_burst=10, message_wait_limit=2.0))
-    table_id, clients = site.people("rummy")
-    me, other = clients[0], clients[1]
-    before = site.settle(table_id, me, other)
-    # Within its pace: ten at once, then twenty a second; each answered, none refused.
+                          message_burst=20, message_wait_limit=2.0))
+    table, _ = site.create("rummy", [HUMAN, HUMAN])
+    table_id = table["id"]
+    me = site.connect(table_id, site.join(table_id, 0, "Me"))
+    mine = site.connect(table_id)  # a spectator from the same address
+    other = site.connect(table_id, site.join(table_id, 1, "Other"), address="127.0.0.2")
+    before = site.settle(table_id, me, mine, other)
+    time.sleep(1.2)  # a whole burst again
+    # Within its pace: twenty at once, then twenty a second, its connections together;
+    # each answered, none refused.
     started = time.monotonic()
-    for n in range(30):
+    for n in range(15):
         me.send_json({"type": "ping", "ref": n})
-    assert [me.receive()["ref"] for _ in range(30)] == list(range(30))
-    assert time.monotonic() - started >= 0.8
+        mine.send_json({"type": "ping", "ref": n})
+    for client in (me, mine):
+        assert [client.receive()["ref"] for _ in range(15)] == list(range(15))
+    assert time.monotonic() - started >= 0.4
     # Far over it: read at its pace, then closed (1008), what it queued dropped; the
-    # other client is answered at once all the while.
+    # client at another address is answered at once all the while.
     for n in range(2000):
         me.send_json({"type": "ping", "ref": n})
     for _ in range(5):
@@ -630,9 +696,61 @@ def test_a_client_is_read_at_its_pace_and_closed_when_far_over_it(
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
     assert closed.value.rcvd.reason == "too many messages"
     pongs = [m for m in me.messages if m["type"] == "pong"]
-    assert 30 + 20 <= len(pongs) < 30 + 200  # about 2 s of its pace, not the 2000
-    site.unchanged(table_id, before, other, quiet=False)
+    assert 15 + 20 <= len(pongs) < 15 + 100  # about 2 s of its pace, not the 2000
+    site.unchanged(table_id, before, other, mine, quiet=False)
     assert site.connect(table_id, me.token).seat == 0  # it may come back
+
+
+def test_a_socket_must_say_hello_first_and_soon(start: Callable[..., Site]) -> None:
+    """Before its hello a connection is answered nothing: anything else first, or nothing
+    for ``hello_timeout`` seconds, and it is closed."""
+    site = start(Settings(tables_per_minute=1000, table_burst=1000, hello_timeout=1.0))
+    table, _ = site.create("rummy", [HUMAN, GREEDY])
+    watcher = site.connect(table["id"])
+    before = site.settle(table["id"], watcher)
+    for first in ({"type": "ping", "ref": 1}, {"type": "action", "action": "draw stock"},
+                  "not json", ["hello"]):
+        silent = site.connect(table["id"], hello=False)
+        silent.ws.send(first if isinstance(first, str) else json.dumps(first))
+        with pytest.raises(ConnectionClosed) as closed:
+            silent.receive(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4400, first
+        assert silent.messages == []
+    silent = site.connect(table["id"], hello=False)
+    started = time.monotonic()
+    with pytest.raises(ConnectionClosed) as closed:
+        silent.receive(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4408
+    assert closed.value.rcvd.reason == "no hello in 1 s"
+    assert 0.9 <= time.monotonic() - started < 5 and silent.messages == []
+    site.unchanged(table["id"], before, watcher)
+
+
+def test_a_client_that_floods_on_after_its_close_gets_nothing_more(site: Site) -> None:
+    """A client that never reads the server's close and goes on sending: the server reads
+    nothing more from it, and drops the connection at once (it would otherwise parse all it
+    sends while waiting seconds for an answer to its close)."""
+    table, _ = site.create("rummy", [HUMAN, GREEDY])
+    watcher = site.connect(table["id"])
+    before = site.settle(table["id"], watcher)
+    port = int(site.server.url.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
+        raw.sendall(f"GET /ws/{table['id']} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                    "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n".encode())
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            answer += raw.recv(4096)
+        assert answer.startswith(b"HTTP/1.1 101"), answer
+        ping = Frame(Opcode.TEXT, b'{"type": "ping"}').serialize(mask=True, extensions=[])
+        started, sent = time.monotonic(), 0
+        with pytest.raises(OSError):  # the connection reset, or the send timing out
+            while time.monotonic() - started < 10:
+                raw.sendall(ping * 100)
+                sent += 100
+        gone = time.monotonic() - started
+    assert gone < 3, (gone, sent)
+    site.unchanged(table["id"], before, watcher)
 
 
 def test_repeated_cards_are_refused(site: Site) -> None:
@@ -687,6 +805,66 @@ def test_every_api_route_refuses_other_methods(site: Site) -> None:
     assert site.lobby() == lobby and site.snapshot(table["id"]) == before
 
 
+# -- pages of other sites -------------------------------------------------------------------------
+
+
+def test_pages_of_other_sites_can_neither_act_nor_connect(start: Callable[..., Site]) -> None:
+    """A page of another site can make a browser send requests to the server (with its
+    cookies and from its address): every one that would change something, and every
+    WebSocket, is refused unless it comes from the server's own page or an allowed origin."""
+    site = start(dataclasses.replace(ROOMY, allowed_origins=("https://cards.example.org",)))
+    table, _ = site.create("rummy", [HUMAN] * 3, players=3)
+    own = site.server.url
+    lobby = site.lobby()
+    for origin in ("https://evil.example", "null", own.replace("127.0.0.1", "localhost"),
+                   own.rsplit(":", 1)[0] + ":1", "https://cards.example.org.evil.example"):
+        for path, body in (("/api/tables", {"variant": "rummy"}),
+                           (f"/api/tables/{table['id']}/join", {"seat": 0})):
+            refused(site.http.post(path, json=body, headers={"Origin": origin}), 403,
+                    "a page of another site (origin ")
+        # The form a page may send without asking first: refused all the same.
+        refused(site.http.post("/api/tables", content=b'{"variant": "rummy"}',
+                               headers={"Origin": origin, "Content-Type": "text/plain"}), 403,
+                "may not use this server")
+        with pytest.raises(InvalidStatus) as handshake:
+            connect(f"{site.server.ws_url}/ws/{table['id']}", proxy=None, origin=origin)
+        assert handshake.value.response.status_code == 403
+    assert site.lobby() == lobby and not any(s["taken"] for s in site.info(table["id"])["seats"])
+    # Reading is not acting: a GET from anywhere is answered (no CORS header: the page of
+    # another site cannot read it).
+    answer = site.http.get("/api/tables", headers={"Origin": "https://evil.example"})
+    assert answer.status_code == 200 and "access-control-allow-origin" not in answer.headers
+    # The server's own page, an allowed origin, and programs (no Origin) may.
+    for headers in ({"Origin": own}, {"Origin": "https://cards.example.org"}, {}):
+        answer = site.http.post(f"/api/tables/{table['id']}/join", json={"seat": None},
+                                headers=headers)
+        assert answer.status_code == 200, (headers, answer.text)
+        with connect(f"{site.server.ws_url}/ws/{table['id']}", proxy=None,
+                     origin=headers.get("Origin")) as ws:
+            ws.send(json.dumps({"type": "hello", "token": answer.json()["token"]}))
+            assert json.loads(ws.recv(timeout=20))["type"] == "welcome"
+
+
+def test_every_answer_keeps_the_page_to_its_own_scripts(site: Site) -> None:
+    table, _ = site.create("rummy")
+    paths = ["/", "/static/main.js", "/static/style.css", "/api/variants", "/api/tables",
+             f"/api/tables/{table['id']}", f"/api/tables/{table['id']}/record", "/api/nothing",
+             "/nothing"]
+    for method, path in [("GET", p) for p in paths] + [("POST", "/api/tables")]:
+        answer = site.http.request(method, path, json={"variant": "nothing"})
+        policy = answer.headers["content-security-policy"]
+        assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy, path
+        assert "unsafe-inline" not in policy and "style-src 'self'" in policy
+        assert answer.headers["x-frame-options"] == "DENY"
+        assert answer.headers["referrer-policy"] == "no-referrer"
+        assert answer.headers["x-content-type-options"] == "nosniff"
+        assert "strict-transport-security" not in answer.headers  # plain HTTP here
+    # The page itself has no inline script or style for the policy to refuse.
+    page = site.http.get("/").text
+    assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", page) == []
+    assert re.search(r"<[^>]*\s(style|on[a-z]+)=", page) is None and "<style" not in page
+
+
 # -- handing a seat on ---------------------------------------------------------------------------
 
 
@@ -738,6 +916,84 @@ def test_handing_a_seat_on_needs_the_owner_token(site: Site) -> None:
     assert site.info(table_id)["status"] == "playing"
     site.connect(table_id, newcomer).ping()
     here.ping()
+
+
+def test_the_owner_cannot_see_a_second_hand_by_freeing_a_seat(site: Site) -> None:
+    """The creator frees the seat of a player whose page is reloading, mid-deal, and takes it
+    under the player's name: the stand-in plays it to the end of the deal, and no token is
+    ever sent a card its own seat may not see (the new one's, none until its deal)."""
+    table, owner = site.create("big-two", [HUMAN] * 4, seed=11,
+                               options={"match_end": "deals", "deals": 2})
+    table_id = table["id"]
+    tokens = {s: site.join(table_id, s, f"P{s}") for s in range(4)}
+    clients = {s: site.connect(table_id, t) for s, t in tokens.items()}
+    rng = random.Random(11)
+    while (state := site.server.state(table_id)[1]) is not None and state.current_player != 0:
+        move(site, table_id, clients, rng)
+    clients[1].close()  # the page reloads ...
+    while site.info(table_id)["seats"][1]["connected"]:
+        time.sleep(0.01)
+    # ... and the owner frees the seat and takes it, under the player's name.
+    answer = site.http.post(f"/api/tables/{table_id}/seats/1", json={"to": "free"},
+                            headers={"Authorization": f"Bearer {owner}"})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["table"]["seats"][1]["away"] is True
+    second = site.join(table_id, 1, "P1")
+    taken = site.connect(table_id, second)
+    # The player's own token is refused now: the seat was freed.
+    refused(site.http.get(f"/api/tables/{table_id}/record",
+                          headers={"Authorization": f"Bearer {tokens[1]}"}), 401,
+            "that token holds no seat")
+    seen = {0: clients[0], 1: taken}
+
+    def check(deal_of_second: bool) -> None:
+        """Nothing sent to either of the owner's tokens names a card hidden from its seat;
+        the second one's seat is a spectator's until its own deal."""
+        for client in seen.values():
+            client.ping("check")
+        now = site.server.call(lambda: site.tables.get(table_id).state.clone())  # the deal shown
+        for seat, client in seen.items():
+            hidden = {str(c) for c in hidden_from(now, seat if seat == 0 or deal_of_second
+                                                  else None)}
+            for message in client.messages:
+                assert not cards_named(message) & hidden, (seat, message)
+            client.messages.clear()
+            record = site.http.get(f"/api/tables/{table_id}/record", headers={
+                "Authorization": f"Bearer {second if seat == 1 else tokens[0]}"})
+            current = {"current": record.json()["current"]}  # (the deals before: their end's)
+            assert not cards_named(current) & hidden, (seat, current)
+
+    check(False)
+    refusal(taken.ask({"type": "action", "token": second, "action": "pass", "ref": 1}),
+            "you play this seat from the next deal: until then greedy plays it", 1)
+    refusal(taken.ask({"type": "hint", "token": second, "ref": 2}),
+            "you play this seat from the next deal", 2)
+    people = {0: clients[0], 2: clients[2], 3: clients[3]}
+    while (state := site.server.state(table_id)[1]) is not None and not state.is_over:
+        if state.current_player == 1:  # the stand-in's turn
+            time.sleep(0.01)
+            continue
+        move(site, table_id, people, rng)
+        check(False)
+    refusal(taken.ask({"type": "review", "token": second, "deal": 1, "ref": 3}),
+            "you have played this seat from deal 2: a review is of your own deals", 3)
+    # From the next deal the seat is the second token's, with a hand of its own.
+    taken.send({"type": "next_deal"})
+    dealt = taken.receive_until(lambda m: m["type"] == "update" and m["view"]["deal"] == 2)
+    assert len(dealt["view"]["hand"]) == 13 and not dealt["table"]["seats"][1]["away"]
+    check(True)
+
+
+def test_a_rematch_needs_a_seats_token(site: Site) -> None:
+    table, owner = site.create("rummy", [HUMAN, GREEDY])
+    before, lobby = site.snapshot(table["id"]), site.lobby()
+    path = f"/api/tables/{table['id']}/rematch"
+    refused(site.http.post(path), 401,
+            "a token (the text given when the seat was taken) is required")
+    for token in ("x" * 32, owner):
+        refused(site.http.post(path, headers={"Authorization": f"Bearer {token}"}), 401,
+                "that token holds no seat at this table")
+    assert site.snapshot(table["id"]) == before and site.lobby() == lobby
 
 
 # -- away, back, and the turn timer --------------------------------------------------------------

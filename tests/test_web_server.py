@@ -31,7 +31,7 @@ from parlour.client import play_remote
 from parlour.records import replay_match
 from parlour.web import create_app
 from parlour.web.settings import Settings
-from parlour.web.store import Store, hash_token
+from parlour.web.store import SeatRow, Store, hash_token
 from web_helpers import (
     SHORT,
     Session,
@@ -135,8 +135,17 @@ def test_lobby_refusals(http: TestClient) -> None:
         answer = http.post(path, json=body)
         assert answer.status_code == status, (body, answer.json())
         assert message in answer.json()["error"], (body, answer.json())
-    malformed = http.post("/api/tables", content=b"{not json")
+    malformed = http.post("/api/tables", content=b"{not json",
+                          headers={"Content-Type": "application/json"})
     assert malformed.status_code == 400 and "not valid JSON" in malformed.json()["error"]
+    # A body sent as anything but JSON: what a page of another site can send unasked.
+    for kind in (None, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data"):
+        answer = http.post("/api/tables", content=b'{"variant": "rummy"}',
+                           headers={} if kind is None else {"Content-Type": kind})
+        assert answer.status_code == 415, (kind, answer.text)
+        assert answer.json() == {"error": "the request body is JSON, sent with Content-Type: "
+                                          "application/json"}
+    assert http.get("/api/tables").json()["total"] == 1
     assert http.get("/api/tables/t-nothing").status_code == 404
     assert http.get("/api/tables/t-nothing/record").status_code == 404
 
@@ -152,13 +161,18 @@ def test_an_unknown_table_or_a_bad_token_closes_the_socket(http: TestClient) -> 
     with http.websocket_connect("/ws/t-nothing") as ws:
         assert ws.receive_json()["message"] == "no table 't-nothing'"
     table = create(http, "rummy", [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
+    # Anything but a hello first: closed, with the reason and no other answer.
+    for first in ({"type": "action", "action": "draw stock", "ref": 1}, {"type": "ping"}, []):
+        with http.websocket_connect(f"/ws/{table['id']}") as ws:
+            ws.send_json(first)
+            assert ws.receive() == {"type": "websocket.close", "code": 4400, "reason": (
+                'say hello first: {"type": "hello", "token": TOKEN or null}' if first
+                else 'a message is a JSON object with a "type"')}
     with http.websocket_connect(f"/ws/{table['id']}") as ws:
-        ws.send_json({"type": "action", "action": "draw stock", "ref": 1})
-        assert ws.receive_json() == {"type": "error", "ref": 1, "message":
-                                     'say hello first: {"type": "hello", "token": TOKEN or null}'}
         ws.send_json({"type": "hello", "token": "forged", "ref": 2})
-        assert ws.receive_json()["message"] == "that token holds no seat at this table"
-        assert ws.receive()["type"] == "websocket.close"
+        assert ws.receive_json() == {"type": "error", "ref": 2,
+                                     "message": "that token holds no seat at this table"}
+        assert ws.receive() == {"type": "websocket.close", "code": 4401, "reason": ""}
 
 
 def test_one_address_may_have_only_so_many_connections(db: str) -> None:
@@ -438,11 +452,16 @@ def _closing() -> Iterator[None]:
         close_all()
 
 
-def test_a_seat_freed_while_away_is_not_away_for_whoever_takes_it(db: str) -> None:
+def test_a_seat_freed_during_a_deal_is_played_by_the_stand_in_until_the_next_deal(
+        db: str) -> None:
+    """The owner frees the seat of a person who is away: the stand-in plays it at once (the
+    deal goes on), and whoever takes it watches the rest of the deal as a spectator, then
+    plays it from the next deal, with a hand of their own."""
     settings = Settings(turn_timeout=0.3)  # below the 5 s a table may ask for: a test's pace
     with TestClient(create_app(db, bot_delay=0, settings=settings)) as http, _closing():
         created = http.post("/api/tables", json={
-            "variant": "rummy", "seats": [{"kind": "human"}, {"kind": "human"}], "seed": 4})
+            "variant": "rummy", "seats": [{"kind": "human"}, {"kind": "human"}], "seed": 4,
+            "options": {"series_target": 500}})
         table, owner = created.json()["table"], created.json()["owner_token"]
         for seat in (0, 1):
             join(http, table["id"], seat, f"P{seat}")
@@ -456,14 +475,27 @@ def test_a_seat_freed_while_away_is_not_away_for_whoever_takes_it(db: str) -> No
                           headers={"Authorization": f"Bearer {owner}"})
         assert freed.status_code == 200
         shown = freed.json()["table"]["seats"][seat]
-        assert (shown["taken"], shown["away"]) == (False, False)
-        # The empty seat's timer runs out again, and the stand-in plays for it ...
-        watcher.receive_until(
-            lambda m: m["type"] == "update" and not m["table"]["seats"][seat]["taken"])
-        watcher.receive_until(lambda m: m["type"] == "update" and m["table"]["seats"][seat]["away"])
-        # ... until somebody sits down: they start with the seat their own.
+        assert (shown["taken"], shown["away"]) == (False, True)
+        # Somebody sits down: the seat is theirs from the next deal; until then the stand-in
+        # plays it and they see what a spectator sees.
         newcomer = join(http, table["id"], seat, "Newcomer")
-        assert newcomer["table"]["seats"][seat]["away"] is False
+        assert newcomer["table"]["seats"][seat]["away"] is True
+        session = Session(http, newcomer["table"]["id"], newcomer["token"])
+        assert session.seat == seat and session.view["seat"] == seat
+        assert session.view["hand"] == [] and session.view["legal"] == []
+        assert "hand" not in session.view["observation"]
+        session.send({"type": "hint", "ref": 1})
+        assert session.receive_until(lambda m: m["type"] == "error") == {
+            "type": "error", "ref": 1,
+            "message": "you play this seat from the next deal: until then greedy plays it"}
+        # The deal ends (the stand-in plays the seat, the other person's timer runs out) ...
+        over = session.receive_until(lambda m: m["type"] == "update" and m["view"]["deal_over"])
+        assert over["view"]["hand"] == [] and over["table"]["seats"][seat]["away"] is True
+        # ... and with the next one the newcomer has the seat, a hand of their own.
+        session.send({"type": "next_deal"})
+        dealt = session.receive_until(lambda m: m["type"] == "update" and m["view"]["deal"] == 2)
+        assert len(dealt["view"]["hand"]) == 10 and dealt["view"]["seat"] == seat
+        assert dealt["table"]["seats"][seat]["away"] is False
 
 
 def test_tables_of_another_instance_are_left_to_it(db: str) -> None:
@@ -579,6 +611,34 @@ def test_parlour_serve_prints_its_address_and_serves(tmp_path: Path) -> None:
         answer = httpx.get(f"{base}/api/variants")
         assert answer.status_code == 200 and answer.json()["variants"]
         assert httpx.get(f"{base}/").status_code == 200
+        assert "strict-transport-security" not in answer.headers  # plain HTTP
+
+
+def test_parlour_serve_trusts_forwarded_headers_only_from_the_proxies_it_names(
+        tmp_path: Path) -> None:
+    """By default a client is the address it connects from, whatever headers it sends: a
+    local program cannot pass for other addresses to get past the per-address limits."""
+    import httpx2 as httpx
+    from websockets.sync.client import connect
+
+    limits = ("--table-burst", "1", "--tables-per-minute", "1", "--connections-per-address", "1")
+    forged = {"X-Forwarded-For": "10.1.2.3"}
+    with parlour_serve(tmp_path, *limits) as base:
+        first = httpx.post(f"{base}/api/tables", json={"variant": "rummy"})
+        assert first.status_code == 201, first.text
+        again = httpx.post(f"{base}/api/tables", json={"variant": "rummy"}, headers=forged)
+        assert again.status_code == 429, again.text
+        url = base.replace("http", "ws") + f"/ws/{first.json()['table']['id']}"
+        with connect(url, proxy=None) as held, connect(url, proxy=None,
+                                                       additional_headers=forged) as extra:
+            held.send('{"type": "hello", "token": null}')
+            assert json.loads(held.recv(timeout=20))["type"] == "welcome"
+            assert json.loads(extra.recv(timeout=20))["message"] == (
+                "too many connections from your address (at most 1)")
+    with parlour_serve(tmp_path, *limits, "--forwarded-allow-ips", "127.0.0.1") as base:
+        assert httpx.post(f"{base}/api/tables", json={"variant": "rummy"}).status_code == 201
+        behind = httpx.post(f"{base}/api/tables", json={"variant": "rummy"}, headers=forged)
+        assert behind.status_code == 201, behind.text  # another client behind the proxy
 
 
 def test_parlour_serve_serves_https_and_wss_with_a_certificate(tmp_path: Path) -> None:
@@ -598,8 +658,11 @@ def test_parlour_serve_serves_https_and_wss_with_a_certificate(tmp_path: Path) -
                        str(tmp_path / "key.pem"), scheme="https", verify=trusted) as base:
         with pytest.raises(httpx.TransportError):  # no plain HTTP on that port
             httpx.get(base.replace("https", "http") + "/api/variants")
-        created = httpx.post(f"{base}/api/tables", json={"variant": "rummy", "seed": 3},
-                             verify=trusted).json()["table"]
+        answer = httpx.post(f"{base}/api/tables", json={"variant": "rummy", "seed": 3},
+                            verify=trusted)
+        # Under TLS the browser is told to keep to HTTPS for this host.
+        assert answer.headers["strict-transport-security"] == "max-age=31536000"
+        created = answer.json()["table"]
         url = base.replace("https", "wss") + f"/ws/{created['id']}"
         with connect(url, ssl=trusted) as ws:
             ws.send('{"type": "hello", "token": null}')
@@ -625,10 +688,15 @@ def test_a_database_made_before_the_new_columns_gets_them(tmp_path: Path) -> Non
                     "NOT NULL, record TEXT)")
         old.execute("INSERT INTO parlour_tables VALUES ('t-old', 'rummy', 2, '{}', 5, 't', "
                     "'waiting', 0, NULL)")
+        old.execute("CREATE TABLE parlour_seats (table_id VARCHAR(64), seat INTEGER, kind "
+                    "VARCHAR(8) NOT NULL, bot VARCHAR(32), name VARCHAR(64) NOT NULL, token_hash "
+                    "VARCHAR(64), PRIMARY KEY (table_id, seat))")
+        old.execute("INSERT INTO parlour_seats VALUES ('t-old', 0, 'human', NULL, 'Ann', 'h')")
     store = Store(f"sqlite:///{path}")
     [row] = store.tables("t")
     assert (row.id, row.seed, row.seeded, row.owner_hash, row.turn_timeout) == (
         "t-old", 5, False, None, None)
+    assert store.seats("t-old") == [SeatRow(0, "human", None, "Ann", "h", sits_from=0)]
     store.close()
 
 

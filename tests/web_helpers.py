@@ -29,6 +29,7 @@ from parlour.bots import make_bot
 from parlour.cards import CardSet
 from parlour.client import observation_from_dict
 from parlour.game import Game, State
+from parlour.web.serve import uvicorn_options
 
 T = TypeVar("T")
 
@@ -203,14 +204,6 @@ def hidden_from(state: State, seat: int | None) -> CardSet:
 # -- a real server -------------------------------------------------------------------------------
 
 
-def _has_sansio() -> bool:
-    try:
-        import uvicorn.protocols.websockets.websockets_sansio_impl  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 class LiveServer:
     """A uvicorn server running ``app`` in a thread, on a free port of 127.0.0.1.
 
@@ -235,8 +228,8 @@ class LiveServer:
         self.url = f"http://127.0.0.1:{port}"
         self.ws_url = f"ws://127.0.0.1:{port}"
         # log_config=None: uvicorn's records go to the root logger, where the tests see them.
-        config = {"log_level": "warning", "log_config": None,
-                  "ws": "websockets-sansio" if _has_sansio() else "websockets", **config}
+        # The rest as ``parlour serve`` sets it (no forwarded header trusted, unless told).
+        config = {"log_level": "warning", "log_config": None, **uvicorn_options(), **config}
         self.server = uvicorn.Server(uvicorn.Config(capture, **config))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
                                        daemon=True)
@@ -341,11 +334,14 @@ class Live:
     (unless told not to) and keeps every message it receives."""
 
     def __init__(self, server: LiveServer, table_id: str, token: str | None = None, *,
-                 hello: bool = True) -> None:
+                 hello: bool = True, address: str | None = None) -> None:
         # Entered at once (and closed by close()): the form every version of the client takes.
+        # ``address``: from another loopback address (127.0.0.2 …), another client as far as
+        # the server can tell.
+        where = {} if address is None else {"source_address": (address, 0)}
         self.ws: ClientConnection = connect(
             f"{server.ws_url}/ws/{table_id}", proxy=None, max_size=None, max_queue=None,
-            open_timeout=20).__enter__()
+            open_timeout=20, **where).__enter__()
         self.token = token
         self.messages: list[dict[str, Any]] = []
         self.update: dict[str, Any] | None = None

@@ -28,6 +28,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -39,8 +40,9 @@ from parlour.records import check_save_path
 from parlour.registry import variants
 from parlour.summaries import summary
 from parlour.web import DEFAULT_DATABASE
-from parlour.web.limits import RateLimit, quote, shorten
-from parlour.web.settings import Settings
+from parlour.web.guard import Guard
+from parlour.web.limits import Pace, RateLimit, quote, shorten
+from parlour.web.settings import CONNECTION_COST, Settings
 from parlour.web.store import Store
 from parlour.web.tables import Client, Table, Tables, WebError
 
@@ -48,9 +50,12 @@ log = logging.getLogger("parlour.web")
 
 STATIC_DIR = Path(__file__).with_name("static")
 
-#: Close codes: a table that does not exist, a token that holds no seat.
+#: Close codes: a table that does not exist, a token that holds no seat, a first message
+#: that is not a hello, no hello in time.
 CLOSE_UNKNOWN_TABLE = 4404
 CLOSE_BAD_TOKEN = 4401
+CLOSE_NOT_HELLO = 4400
+CLOSE_HELLO_TIMEOUT = 4408
 #: Close code for a client far over its pace of messages (a policy violation).
 CLOSE_FLOOD = 1008
 
@@ -97,8 +102,9 @@ def create_app(
         settings or Settings(), bot_delay=bot_delay, hint_bot=hint_bot, instance=instance,
         records=None if records is None else str(records))
     tables = Tables(store, settings)
-    #: Open WebSocket connections by client address.
+    #: Open WebSocket connections by client address, and the pace of each address's messages.
     connections: Counter[str] = Counter()
+    pace = RateLimit(settings.messages_per_second * 60, settings.message_burst)
     tables.resume()
     static = Path(static_dir) if static_dir is not None else STATIC_DIR
 
@@ -191,21 +197,29 @@ def create_app(
         return JSONResponse(table.public_record(seat))
 
     async def table_socket(websocket: WebSocket) -> None:
-        await websocket.accept()
         address = websocket.client.host if websocket.client is not None else ""
-        try:
-            table = tables.get(websocket.path_params["table_id"])
-            if connections[address] >= settings.connections_per_address:
-                # Each connection has its own pace of messages: many would add them up.
-                raise WebError(f"too many connections from your address (at most "
-                               f"{settings.connections_per_address})", CLOSE_FLOOD)
-        except WebError as e:
-            await websocket.send_json({"type": "error", "message": str(e), "ref": None})
-            await websocket.close(CLOSE_FLOOD if e.status == CLOSE_FLOOD else CLOSE_UNKNOWN_TABLE)
+        if connections[address] >= settings.connections_per_address:
+            await websocket.accept()
+            await websocket.send_json({"type": "error", "ref": None, "message": (
+                "too many connections from your address (at most "
+                f"{settings.connections_per_address})")})
+            await websocket.close(CLOSE_FLOOD)
             return
+        # Counted from the first byte: a connection waiting for its turn holds its place.
         connections[address] += 1
         try:
-            await _serve_socket(websocket, table)
+            paced = Pace(pace, address, settings.message_wait_limit)
+            if not await paced.turn(min(CONNECTION_COST, settings.message_burst)):
+                await websocket.close(CLOSE_FLOOD)  # before the handshake: an HTTP 403
+                return
+            await websocket.accept()
+            try:
+                table = tables.get(websocket.path_params["table_id"])
+            except WebError as e:
+                await websocket.send_json({"type": "error", "message": str(e), "ref": None})
+                await websocket.close(CLOSE_UNKNOWN_TABLE)
+                return
+            await _serve_socket(websocket, table, paced)
         finally:
             connections[address] -= 1
             if not connections[address]:
@@ -230,7 +244,8 @@ def create_app(
         Mount("/", StaticFiles(directory=static, html=True, check_dir=False), name="root"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
-                    exception_handlers={HTTPException: _http_error})
+                    exception_handlers={HTTPException: _http_error},
+                    middleware=[Middleware(Guard, allowed_origins=settings.allowed_origins)])
     app.state.tables = tables
     app.state.store = store
     return app
@@ -285,15 +300,20 @@ def _bearer(request: Request) -> str | None:
 
 
 async def _body(request: Request) -> Any:
-    """The request's JSON body; :class:`WebError` for one too large, malformed or too deeply
-    nested (``json`` recurses once per level)."""
+    """The request's JSON body (``{}`` if empty); :class:`WebError` for one too large, not
+    sent as JSON (``Content-Type: application/json``: a page of another site cannot send that
+    without asking first), malformed or too deeply nested (``json`` recurses once per level)."""
+    kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > BODY_LIMIT:
             raise WebError(f"the request body is larger than {BODY_LIMIT} bytes", 413)
         chunks.append(chunk)
-    return _json(b"".join(chunks) or b"{}", "the request body")
+    body = b"".join(chunks)
+    if body and kind != "application/json":
+        raise WebError("the request body is JSON, sent with Content-Type: application/json", 415)
+    return _json(body or b"{}", "the request body")
 
 
 def _json(raw: str | bytes, what: str) -> Any:
@@ -340,10 +360,18 @@ async def _receive(websocket: WebSocket) -> dict[str, Any] | None:
     return data
 
 
-async def _serve_socket(websocket: WebSocket, table: Table) -> None:
-    """Wait for ``hello``, then serve the client's messages until it leaves."""
+async def _serve_socket(websocket: WebSocket, table: Table, paced: Pace) -> None:
+    """Wait for ``hello``, then serve the client's messages, each at its turn of ``paced``,
+    until it leaves."""
+    settings = table.tables.settings
     try:
-        seat = await _hello(websocket, table)
+        async with asyncio.timeout(settings.hello_timeout):
+            seat = await _hello(websocket, table, paced)
+    except TimeoutError:
+        with contextlib.suppress(Exception):  # unless it is gone already
+            await websocket.close(CLOSE_HELLO_TIMEOUT,
+                                  f"no hello in {settings.hello_timeout:g} s")
+        return
     except WebSocketDisconnect:
         return
     if seat is False:
@@ -352,18 +380,12 @@ async def _serve_socket(websocket: WebSocket, table: Table) -> None:
     writer = asyncio.create_task(_write(websocket, client))
     table.connect(client)
     table.schedule()
-    settings = table.tables.settings
-    pace = RateLimit(settings.messages_per_second * 60, settings.message_burst)
-    waited = 0.0
     try:
         while not writer.done():  # (done: a send failed, the client is gone)
-            while wait := pace.wait(None):  # the client is read no faster than its pace
-                if waited >= settings.message_wait_limit:
-                    with contextlib.suppress(Exception):  # unless it is gone already
-                        await websocket.close(CLOSE_FLOOD, "too many messages")
-                    return
-                await asyncio.sleep(wait)
-                waited += wait
+            if not await paced.turn():  # the client is read no faster than its pace
+                with contextlib.suppress(Exception):  # unless it is gone already
+                    await websocket.close(CLOSE_FLOOD, "too many messages")
+                return
             ref = None
             try:
                 message = await _receive(websocket)
@@ -388,29 +410,38 @@ async def _serve_socket(websocket: WebSocket, table: Table) -> None:
         writer.cancel()
 
 
-async def _hello(websocket: WebSocket, table: Table) -> int | bool | None:
-    """The seat the client says hello for (``None``: a spectator); ``False`` if refused."""
-    while True:
-        ref = None
-        try:
-            message = await _receive(websocket)
-            if message is None:
-                return False
-            ref = message.get("ref")
-            if message.get("type") != "hello":
-                raise WebError('say hello first: {"type": "hello", "token": TOKEN or null}')
-        except WebError as e:
-            await websocket.send_json({"type": "error", "message": str(e), "ref": ref})
-            continue
-        token = message.get("token")
-        if token is None:
-            return None
-        try:
-            return table.seat_of(token)
-        except WebError as e:
-            await websocket.send_json({"type": "error", "message": str(e), "ref": ref})
-            await websocket.close(CLOSE_BAD_TOKEN)
+async def _hello(websocket: WebSocket, table: Table, paced: Pace) -> int | bool | None:
+    """The seat the client says hello for (``None``: a spectator); ``False`` if refused, and
+    the socket closed: a first message that is not a valid hello closes it (4400) without
+    an answer, so that a client that never says hello costs the server one message."""
+    if not await paced.turn():
+        await websocket.close(CLOSE_FLOOD, "too many messages")
+        return False
+    try:
+        message = await _receive(websocket)
+        if message is None:
             return False
+        if message.get("type") != "hello":
+            raise WebError('say hello first: {"type": "hello", "token": TOKEN or null}')
+    except WebError as e:
+        await websocket.close(CLOSE_NOT_HELLO, _close_reason(str(e)))
+        return False
+    token = message.get("token")
+    if token is None:
+        return None
+    try:
+        return table.seat_of(token)
+    except WebError as e:
+        await websocket.send_json({"type": "error", "message": str(e), "ref": message.get("ref")})
+        await websocket.close(CLOSE_BAD_TOKEN)
+        return False
+
+
+def _close_reason(text: str) -> str:
+    """``text`` cut to what a close frame carries: 123 bytes of UTF-8."""
+    while len(text.encode()) > 123:
+        text = shorten(text, len(text) - 1)
+    return text
 
 
 async def _write(websocket: WebSocket, client: Client) -> None:

@@ -39,6 +39,10 @@ def add_parsers(sub: Any) -> None:
                          f"{defaults.stand_in})")
     sp.add_argument("--max-tables", type=_positive, default=defaults.max_tables, metavar="N",
                     help=f"most unfinished tables at once (default {defaults.max_tables})")
+    sp.add_argument("--tables-per-address", type=_positive, metavar="N",
+                    default=defaults.tables_per_address,
+                    help="most unfinished tables created from one address at once (default "
+                    f"{defaults.tables_per_address})")
     sp.add_argument("--tables-per-minute", type=_positive, default=defaults.tables_per_minute,
                     metavar="N", help="tables one address may create a minute, after a burst of "
                     f"{defaults.table_burst} (default {defaults.tables_per_minute:g})")
@@ -53,6 +57,9 @@ def add_parsers(sub: Any) -> None:
                     metavar="SECONDS", help="close a table nobody has been at for this long: "
                     "archived if unfinished (default "
                     f"{defaults.idle_timeout:g})")
+    sp.add_argument("--waiting-timeout", type=_positive, default=defaults.waiting_timeout,
+                    metavar="SECONDS", help="sooner for a table where nobody has sat down "
+                    f"(default {defaults.waiting_timeout:g})")
     sp.add_argument("--hint-workers", type=_positive, default=defaults.hint_workers,
                     metavar="N", help="processes that work out hints, apart from the server "
                     f"(default {defaults.hint_workers})")
@@ -60,6 +67,13 @@ def add_parsers(sub: Any) -> None:
                     help="serve HTTPS and WSS with this certificate (PEM; with --keyfile)")
     sp.add_argument("--keyfile", default=None, metavar="FILE",
                     help="the certificate's private key (PEM)")
+    sp.add_argument("--forwarded-allow-ips", default=None, metavar="ADDRESSES",
+                    help="trust the X-Forwarded-For and X-Forwarded-Proto headers from these "
+                    "proxies only (comma-separated addresses or networks, such as 127.0.0.1; "
+                    "default: from none, each client is the address it connects from)")
+    sp.add_argument("--allowed-origins", default="", metavar="ORIGINS",
+                    help="other sites whose pages may use this server (comma-separated, such "
+                    "as https://cards.example.org; default: its own pages only)")
 
     from parlour import client
 
@@ -81,22 +95,42 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     for path in (args.certfile, args.keyfile):
         if path is not None and not Path(path).is_file():
             raise ParlourError(f"no such file: {path}")
+    origins = tuple(o.strip() for o in args.allowed_origins.split(",") if o.strip())
+    for origin in origins:
+        if not origin.startswith(("http://", "https://")) or origin.count("/") != 2:
+            raise ParlourError(f"an allowed origin is a scheme and a host, such as "
+                               f"https://cards.example.org, not {origin}")
     settings = Settings(turn_timeout=args.turn_timeout, stand_in=args.stand_in,
                         max_tables=int(args.max_tables),
+                        tables_per_address=int(args.tables_per_address),
                         tables_per_minute=args.tables_per_minute,
                         table_burst=int(args.table_burst),
                         connections_per_address=int(args.connections_per_address),
-                        idle_timeout=args.idle_timeout, hint_workers=int(args.hint_workers),
-                        review_level=args.review_level)
+                        idle_timeout=args.idle_timeout, waiting_timeout=args.waiting_timeout,
+                        hint_workers=int(args.hint_workers), review_level=args.review_level,
+                        allowed_origins=origins)
     app = create_app(args.database, bot_delay=args.bot_delay, hint_bot=args.hint_bot,
                      instance=args.instance, records=args.records, settings=settings)
     scheme = "http" if args.certfile is None else "https"
     out.write(f"parlour web table: open {scheme}://{args.host}:{args.port}/ (Ctrl-C stops)\n")
     out.flush()
-    # A message larger than the app reads is refused by uvicorn before it is buffered whole.
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
-                ssl_certfile=args.certfile, ssl_keyfile=args.keyfile, ws_max_size=1 << 20)
+                ssl_certfile=args.certfile, ssl_keyfile=args.keyfile,
+                **uvicorn_options(args.forwarded_allow_ips))
     return 0
+
+
+def uvicorn_options(forwarded_allow_ips: str | None = None) -> dict[str, Any]:
+    """uvicorn's settings for the web table: forwarded headers trusted from the proxies
+    ``forwarded_allow_ips`` names only (uvicorn's own default trusts 127.0.0.1, so that any
+    local program could pass for any address); a WebSocket message larger than the app
+    reads refused before it is buffered whole; nothing read from a connection once the
+    server has closed it (:mod:`parlour.web.sockets`)."""
+    from parlour.web.sockets import WebSocketProtocol
+
+    return {"proxy_headers": forwarded_allow_ips is not None,
+            "forwarded_allow_ips": forwarded_allow_ips or "", "ws_max_size": 1 << 20,
+            "ws": WebSocketProtocol}
 
 
 def _positive(text: str) -> float:

@@ -12,6 +12,9 @@ from dataclasses import dataclass
 DEFAULT_BOT = "greedy"
 #: A turn timer is at least this many seconds (and at most an hour).
 TURN_TIMEOUT_RANGE = (5.0, 3600.0)
+#: What opening a WebSocket connection costs of its address's pace, in messages: a
+#: connection is a handshake, a welcome and a whole view.
+CONNECTION_COST = 10
 
 
 @dataclass
@@ -33,12 +36,16 @@ class Settings:
     instance: str = "t"
     #: At most this many unfinished tables at once; creating one more is refused.
     max_tables: int = 500
+    #: At most this many of them created by one client address (its share of the cap).
+    tables_per_address: int = 10
     #: Tables one client address may create a minute (after a first burst of ``table_burst``).
     tables_per_minute: float = 10.0
     table_burst: int = 5
     #: Seconds after which a table nobody is connected to is closed: an unfinished one is
     #: archived (its record kept, out of the lobby), a finished one leaves the lobby.
     idle_timeout: float = 3600.0
+    #: Sooner for a table that is still waiting and where nobody has taken a seat.
+    waiting_timeout: float = 600.0
     #: Seconds a person has for each turn before the stand-in bot plays for them (``None``:
     #: no timer; a table may choose its own when created).
     turn_timeout: float | None = None
@@ -51,14 +58,20 @@ class Settings:
     hint_burst: int = 3
     #: Threads in which bots think.
     bot_workers: int = 4
-    #: Messages one WebSocket connection is read at, at most, a second (after a first burst
-    #: of ``message_burst``): the next one waits its turn, so that a client sending as fast as
-    #: it can gets no more of the server than that (a person sends a few a minute).
+    #: Messages read from one client address, at most, a second (after a first burst of
+    #: ``message_burst``), all its connections together; each new connection counts as
+    #: ``CONNECTION_COST`` messages. The next message waits its turn, so that a client
+    #: sending as fast as it can gets no more of the server than that (a person sends a few
+    #: a minute).
     messages_per_second: float = 100.0
     message_burst: int = 200
-    #: Seconds a connection may be kept waiting by that pace, in all, before it is closed
+    #: Seconds a connection may be kept waiting by that pace in a row before it is closed
     #: (1008): a client that far over it is flooding, and what it queued is dropped with it.
     message_wait_limit: float = 10.0
-    #: WebSocket connections one client address may have open at once (each is paced on its
-    #: own, so many would add their paces up).
+    #: Seconds a new connection has to say hello (its first message) before it is closed.
+    hello_timeout: float = 5.0
+    #: WebSocket connections one client address may have open at once.
     connections_per_address: int = 64
+    #: Origins besides the server's own whose pages may use the API and the tables
+    #: (``https://cards.example.org``): a request from a page of any other site is refused.
+    allowed_origins: tuple[str, ...] = ()

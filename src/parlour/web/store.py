@@ -76,6 +76,8 @@ seats_t = Table(
     Column("bot", String(32), nullable=True),
     Column("name", String(64), nullable=False),
     Column("token_hash", String(64), nullable=True),
+    # Added later (see _add_columns): the deal from which the seat's holder plays it.
+    Column("sits_from", Integer, nullable=False, server_default="0"),
 )
 
 events_t = Table(
@@ -111,6 +113,7 @@ class SeatRow:
     bot: str | None
     name: str
     token_hash: str | None
+    sits_from: int = 0
 
 
 def hash_token(token: str) -> str:
@@ -168,15 +171,16 @@ class Store:
             ))
             db.execute(insert(seats_t), [
                 {"table_id": row.id, "seat": s.seat, "kind": s.kind, "bot": s.bot,
-                 "name": s.name, "token_hash": s.token_hash}
+                 "name": s.name, "token_hash": s.token_hash, "sits_from": s.sits_from}
                 for s in seats
             ])
 
-    def take_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> None:
+    def take_seat(self, table_id: str, seat: int, name: str, token_hash: str,
+                  sits_from: int = 0) -> None:
         with self.engine.begin() as db:
             db.execute(update(seats_t)
                        .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
-                       .values(name=name, token_hash=token_hash))
+                       .values(name=name, token_hash=token_hash, sits_from=sits_from))
 
     def set_seat(self, table_id: str, seat: SeatRow) -> None:
         """Store who holds ``seat`` now (a seat handed to a bot, or freed)."""
@@ -225,7 +229,7 @@ class Store:
         with self.engine.connect() as db:
             rows = db.execute(select(seats_t).where(seats_t.c.table_id == table_id)
                               .order_by(seats_t.c.seat)).all()
-        return [SeatRow(r.seat, r.kind, r.bot, r.name, r.token_hash) for r in rows]
+        return [SeatRow(r.seat, r.kind, r.bot, r.name, r.token_hash, r.sits_from) for r in rows]
 
     def events(self, table_id: str) -> list[tuple[str, int, str]]:
         """The table's events in order: ``(kind, seat, text)``."""
@@ -245,15 +249,16 @@ def _table_row(r: Any) -> TableRow:
 def _add_columns(engine: Engine) -> None:
     """Give a database made by an earlier version the columns added since (each nullable or
     with a default, so the rows already there stay valid)."""
-    present = {c["name"] for c in inspect(engine).get_columns(tables_t.name)}
-    with engine.begin() as db:
-        for column in tables_t.columns:
-            if column.name not in present:
-                kind = column.type.compile(engine.dialect)
-                default = "" if column.server_default is None else " DEFAULT '0'"
-                null = "" if column.nullable else " NOT NULL"
-                db.execute(text(f"ALTER TABLE {tables_t.name} ADD COLUMN {column.name} "
-                                f"{kind}{null}{default}"))
+    for table in (tables_t, seats_t):
+        present = {c["name"] for c in inspect(engine).get_columns(table.name)}
+        with engine.begin() as db:
+            for column in table.columns:
+                if column.name not in present:
+                    kind = column.type.compile(engine.dialect)
+                    default = "" if column.server_default is None else " DEFAULT '0'"
+                    null = "" if column.nullable else " NOT NULL"
+                    db.execute(text(f"ALTER TABLE {table.name} ADD COLUMN {column.name} "
+                                    f"{kind}{null}{default}"))
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:

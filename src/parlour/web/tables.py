@@ -81,16 +81,26 @@ class Seat:
     bot_name: str | None
     name: str
     token_hash: str | None
+    #: The deal from which the seat's holder plays it: a person who takes a seat freed during
+    #: the match sees and plays it from the next deal, never the hand someone else held.
+    sits_from: int = 0
     connections: int = 0
     #: A person who let the turn timer run out: the table's stand-in bot plays for them until
     #: they act again.
     away: bool = False
 
-    def info(self) -> dict[str, Any]:
+    def seated(self, deal: int) -> bool:
+        """Whether a person holds this seat and plays it in deal number ``deal``."""
+        return self.kind == "human" and self.token_hash is not None and deal >= self.sits_from
+
+    def info(self, deal: int) -> dict[str, Any]:
+        """What everyone may know of the seat during deal number ``deal``; ``away``: the
+        stand-in plays it (its person is away, or nobody plays it in this deal)."""
         human = self.kind == "human"
         return {"seat": self.seat, "kind": self.kind, "bot": self.bot_name, "name": self.name,
                 "taken": not human or self.token_hash is not None,
-                "connected": not human or self.connections > 0, "away": self.away}
+                "connected": not human or self.connections > 0,
+                "away": human and (self.away or (deal > 0 and not self.seated(deal)))}
 
 
 @dataclass(eq=False)
@@ -110,7 +120,8 @@ class Table:
 
     def __init__(self, tables: Tables, table_id: str, game: Game, seed: int,
                  seats: list[Seat], *, seeded: bool = False, owner_hash: str | None = None,
-                 turn_timeout: float | None = None, stand_in: str = DEFAULT_BOT) -> None:
+                 turn_timeout: float | None = None, stand_in: str = DEFAULT_BOT,
+                 creator: str = "") -> None:
         self.tables = tables
         self.store = tables.store
         self.id = table_id
@@ -126,6 +137,9 @@ class Table:
         self.owner_hash = owner_hash
         self.turn_timeout = turn_timeout
         self.stand_in = stand_in
+        #: The address of the client that created it ("" for a table resumed at start-up):
+        #: each address has its share of the server's open tables.
+        self.creator = creator
         self.version = 0
         self.clients: list[Client] = []
         self.finished_record: dict[str, Any] | None = None
@@ -174,7 +188,7 @@ class Table:
             **self.seed_info(), "turn_timeout": self.turn_timeout, "stand_in": self.stand_in,
             "deal": self.deal_number, "totals": list(self.match.totals),
             "match_end": self.game.match_end_text(),
-            "seats": [{**s.info(), "label": self.game.seat_name(s.seat),
+            "seats": [{**s.info(self.deal_number), "label": self.game.seat_name(s.seat),
                        "display": self.seat_label(s.seat)} for s in self.seats],
         }
 
@@ -221,7 +235,7 @@ class Table:
         return deal
 
     def _seat_records(self) -> list[dict[str, Any]]:
-        return [{k: v for k, v in s.info().items() if k not in ("connected", "away")}
+        return [{k: v for k, v in s.info(0).items() if k not in ("connected", "away")}
                 for s in self.seats]
 
     def view(self, seat: int | None, cache: dict[int | None, dict[str, Any]]) -> dict[str, Any]:
@@ -230,7 +244,11 @@ class Table:
         if seat in cache:
             return cache[seat]
         state = self.state
-        if state is None:
+        if state is not None and seat is not None and not self.plays(seat):
+            # Its holder plays it from the next deal: until then they watch as a spectator,
+            # and never see the hand someone else held in this deal.
+            view = {**self.view(None, cache), "seat": seat}
+        elif state is None:
             view = {"deal": 0, "step": 0, **empty_view(seat), "deal_over": False, "result": None}
         else:
             if seat is None:
@@ -285,10 +303,14 @@ class Table:
         """Send every client its own view of the table as it is now."""
         cache: dict[int | None, dict[str, Any]] = {}
         table = self.info()
-        timer = self.timer()
         for client in self.clients:
-            client.send({"type": "update", "version": self.version, "table": table,
-                         "view": self.view(client.seat, cache), "timer": timer})
+            client.send(self.update(cache, client.seat, table))
+
+    def update(self, cache: dict[int | None, dict[str, Any]], seat: int | None,
+               table: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The ``update`` message for a client of ``seat`` (views shared through ``cache``)."""
+        return {"type": "update", "version": self.version, "table": table or self.info(),
+                "view": self.view(seat, cache), "timer": self.timer()}
 
     def timer(self) -> dict[str, Any] | None:
         """The turn timer running now: the seat it runs for and the seconds it has left."""
@@ -310,7 +332,7 @@ class Table:
         """The seat ``token`` holds; :class:`WebError` otherwise. Every seat is compared, in
         constant time, so the answer's timing says nothing about the tokens."""
         if not isinstance(token, str):
-            raise WebError("a token (the text given when the seat was taken) is required")
+            raise WebError("a token (the text given when the seat was taken) is required", 401)
         found = -1
         for s in self.seats:
             if token_matches(token, s.token_hash):
@@ -340,10 +362,18 @@ class Table:
         token = secrets.token_urlsafe(24)
         chosen = self.seats[seat]
         chosen.name, chosen.token_hash, chosen.away = name, hash_token(token), False
-        self.store.take_seat(self.id, seat, name, chosen.token_hash)
+        # A seat freed during the match is played from the next deal: the deal shown now
+        # (in progress, or over) holds the hand of the seat's last holder.
+        chosen.sits_from = self.deal_number + 1 if self.state is not None else 0
+        self.store.take_seat(self.id, seat, name, chosen.token_hash, chosen.sits_from)
         self.touched = time.monotonic()
         self.seats_changed(seat)
         return seat, token
+
+    def plays(self, seat: int) -> bool:
+        """Whether a person plays ``seat`` in the deal shown (a seat nobody holds, or whose
+        holder sits down at the next deal, is played by the stand-in)."""
+        return self.seats[seat].seated(self.deal_number)
 
     def check_seat(self, seat: object) -> int:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.seats):
@@ -370,7 +400,9 @@ class Table:
 
     def hand_over(self, owner_token: object, seat: object, body: object) -> None:
         """The table's creator hands an absent person's seat to a bot (``{"to": "bot", "bot":
-        NAME}``) or frees it for someone else to join (``{"to": "free"}``)."""
+        NAME}``) or frees it for someone else to join (``{"to": "free"}``). A seat freed
+        during the match is played by the stand-in until whoever takes it plays it, from the
+        next deal: the owner powers never show anyone a hand that was someone else's."""
         if not isinstance(owner_token, str) or not token_matches(owner_token, self.owner_hash):
             raise WebError("only the table's creator, with its owner token, may hand a seat on",
                            403)
@@ -410,7 +442,13 @@ class Table:
             self.seats[client.seat].connections += 1
         client.send({"type": "welcome", "seat": client.seat, "table": self.info()})
         self.arm_timer()
+        if client.seat is None:
+            # A spectator changes nothing the others see: the update is for it alone.
+            client.send(self.update({}, None))
+            return
         self.broadcast()
+        if self.state is not None and not self.plays(client.seat):
+            client.send({"type": "notice", "message": self.not_yet()})
 
     def disconnect(self, client: Client) -> None:
         if client not in self.clients:
@@ -491,7 +529,7 @@ class Table:
         if state.is_over:
             return None
         seat = self.seats[state.current_player]
-        if seat.kind == "bot" or seat.away:
+        if seat.away or not self.plays(seat.seat):
             return self._bot_turn
         return None
 
@@ -504,7 +542,7 @@ class Table:
         player = self.seats[seat]
         stand_in = None
         if player.kind != "bot":
-            if not player.away:
+            if self.plays(seat) and not player.away:
                 return  # the person came back meanwhile
             if self._stand_in_bot is None:
                 self._stand_in_bot = make_bot(self.stand_in, interactive=True)
@@ -532,7 +570,7 @@ class Table:
                 or not self.open or self.tables.closed):
             return
         seat = self.seats[state.current_player]
-        if seat.kind != "human" or seat.away:
+        if seat.away or not self.plays(seat.seat):
             return
         left = self._turn_started + self.turn_timeout - time.monotonic()
         self._timer = asyncio.get_running_loop().call_later(
@@ -569,6 +607,7 @@ class Table:
         if state is None or state.is_over:
             raise WebError("no deal is in progress" if state is None
                            else "the deal is over: send next_deal for the next one")
+        self.check_plays(seat)
         if state.current_player != seat:
             raise WebError(f"it is {self.seat_label(state.current_player)}'s turn, not yours")
         action = self.play(seat, message)
@@ -612,6 +651,14 @@ class Table:
                            "said hello for")
         return seat
 
+    def check_plays(self, seat: int) -> None:
+        """Refuse a move or a hint for ``seat`` whose holder plays it from a later deal."""
+        if not self.plays(seat):
+            raise WebError(self.not_yet())
+
+    def not_yet(self) -> str:
+        return f"you play this seat from the next deal: until then {self.stand_in} plays it"
+
     def next_deal(self, client: Client, message: dict[str, Any]) -> None:
         seat = self.acting_seat(client, message)
         if self.match.is_over:
@@ -633,6 +680,7 @@ class Table:
         Refused (:class:`WebError`) when it is not the seat's turn, while the seat's last hint
         or review is still being worked out, past the seat's rate, and when the pool is full."""
         seat = self.acting_seat(client, message)
+        self.check_plays(seat)
         self._check_work(seat, "hint")
         state = self.match.current
         if state is None or state.is_over or state.current_player != seat:
@@ -662,6 +710,9 @@ class Table:
             raise WebError("a review is of a finished deal: 'deal' is its number, from 1 to "
                            f"{len(self.match.deals)}" if self.match.deals
                            else "a review is of a finished deal: none is finished yet")
+        if number < self.seats[seat].sits_from:
+            raise WebError(f"you have played this seat from deal {self.seats[seat].sits_from}: "
+                           "a review is of your own deals")
         state = self.match.deals[number - 1]
         request = (self.game.name, self.game.players, self.game.option_values(),
                    deal_record(state), seat, self.tables.settings.review_level,
@@ -780,7 +831,8 @@ class Tables:
         owner = secrets.token_urlsafe(24)
         table_id = f"{self.settings.instance}-{secrets.token_hex(6)}"
         table = Table(self, table_id, game, seed, seats, seeded=seeded,
-                      owner_hash=hash_token(owner), turn_timeout=turn_timeout, stand_in=stand_in)
+                      owner_hash=hash_token(owner), turn_timeout=turn_timeout, stand_in=stand_in,
+                      creator=client)
         self.store.add_table(
             TableRow(table_id, game.name, game.players, game.option_values(), seed,
                      self.settings.instance, "waiting", seeded=seeded,
@@ -829,10 +881,16 @@ class Tables:
         return float(value)
 
     def _check_room(self, client: str) -> None:
-        cap = self.settings.max_tables
-        if sum(t.open for t in self.live.values()) >= cap:
+        """Refuse a new table from ``client`` past the server's cap on open tables, past the
+        client's share of it, or past its rate of new tables."""
+        cap, share = self.settings.max_tables, self.settings.tables_per_address
+        open_tables = [t for t in self.live.values() if t.open]
+        if len(open_tables) >= cap:
             raise WebError(f"this server has its most open tables ({cap}): join one, or try "
                            "again later", 503, retry_after=60.0)
+        if sum(t.creator == client for t in open_tables) >= share:
+            raise WebError(f"your address has its most open tables ({share}): finish one, or "
+                           "leave one to be closed", 429, retry_after=60.0)
         wait = self.create_limit.wait(client)
         if wait:
             raise WebError(f"too many new tables from your address: try again in "
@@ -909,7 +967,7 @@ class Tables:
                 log.error("table %s cannot be resumed: %s", row.id, e)
 
     def _rebuild(self, row: TableRow) -> Table:
-        seats = [Seat(s.seat, s.kind, s.bot, s.name, s.token_hash)
+        seats = [Seat(s.seat, s.kind, s.bot, s.name, s.token_hash, s.sits_from)
                  for s in self.store.seats(row.id)]
         game = new_game(row.variant, players=row.players, **row.options)
         table = Table(self, row.id, game, row.seed, seats, seeded=row.seeded,
@@ -931,26 +989,33 @@ class Tables:
         return table
 
     def sweep(self) -> None:
-        """Close the tables nobody has been at for ``idle_timeout`` seconds: an unfinished one
-        is archived (its whole record kept in the database), a finished one leaves the lobby."""
+        """Close the tables nobody has been at for ``idle_timeout`` seconds, or for
+        ``waiting_timeout`` if still waiting with no seat taken: an unfinished one is archived
+        (its whole record kept in the database), a finished one leaves the lobby."""
         now = time.monotonic()
         idle = [t for t in self.live.values()
-                if not t.clients and now - t.touched >= self.settings.idle_timeout]
+                if not t.clients and now - t.touched >= self.timeout(t)]
         for table in idle:
             if table.open:
                 table.archived = True
                 table.finished_record = table.record()
                 self.store.set_status(table.id, "archived", table.finished_record)
                 log.info("table %s archived: nobody came for %s", table.id,
-                         _seconds(self.settings.idle_timeout))
+                         _seconds(self.timeout(table)))
             if table._task is not None:
                 table._task.cancel()
             table.arm_timer()
             del self.live[table.id]
 
+    def timeout(self, table: Table) -> float:
+        """Seconds after which ``table`` is closed when nobody is there."""
+        unseated = table.status == "waiting" and not any(s.token_hash for s in table.seats)
+        return self.settings.waiting_timeout if unseated else self.settings.idle_timeout
+
     async def _sweep_now_and_then(self) -> None:
+        shortest = min(self.settings.idle_timeout, self.settings.waiting_timeout)
         while True:
-            await asyncio.sleep(min(max(self.settings.idle_timeout / 4, 0.05), 60.0))
+            await asyncio.sleep(min(max(shortest / 4, 0.05), 60.0))
             self.sweep()
 
     def start(self) -> None:
