@@ -9,7 +9,7 @@ CRATE  := --manifest-path rust/Cargo.toml
 # it by itself, so the package is reinstalled whenever one of them changes.
 RUST_SOURCES := rust/Cargo.toml rust/Cargo.lock $(shell find rust/src -name '*.rs')
 
-.PHONY: play test lint typecheck bench clean rust-test docs
+.PHONY: play test lint typecheck bench clean rust-test docs wheel
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,7 +40,7 @@ rust-test:
 	$(CARGO) clippy $(CRATE) --all-targets --features python -- -D warnings
 	$(CARGO) test $(CRATE)
 
-test: $(VENV)/.test-deps $(BIN)/parlour system-deps rust-test
+test: $(VENV)/.test-deps $(BIN)/parlour system-deps rust-test wheel
 	$(BIN)/pytest
 	$(BIN)/ruff check src tests scripts training examples
 	$(BIN)/mypy
@@ -56,8 +56,26 @@ docs: $(VENV)/.docs-deps
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 	@echo "the site is in build/site (open build/site/index.html)"
 
+# The release files, into dist/: an abi3 wheel of this platform (CPython 3.11 and every later
+# version) and the source distribution, the wheel built from it; tests/test_wheel.py installs
+# both into fresh environments (docs/releasing.md). maturin checks the wheel's manylinux tag.
+WHEEL_SOURCES := pyproject.toml README.md LICENSE $(RUST_SOURCES) \
+	$(shell find src/parlour -type f -not -name '_core*.so' -not -path '*/__pycache__/*')
+
+$(VENV)/.build-deps: | $(BIN)/python
+	$(BIN)/pip install --quiet 'maturin>=1.5,<2'
+	touch $@
+
+dist/.built: $(WHEEL_SOURCES) | $(VENV)/.build-deps
+	rm -rf dist
+	$(BIN)/maturin build --release --sdist --out dist
+	touch $@
+
+wheel: dist/.built
+
 bench: $(BIN)/parlour
 	$(BIN)/parlour bench
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache rust/target src/parlour/_core*.so build/site
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache rust/target src/parlour/_core*.so build/site \
+		dist

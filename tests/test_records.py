@@ -121,6 +121,16 @@ def test_saved_records_replay_and_resume(saved: dict[tuple[str, str], Record], n
     assert (resumed.current is None) == (kind == "finished")
     assert resumed.is_over == (kind == "finished")
     assert json.loads(json.dumps(match_record(resumed))) == record
+    # The version of the package that wrote it, beside the record's own format.
+    assert (record["format"], record["parlour"]) == ("parlour-match/1", parlour.__version__)
+    assert all("parlour" not in deal for deal in record["deals"])
+
+
+def test_a_record_written_by_another_version_replays(saved: dict[tuple[str, str], Record]) -> None:
+    """What a replay reads is the record's format: the version that wrote it is information."""
+    for record in saved.values():
+        older = {k: v for k, v in record.items() if k != "parlour"}
+        assert len(replay_match(older)) == len(replay_match({**record, "parlour": "9.9.9"}))
 
 
 # -- tampered records are refused, naming the problem -----------------------------------------

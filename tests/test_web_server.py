@@ -610,7 +610,10 @@ def test_parlour_serve_prints_its_address_and_serves(tmp_path: Path) -> None:
     with parlour_serve(tmp_path) as base:
         answer = httpx.get(f"{base}/api/variants")
         assert answer.status_code == 200 and answer.json()["variants"]
-        assert httpx.get(f"{base}/").status_code == 200
+        assert answer.json()["version"] == parlour.__version__
+        page = httpx.get(f"{base}/")
+        assert page.status_code == 200
+        assert f'<footer class="footer">parlour {parlour.__version__}</footer>' in page.text
         assert "strict-transport-security" not in answer.headers  # plain HTTP
 
 

@@ -5,8 +5,12 @@
 >>> state = game.new_deal(seed=42)
 >>> state.legal_actions()           # the 3D holder must open with the single 3D
 [ClimbingAction('3D')]
+
+``parlour.__version__`` is the package's version, the crate's (``rust/Cargo.toml``), which is
+compiled into the core: ``parlour --version`` says it too.
 """
 
+from parlour._core import __version__
 from parlour.cards import Card, CardSet, parse_card, parse_cards
 from parlour.errors import (
     CardError,
@@ -21,10 +25,8 @@ from parlour.game import TERMINAL, Action, Game, Observation, State, play_out
 from parlour.match import Match
 from parlour.registry import Variant, get_variant, new_game, variants
 
-__version__ = "0.1.0"
-
 __all__ = [
     "TERMINAL", "Action", "Card", "CardError", "CardSet", "DealError", "Game", "IllegalAction",
     "Match", "Observation", "ParlourError", "RecordError", "SeatError", "State", "Variant", "VariantError",
-    "get_variant", "new_game", "parse_card", "parse_cards", "play_out", "variants",
+    "__version__", "get_variant", "new_game", "parse_card", "parse_cards", "play_out", "variants",
 ]

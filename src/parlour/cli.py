@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
+from parlour import __version__
 from parlour.args import (
     game_from_args,
     isatty,
@@ -434,6 +435,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="parlour", description="Card games against computer players.",
         epilog="exit codes: 0 done, 2 refused (bad arguments or record), 70 internal error, "
                "130 interrupted, 141 output closed")
+    p.add_argument("--version", action="version", version=f"parlour {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
 
     def game_args(sp: argparse.ArgumentParser, variant_nargs: str | None = None) -> None:

@@ -39,6 +39,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+from parlour._core import __version__
 from parlour.errors import ParlourError, RecordError
 from parlour.game import Game, State
 from parlour.match import Match
@@ -51,9 +52,15 @@ _GAME_KEYS = ("variant", "players", "options")
 
 
 def deal_record(state: State) -> dict[str, Any]:
-    """The JSON-able record of a deal (finished or not: an unfinished deal's result is ``None``)."""
+    """The JSON-able record of a deal (finished or not: an unfinished deal's result is ``None``).
+
+    ``format`` is the record's own version (what :func:`replay_deal` reads); ``parlour`` the
+    version of the package that wrote it."""
+    return {"format": DEAL_FORMAT, "parlour": __version__, **_deal(state)}
+
+
+def _deal(state: State) -> dict[str, Any]:
     return {
-        "format": DEAL_FORMAT,
         **state.game.describe(),
         "setup": state.setup(),
         "actions": [[seat, str(action)] for seat, action in state.history],
@@ -67,7 +74,7 @@ def match_record(match: Match) -> dict[str, Any]:
     ``deals`` holds the scored deals and then, if there is one, the deal in progress
     (:attr:`Match.current`) with ``"result": None``: it is not scored yet, even if its play is
     over. ``totals`` are the totals so far, ``winners`` the match's winners (empty until it is
-    over), ``over`` whether it is over.
+    over), ``over`` whether it is over; ``parlour`` is the version of the package that wrote it.
 
     >>> import parlour
     >>> match = parlour.new_game("big-two").new_match(seed=4)
@@ -76,11 +83,12 @@ def match_record(match: Match) -> dict[str, Any]:
     >>> len(record["deals"]), record["deals"][0]["result"], record["over"], record["winners"]
     (1, None, False, [])
     """
-    deals = [deal_record(s) for s in match.deals]
+    deals = [{"format": DEAL_FORMAT, **_deal(s)} for s in match.deals]
     if match.current is not None:
-        deals.append({**deal_record(match.current), "result": None})
+        deals.append({"format": DEAL_FORMAT, **_deal(match.current), "result": None})
     return {
         "format": MATCH_FORMAT,
+        "parlour": __version__,
         **match.game.describe(),
         "seed": match.seed,
         "deals": deals,

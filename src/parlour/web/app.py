@@ -30,11 +30,12 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from parlour import __version__
 from parlour.bots import bot_names, offered_bots
 from parlour.records import check_save_path
 from parlour.registry import variants
@@ -117,13 +118,17 @@ def create_app(
             tables.close()
             store.close()
 
+    page = static / "index.html"
+    # The page, with the package's version in its footer.
+    html = (page.read_text(encoding="utf-8").replace("{{version}}", __version__)
+            if page.is_file() else _PLACEHOLDER)
+
     async def index(_request: Request) -> Response:
-        page = static / "index.html"
-        return FileResponse(page) if page.is_file() else HTMLResponse(_PLACEHOLDER)
+        return HTMLResponse(html)
 
     async def list_variants(_request: Request) -> Response:
         return JSONResponse({"variants": [_variant_info(v) for v in variants()],
-                             "bots": bot_names(),
+                             "bots": bot_names(), "version": __version__,
                              "table_defaults": {"turn_timeout": settings.turn_timeout,
                                                 "stand_in": settings.stand_in}})
 
@@ -236,6 +241,7 @@ def create_app(
     ]
     routes = [
         Route("/", index),
+        Route("/index.html", index),
         # One mount for the API: a path of it with a method it does not take is answered
         # 405 there, instead of falling through to the static files' 404.
         Mount("/api", routes=api),
