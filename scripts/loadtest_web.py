@@ -29,8 +29,9 @@ as without it, so the two runs compare:
 - ``hints``: one more client, at one more table (``--flood-variant``, its other seats greedy
   bots), never plays, and once it is to move asks for hints as fast as the server answers,
   with ``--flood-window`` requests in flight at all times (each answer, hint or refusal, sends
-  the next one). It reports the hints answered (worked out by the server's ``--hint-bot``, by
-  default ``hard``: a real search), each kind of refusal, and the messages it sent a second.
+  the next one). It reports the hints answered (worked out by the server's judge,
+  ``--advice-level``, by default ``expert``: a real search), each kind of refusal, and the
+  messages it sent a second.
   ``--flood-tables K`` floods from one seat at each of K more tables, each from an address
   of its own (the per-seat limits then add up, and the server-wide cap on hints in flight is
   reached).
@@ -470,7 +471,8 @@ def main() -> int:
                         help="tables the flood asks at, one seat each (default 1)")
     parser.add_argument("--flood-variant", default="big-two", choices=VARIANTS,
                         help="the flood's table (default big-two)")
-    parser.add_argument("--hint-bot", default="hard", help="the server's hint bot (default hard)")
+    parser.add_argument("--advice-level", default="expert",
+                        help="the server's judge of hints (default expert)")
     parser.add_argument("--tables-per-minute", type=float, default=None,
                         help="the server's creation rate per address (default the server's)")
     args = parser.parse_args()
@@ -484,7 +486,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         database = os.environ.get("LOAD_DB", f"sqlite:///{tmp}/load.sqlite")
         flags = ["--port", str(port), "--database", database, "--bot-delay", str(args.bot_delay),
-                 "--hint-bot", args.hint_bot, "--max-tables", str(room)]
+                 "--advice-level", args.advice_level, "--max-tables", str(room)]
         if args.tables_per_minute is not None:
             flags += ["--tables-per-minute", f"{args.tables_per_minute:g}"]
         print(f"server: parlour serve {' '.join(flags)} (parlour from {src})", flush=True)

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 import parlour
+import parlour.advice
 from helpers import hidden_now
 from parlour import cli
 from parlour.bots import make_bot
@@ -136,6 +137,21 @@ def test_a_refused_long_line_is_echoed_cut_short() -> None:
     assert len(refusals) == 2
     assert all(len(line) < 400 for line in refusals)
     assert "x" * 39 + "…" in refusals[0] and "x" * 41 not in refusals[0]
+
+
+def test_the_plain_player_gives_hints_and_their_figures() -> None:
+    """``hint`` at the prompt: the judge's move and how sure it is, then (asked again) the
+    figures behind it; typing the move it names plays it."""
+    out = io.StringIO()
+    state = parlour.new_game("rummy").new_match(seed=3).next_deal()
+    expected = parlour.advice.hint(state.observation(0), state.legal_actions())
+    assert main(["play", "--plain", "rummy", "--seed", "3", "--bots", "greedy"], out=out,
+                inp=io.StringIO(f"hint\nh\n{expected.action}\nquit\n")) == 0
+    text = out.getvalue()
+    assert f"hint: {expected.text} Type: {expected.action}\n" in text
+    assert f"hint: {expected.details}\n" in text
+    assert "not allowed" not in text and "is not a card" not in text
+    assert len(re.findall(r"^your play> ", text, re.M)) == 4  # the hint's move was played
 
 
 # -- what the human is shown ----------------------------------------------------------------------

@@ -65,10 +65,12 @@ def test_a_bot_turn_sees_its_own_observation_and_the_position_generator() -> Non
 
 def test_hints_are_for_the_turn_and_repeat_exactly() -> None:
     session = session_at_human_turn()
-    first = session.hint_turn(0, "medium").explain()
-    assert first == session.hint_turn(0, "medium").explain()
+    first = session.hint_turn(0, "medium").advise()
+    assert first == session.hint_turn(0, "medium").advise()
     with pytest.raises(ParlourError, match="your turn"):
         session.hint_turn(2, "medium")
+    with pytest.raises(ParlourError, match="greedy does not search"):
+        session.hint_turn(0, "greedy")
 
 
 @pytest.mark.parametrize(("variant", "laid_down"), [

@@ -21,6 +21,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Button, Input, Label, Select, Static
 
 import parlour
+import parlour.advice
 from parlour.bots import BOT_LEVELS
 from parlour.bots.learned import WEIGHTS
 from parlour.cards import Card
@@ -60,9 +61,9 @@ VARIANTS = [v.name for v in parlour.variants()]
 
 
 def table_app(**kwargs) -> ParlourApp:
-    """The app with instant bots, the quick greedy hint and the quick review, so tests do not
+    """The app with instant bots, quick hints and reviews (the medium level), so tests do not
     wait."""
-    return ParlourApp(pace=0, hint_bot="greedy", review_level="medium", **kwargs)
+    return ParlourApp(pace=0, advice_level="medium", **kwargs)
 
 
 async def start_screen(pilot) -> StartScreen:
@@ -177,22 +178,30 @@ async def start_from_start_screen(pilot, variant: str, seed: int) -> TableScreen
 
 async def hint(pilot, table: TableScreen):
     """Press h; the hinted action, after checking the message and the selection it made."""
-    expected = parlour.bots.make_bot("greedy").choose(
-        table.state.observation(table.seat), table.state.legal_actions(), random.Random(0))
+    expected = parlour.advice.hint(table.state.observation(table.seat),
+                                   table.state.legal_actions(), level="medium")
     await pilot.press("h")
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
     text = message(table)
-    # Greedy does not draw on its generator, so the hint is the greedy move, said in words.
-    assert text.startswith(f"Hint: {expected.words()}: "), text
-    action = expected
+    # The judge's hint at the position (the same wherever it is asked), in a player's words.
+    assert words(text).startswith(words(f"Hint: {expected.text}")), text
+    action = expected.action
     assert table.query_one("#hand", Hand).selected == set(parse_move(action).cards)
     return action
 
 
 async def play_hint(pilot, table: TableScreen) -> None:
     """Take the hint through the keys: its cards are selected, press its verb's key."""
-    action = await hint(pilot, table)
+    await play_move(pilot, table, await hint(pilot, table))
+
+
+async def play_move(pilot, table: TableScreen, action) -> None:
+    """Make ``action`` through the keys: select its cards, press its verb's key."""
+    hand = table.query_one("#hand", Hand)
+    if set(hand.selected) != set(parse_move(action).cards):
+        hand.select_only(set(parse_move(action).cards))
+        await pilot.pause()
     before = len(table.state.history)
     move = parse_move(action)
     await pilot.press(verb_key(move.verb))
@@ -277,8 +286,7 @@ async def test_a_deal_of_every_variant_from_the_start_screen_with_save_and_resum
         await settle(pilot)
         assert isinstance(resumed.screen, ReviewScreen)
         review = str(resumed.screen.query_one("#review-lines", Static).content)
-        decisions = review_deal(table.match.deals[0], [table.seat], reviewer_bot("medium"),
-                                seed=table.match.seed)
+        decisions = review_deal(table.match.deals[0], [table.seat], reviewer_bot("medium"))
         assert review.splitlines() == [table.names.text(line) for line in
                                        review_lines(decisions, table.match.deals[0])]
         await pilot.press("escape")
@@ -359,9 +367,9 @@ async def test_the_start_screen_refuses_a_bad_option_in_place() -> None:
 
 
 @sync
-async def test_the_default_hint_uses_the_strongest_level_and_gives_its_reason() -> None:
+async def test_the_default_hint_is_the_strongest_levels_in_a_players_words() -> None:
     app = ParlourApp(pace=0)
-    assert app.hint_bot == "expert"
+    assert app.advice_level == "expert"
     async with app.run_test(size=SIZE) as pilot:
         await choose(pilot, "variant", "forty-five")
         await pilot.click("#start")
@@ -370,9 +378,16 @@ async def test_the_default_hint_uses_the_strongest_level_and_gives_its_reason() 
         await pilot.press("h")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        text = message(table)
-        # The move in words, then why: its figures, or that it was the only one.
-        assert re.match(r"Hint: .+: (wins \d+% of \d+ simulated deals|the only legal move)", text), text
+        text = words(message(table))
+        # The move, and how sure the judge is, in a player's words; h again: the figures.
+        assert re.match(r"Hint: .+: (clearly the best move here|a close call with .+|the only "
+                        r"move)\.", text), text
+        for internal in ("network", "rollout", "simulated", "rule-based", "P0", "P1"):
+            assert internal not in text, text
+        await pilot.press("h")
+        await pilot.pause()
+        assert re.match(r"Hint: .+: (wins \d+% of \d+ trial deals|clearly ahead|the only)",
+                        words(message(table))), message(table)
 
 
 # -- snapshots: fixed seed, fixed size, instant bots ----------------------------------------
@@ -386,8 +401,11 @@ def _at_table(variant: str, players: int | None = None, moves: int = 0):
         app.screen.query_one("#seed", Input).value = "7"
         await pilot.click("#start")
         await settle(pilot)
-        for _ in range(moves):
-            await play_hint(pilot, app.screen)
+        for _ in range(moves):  # greedy's moves, through the keys
+            table = app.screen
+            await play_move(pilot, table, parlour.bots.make_bot("greedy").choose(
+                table.state.observation(table.seat), table.state.legal_actions(),
+                random.Random(0)))
             await settle(pilot)
         app.screen.query_one("#message", Static).update("")
     return setup
@@ -433,6 +451,35 @@ def test_snapshot_start_screen_small(snap_compare) -> None:
 def test_snapshot_six_players(snap_compare, size) -> None:
     assert snap_compare(table_app(), terminal_size=size,
                         run_before=_at_table("spoil-five", 6, 1))
+
+
+@pytest.mark.parametrize("size", [SIZE, SMALL], ids=["80x24", "60x20"])
+def test_snapshot_hint(snap_compare, size) -> None:
+    async def hinted(pilot) -> None:
+        await _at_table("big-two", None, 1)(pilot)
+        await hint(pilot, pilot.app.screen)
+    assert snap_compare(table_app(), terminal_size=size, run_before=hinted)
+
+
+@sync
+@pytest.mark.parametrize("size", [SIZE, SMALL], ids=["80x24", "60x20"])
+async def test_a_hint_never_covers_the_hand_and_goes_with_the_move(size) -> None:
+    for variant in ("big-two", "rummy"):
+        app = table_app()
+        async with app.run_test(size=size) as pilot:
+            await _at_table(variant)(pilot)
+            table = app.screen
+            for _ in range(3):
+                await settle(pilot)
+                if not isinstance(app.screen, TableScreen) or not table.my_turn:
+                    break
+                action = await hint(pilot, table)
+                hand, shown = table.query_one("#hand", Hand), table.query_one("#message", Static)
+                assert not hand.region.overlaps(shown.region), (variant, size)
+                assert not app._notifications, [n.message for n in app._notifications]
+                await play_move(pilot, table, action)
+                await settle(pilot)
+                assert not message(table).startswith("Hint"), message(table)
 
 
 def test_snapshot_thirteen_cards_small(snap_compare) -> None:

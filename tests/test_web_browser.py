@@ -58,13 +58,13 @@ Move = dict[str, Any]
 
 
 @contextlib.contextmanager
-def serving(database: Path, hint_bot: str = "hard", **settings: Any) -> Iterator[str]:
+def serving(database: Path, advice_level: str = "hard", **settings: Any) -> Iterator[str]:
     """A web server on ``database`` with ``settings``: its base URL while it runs. The tests
     create many tables from one address within seconds, so the creation rate and the
     address's share of open tables are lifted."""
     limits = {"tables_per_minute": 10_000.0, "table_burst": 1_000, "tables_per_address": 10_000,
               **settings}
-    app = create_app(f"sqlite:///{database}", bot_delay=0, hint_bot=hint_bot,
+    app = create_app(f"sqlite:///{database}", bot_delay=0, advice_level=advice_level,
                      settings=Settings(**limits))
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
@@ -743,18 +743,29 @@ def test_the_form_starts_from_the_servers_timer_and_stand_in(
         assert json.load(answer)["table"]["turn_timeout"] is None
 
 
-def test_too_many_hints_are_refused_in_place(fresh_server: Callable[..., str],
-                                             new_page: Callable[..., Page]) -> None:
-    base = fresh_server(hint_bot="greedy", hint_burst=1, hints_per_minute=1.0)
+def test_a_hint_asked_again_is_the_same_and_shows_its_figures_on_demand(
+        fresh_server: Callable[..., str], new_page: Callable[..., Page]) -> None:
+    base = fresh_server(advice_level="medium")
     page = new_page(viewport={"width": 1280, "height": 900})
     create_table(page, base, "big-two", ["you", "bot:greedy", "bot:greedy", "bot:greedy"],
                  seed=7)
     wait_for_turn(page)
-    page.click("#hint-btn")
-    expect(page.locator('#message[data-kind="hint"]')).to_be_visible()
-    page.click("#hint-btn")
-    expect(page.locator('#message[data-kind="error"]')).to_have_text(
-        re.compile(r"^too many hints: the next one in \d+ s$"))
+    hints = []
+    for _ in range(4):  # asked at every click, never refused
+        page.click("#hint-btn")
+        message = page.locator('#message[data-kind="hint"]')
+        expect(message).to_be_visible()
+        hints.append(message.get_attribute("data-action"))
+    assert len(set(hints)) == 1
+    text = message.inner_text()
+    assert re.match(r"Hint: .+: (clearly the best move here|a close call with .+|the only move)",
+                    text), text
+    for internal in ("network", "rollout", "simulated", "rule-based"):
+        assert internal not in text
+    details = message.locator("details.hint-details")
+    expect(details).not_to_have_attribute("open", "")
+    details.locator("summary").click()
+    expect(details).to_contain_text("trial deals")
 
 
 def test_the_owner_hands_an_absent_players_seat_to_a_bot(
@@ -814,7 +825,7 @@ def test_the_owner_hands_an_absent_players_seat_to_a_bot(
 
 def test_after_the_match_review_my_moves_then_play_again_with_the_same_seats(
         fresh_server: Callable[..., str], new_page: Callable[..., Page]) -> None:
-    base = fresh_server(review_level="medium")
+    base = fresh_server(advice_level="medium")
     page = new_page(viewport={"width": 1280, "height": 900})
     first = create_table(page, base, "big-two-4card", ["you", "bot:greedy", "bot:random",
                                                         "bot:greedy"], options={"deals": "1"})

@@ -29,7 +29,6 @@ from websockets.exceptions import ConnectionClosed
 
 import parlour.web.tables
 from parlour.web import create_app
-from parlour.web.settings import Settings
 from web_helpers import Live, LiveServer, LogWatch, running_server
 
 #: Reproducible, and bounded: the file runs in well under a minute.
@@ -90,8 +89,7 @@ class Fuzzed:
 @pytest.fixture(scope="module")
 def fuzzed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fuzzed]:
     database = f"sqlite:///{tmp_path_factory.mktemp('fuzz') / 'web.sqlite'}"
-    app = create_app(database, bot_delay=0, hint_bot="greedy", settings=Settings(
-        hints_per_minute=600, hint_burst=20))
+    app = create_app(database, bot_delay=0, advice_level="medium")
     with running_server(app) as server:
         fuzzed = Fuzzed(server)
         try:

@@ -40,8 +40,7 @@ from web_helpers import Live, LiveServer, LogWatch, cards_named, hidden_from, ru
 
 #: Limits wide enough that the tests never meet the ones they do not test (every request
 #: comes from 127.0.0.1).
-ROOMY = Settings(tables_per_minute=100_000, table_burst=10_000, tables_per_address=10_000,
-                 hints_per_minute=100_000, hint_burst=10_000)
+ROOMY = Settings(tables_per_minute=100_000, table_burst=10_000, tables_per_address=10_000)
 GREEDY = {"kind": "bot", "bot": "greedy"}
 HUMAN = {"kind": "human"}
 #: The header of a request body sent as JSON (as the page and every client send it).
@@ -151,7 +150,7 @@ def start(tmp_path: Path, watch: LogWatch) -> Iterator[Callable[..., Site]]:
     with contextlib.ExitStack() as stack:
         def start(settings: Settings = ROOMY, uvicorn: dict[str, Any] | None = None,
                   **kwargs: Any) -> Site:
-            kwargs = {"bot_delay": 0, "hint_bot": "greedy", **kwargs}
+            kwargs = {"bot_delay": 0, "advice_level": "medium", **kwargs}
             database = f"sqlite:///{tmp_path / f'web{len(stack._exit_callbacks)}.sqlite'}"
             server = stack.enter_context(running_server(
                 create_app(database, settings=settings, **kwargs), **(uvicorn or {})))
@@ -475,17 +474,21 @@ def test_a_table_nobody_sat_down_at_is_closed_sooner(start: Callable[..., Site])
 
 
 class Gate:
-    """Hints that are answered only when let go: a hint stays in flight as long as needed."""
+    """Hints that are answered only when let go: a hint stays in flight as long as needed.
+    It counts the hints it works out."""
 
     def __init__(self) -> None:
         self.open = threading.Event()
         self.started = threading.Semaphore(0)
+        self.worked = 0
 
-    def work_out_hint(self, variant: str, players: int, options: Any, bot: str,
-                      observation: Any, legal: list[str], seed: str) -> tuple[str, str]:
+    def work_out_hint(self, variant: str, players: int, options: Any, level: str,
+                      observation: Any, legal: list[str]) -> dict[str, str]:
+        self.worked += 1
         self.started.release()
         assert self.open.wait(20), "the gate was never opened"
-        return legal[0], "the gate's choice"
+        return {"action": legal[0], "reason": "the gate's choice", "confidence": "clearly best",
+                "details": "none"}
 
 
 @pytest.fixture
@@ -507,61 +510,80 @@ def my_turn(site: Site, seed: int = 1) -> tuple[str, Live]:
     return table["id"], me
 
 
-def test_one_hint_at_a_time_per_seat(start: Callable[..., Site], gate: Gate) -> None:
+def test_a_hint_is_worked_out_once_a_decision_and_never_refused(start: Callable[..., Site],
+                                                                gate: Gate) -> None:
+    """Asked again and again at one decision, while it is worked out and after: every ask is
+    answered, with the same hint, and it is worked out once."""
     site = start()
     table_id, me = my_turn(site)
     before = site.settle(table_id, me)
     me.send({"type": "hint", "ref": "first"})
     assert gate.started.acquire(timeout=10)
     for n in range(5):
-        refusal(me.ask({"type": "hint", "token": me.token, "ref": n}),
-                "a hint for your seat is still being worked out", n)
+        me.send({"type": "hint", "ref": n})
+    me.ping()
+    assert [m for m in me.messages if m["type"] in ("hint", "error")] == []
     site.unchanged(table_id, before, me)
     gate.open.set()
-    hint = me.receive_until(lambda m: m["type"] == "hint")
-    assert hint["ref"] == "first" and hint["action"] in {e["action"] for e in me.view["legal"]}
-    assert me.ask({"type": "hint", "token": me.token, "ref": "again"})["type"] == "hint"
+    answers = [me.receive_until(lambda m: m["type"] in ("hint", "error")) for _ in range(6)]
+    assert [a["ref"] for a in answers] == ["first", 0, 1, 2, 3, 4]
+    assert {a["type"] for a in answers} == {"hint"} and len({a["action"] for a in answers}) == 1
+    assert answers[0]["action"] in {e["action"] for e in me.view["legal"]}
+    for n in range(50):  # a flood at one decision costs nothing more
+        assert me.ask({"type": "hint", "token": me.token, "ref": n})["ref"] == n
+    assert gate.worked == 1
     site.unchanged(table_id, before, me)
 
 
-def test_hints_are_rate_limited_per_seat(start: Callable[..., Site]) -> None:
-    site = start(Settings(hints_per_minute=6, hint_burst=3, tables_per_minute=100,
-                          table_burst=100))
-    table_id, me = my_turn(site)
-    before = site.settle(table_id, me)
-    for n in range(3):
-        assert me.ask({"type": "hint", "token": me.token, "ref": n})["type"] == "hint"
-    reply = me.ask({"type": "hint", "token": me.token, "ref": 3})
-    refusal(reply, "too many hints: the next one in ", 3)
-    assert re.fullmatch(r"too many hints: the next one in (9|10) s", reply["message"])
-    site.unchanged(table_id, before, me)
-    # Another seat, at another table, is not held back.
-    _, other = my_turn(site)
-    assert other.ask({"type": "hint", "token": other.token})["type"] == "hint"
-    site.unchanged(table_id, before, me)
-
-
-def test_the_hint_helper_takes_only_so_many_hints_at_once(start: Callable[..., Site],
-                                                          gate: Gate) -> None:
+def test_many_seats_hints_wait_their_turn_at_the_helper(start: Callable[..., Site],
+                                                        gate: Gate) -> None:
+    """The hint processes work out one hint at a time each: the others wait for them, and
+    every seat gets its own."""
     site = start(Settings(hint_workers=1, **{k: getattr(ROOMY, k) for k in (
-        "tables_per_minute", "table_burst", "hints_per_minute", "hint_burst")}),
-)
+        "tables_per_minute", "table_burst", "tables_per_address")}))
     people = [my_turn(site) for _ in range(3)]
     befores = [site.snapshot(t) for t, _ in people]
-    (_, first), (_, second), (_, third) = people
-    first.send({"type": "hint", "ref": 1})
-    second.send({"type": "hint", "ref": 2})
-    assert gate.started.acquire(timeout=10)  # the first is worked out, the second waits
-    first.ping()
-    second.ping()
-    reply = third.ask({"type": "hint", "token": third.token, "ref": 3})
-    refusal(reply, "the hint helper is busy with other tables: ask again in a moment", 3)
+    for n, (_, client) in enumerate(people):
+        client.send({"type": "hint", "ref": n})
+    assert gate.started.acquire(timeout=10)  # the first is worked out, the others wait
     for (table_id, client), before in zip(people, befores, strict=True):
         site.unchanged(table_id, before, client)
     gate.open.set()
-    assert first.receive_until(lambda m: m["type"] == "hint")["ref"] == 1
-    assert second.receive_until(lambda m: m["type"] == "hint")["ref"] == 2
-    assert third.ask({"type": "hint", "token": third.token, "ref": 4})["ref"] == 4
+    for n, (_, client) in enumerate(people):
+        assert client.receive_until(lambda m: m["type"] in ("hint", "error")) == {
+            "type": "hint", "ref": n, "action": client.view["legal"][0]["action"],
+            "reason": "the gate's choice", "confidence": "clearly best", "details": "none"}
+    assert gate.worked == 3
+
+
+def test_reviews_of_earlier_deals_asked_in_a_flood_wait_their_turn(
+        start: Callable[..., Site], gate: Gate, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A seat has two hints or reviews worked out at most at once (a player never needs more):
+    a third new one is refused until they are done; asked again, an answer is sent again."""
+    def work_out_review(*request: Any) -> dict[str, Any]:
+        gate.work_out_hint("", 0, {}, "", {}, ["x"])
+        return {"deal": request[-1], "level": "gate", "lines": [], "decisions": []}
+
+    monkeypatch.setattr(parlour.web.hints, "work_out_review", work_out_review)
+    site = start()
+    table_id, clients = site.people("big-two", options={"match_end": "deals", "deals": 9})
+    rng = random.Random(5)
+    while site.info(table_id)["deal"] < 4:
+        assert move(site, table_id, clients, rng)
+    me = clients[0]
+    before = site.settle(table_id, *clients.values())
+    for deal in (1, 2):
+        me.send({"type": "review", "deal": deal, "ref": deal})
+    assert gate.started.acquire(timeout=10)
+    refusal(me.ask({"type": "review", "token": me.token, "deal": 3, "ref": 3}),
+            "your last hints and reviews are still being worked out", 3)
+    site.unchanged(table_id, before, *clients.values())
+    gate.open.set()
+    answers = [me.receive_until(lambda m: m["type"] == "review") for _ in range(2)]
+    assert sorted(a["deal"] for a in answers) == [1, 2]
+    for deal in (3, 1):
+        assert me.ask({"type": "review", "token": me.token, "deal": deal})["deal"] == deal
+    assert gate.worked == 3  # deal 1's review was sent again, not worked out again
 
 
 # -- malformed input -----------------------------------------------------------------------------
@@ -682,9 +704,11 @@ def test_an_address_is_read_at_its_pace_and_closed_when_far_over_it(
         assert [client.receive()["ref"] for _ in range(15)] == list(range(15))
     assert time.monotonic() - started >= 0.4
     # Far over it: read at its pace, then closed (1008), what it queued dropped; the
-    # client at another address is answered at once all the while.
-    for n in range(2000):
-        me.send_json({"type": "ping", "ref": n})
+    # client at another address is answered at once all the while. (On a slow machine the
+    # server may close it before it has sent them all.)
+    with contextlib.suppress(ConnectionClosed):
+        for n in range(2000):
+            me.send_json({"type": "ping", "ref": n})
     for _ in range(5):
         started = time.monotonic()
         other.ping()

@@ -53,7 +53,7 @@ def db(tmp_path: Path) -> str:
 
 @pytest.fixture
 def http(db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db, bot_delay=0, hint_bot="greedy")) as client:
+    with TestClient(create_app(db, bot_delay=0, advice_level="medium")) as client:
         try:
             yield client
         finally:
@@ -402,7 +402,7 @@ def database(request: pytest.FixtureRequest, db: str) -> Iterator[tuple[str, str
 
 def test_restart_resumes_every_unfinished_table_exactly(database: tuple[str, str]) -> None:
     db, instance = database
-    with TestClient(create_app(db, bot_delay=0, hint_bot="greedy", instance=instance)) as http:
+    with TestClient(create_app(db, bot_delay=0, advice_level="medium", instance=instance)) as http:
         table, [me] = humans_table(http, "rummy", [0], seed=21)
         game = game_of(table)
         watched = create(http, "spoil-five", [{"kind": "human"}] * 4, seed=2)
@@ -419,7 +419,7 @@ def test_restart_resumes_every_unfinished_table_exactly(database: tuple[str, str
         record = http.get(f"/api/tables/{table['id']}/record").json()
         close_all()
 
-    with TestClient(create_app(db, bot_delay=0, hint_bot="greedy", instance=instance)) as http:
+    with TestClient(create_app(db, bot_delay=0, advice_level="medium", instance=instance)) as http:
         listed = {t["id"]: t for t in http.get("/api/tables").json()["tables"]}
         assert listed[watched["id"]]["status"] == "waiting"
         assert listed[table["id"]]["status"] == "playing"
@@ -515,7 +515,7 @@ def test_tables_of_another_instance_are_left_to_it(db: str) -> None:
 @pytest.fixture
 def server(db: str) -> Iterator[str]:
     """A uvicorn server on a free port of 127.0.0.1, in a thread, stopped at the end."""
-    with running_server(create_app(db, bot_delay=0, hint_bot="greedy")) as live:
+    with running_server(create_app(db, bot_delay=0, advice_level="medium")) as live:
         yield live.url
 
 
@@ -564,7 +564,7 @@ def test_a_remote_bot_waits_for_the_table_as_long_as_it_takes(db: str) -> None:
     take longer than it to move do not end the remote seat's match."""
     import httpx2 as httpx
 
-    with running_server(create_app(db, bot_delay=0.5, hint_bot="greedy")) as live:
+    with running_server(create_app(db, bot_delay=0.5, advice_level="medium")) as live:
         table = httpx.post(f"{live.url}/api/tables", json={
             "variant": "forty-five", "players": 2, "options": {"target": 5}, "seed": 3,
             "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]}).json()["table"]
@@ -737,7 +737,7 @@ def test_a_table_whose_events_do_not_replay_is_left_out_at_restart(db: str) -> N
 def test_a_review_judges_the_seats_own_moves_and_a_rematch_seats_everyone_again(db: str) -> None:
     from parlour.review import review_deal, review_lines, reviewer_bot
 
-    app = create_app(db, bot_delay=0, hint_bot="greedy", settings=Settings(review_level="medium"))
+    app = create_app(db, bot_delay=0, advice_level="medium")
     with TestClient(app) as http:
         try:
             table, [me] = humans_table(http, "big-two-4card", [1], seed=3, deals=1)
@@ -753,7 +753,7 @@ def test_a_review_judges_the_seats_own_moves_and_a_rematch_seats_everyone_again(
             assert review["type"] == "review" and review["ref"] == "r" and review["deal"] == 1
             record = http.get(f"/api/tables/{table['id']}/record").json()
             state = replay_match(record)[0]
-            expected = review_deal(state, [1], reviewer_bot("medium"), seed=record["seed"])
+            expected = review_deal(state, [1], reviewer_bot("medium"))
             assert review["lines"] == review_lines(expected, state)
             assert [(d["move"], d["played"], d["best"], d["mistake"])
                     for d in review["decisions"]] == [

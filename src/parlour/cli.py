@@ -26,7 +26,9 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from parlour import __version__
+import parlour
+from parlour.advice import RULE as REVIEW_RULE
+from parlour.advice import Hint
 from parlour.args import (
     game_from_args,
     isatty,
@@ -47,7 +49,7 @@ from parlour.records import (
     resume_match,
 )
 from parlour.registry import get_variant, new_game, player_counts_text, variants
-from parlour.session import HUMAN, TableSession
+from parlour.session import HUMAN, Position, TableSession
 from parlour.stats import PlayerStats
 from parlour.text import clip, sentence
 
@@ -119,6 +121,7 @@ class Prompt:
 
 QUIT_WORDS = ("quit", "exit", "q")
 HELP_WORDS = ("help", "?", "moves")
+HINT_WORDS = ("hint", "h")
 
 
 class Table:
@@ -139,11 +142,14 @@ class Table:
         self.seat = self.session.humans()[0]
         self.prompt = prompt
         self.out = out
+        #: The last hint given, and the decision it was for.
+        self.hinted: tuple[Position, Hint] | None = None
 
     def run(self) -> int:
         game, out = self.game, self.out
         out.write(f"{game.name}: you are {game.seat_name(self.seat)}. Type a play in the game's "
-                  "notation, 'help' for your legal moves, 'quit' to stop.\n")
+                  "notation, 'help' for your legal moves, 'hint' for a hint (again: the figures), "
+                  "'quit' to stop.\n")
         out.write(sentence(game.match_end_text()) + "\n")
         try:
             while not self.match.is_over:
@@ -212,6 +218,9 @@ class Table:
             if text.lower() in HELP_WORDS:
                 self.out.write("legal: " + " | ".join(str(a) for a in state.legal_actions()) + "\n")
                 continue
+            if text.lower() in HINT_WORDS:
+                self.hint()
+                continue
             if not text:
                 continue
             try:
@@ -219,6 +228,17 @@ class Table:
                 return True
             except ParlourError as e:
                 self.out.write(f"not allowed: {clip(str(e))}\n")
+
+    def hint(self) -> None:
+        """The judge's hint for this decision (:mod:`parlour.advice`); asked again, the figures
+        behind it."""
+        position = self.session.position
+        if self.hinted is not None and self.hinted[0] == position:
+            self.out.write(f"hint: {self.hinted[1].details}\n")
+            return
+        advice = self.session.hint_turn(self.seat).advise()
+        self.hinted = (position, advice)
+        self.out.write(f"hint: {advice.text} Type: {advice.action}\n")
 
     def pause(self) -> bool:
         """Wait for Enter before the next deal (on a terminal only); False if the player stops."""
@@ -388,7 +408,7 @@ def cmd_review(args: argparse.Namespace, out: TextIO) -> int:
     judged = sorted({d.seat for d in decisions})
     who = ", ".join(states[0].game.seat_name(s) for s in judged) or "nobody"
     out.write(f"Review of {args.file} by {args.level}: the decisions of {who}; '?' marks a "
-              "mistake\n")
+              f"mistake: {REVIEW_RULE}\n")
     for line in review_lines(decisions, states[0]):
         out.write(line + "\n")
     return EXIT_OK
@@ -435,7 +455,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="parlour", description="Card games against computer players.",
         epilog="exit codes: 0 done, 2 refused (bad arguments or record), 70 internal error, "
                "130 interrupted, 141 output closed")
-    p.add_argument("--version", action="version", version=f"parlour {__version__}")
+    p.add_argument("--version", action="version", version=f"parlour {parlour.__version__}")
     sub = p.add_subparsers(dest="command", required=True)
 
     def game_args(sp: argparse.ArgumentParser, variant_nargs: str | None = None) -> None:
@@ -476,16 +496,20 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("replay", help="replay a saved deal or match record, verifying it")
     sp.add_argument("file")
 
-    sp = sub.add_parser("review", help="each decision of a saved deal or match judged by the "
-                                       "strongest bot: the move made, the move it prefers, the "
-                                       "expected points lost")
+    sp = sub.add_parser("review", help="each decision of a saved deal or match judged as the "
+                                       "hints judge: the move made, the judge's move, and the "
+                                       "points lost by each mistake",
+                        description="Each decision of a saved deal or match judged as the hints "
+                                    "judge it (the same position always gets the same "
+                                    "judgement); " + REVIEW_RULE + ".")
     sp.add_argument("file")
     sp.add_argument("--seat", type=int, action="append", default=None,
                     help="a seat to review (repeatable; default: the person's seat the record "
                          "names, or every seat)")
     sp.add_argument("--level", default="expert", choices=("medium", "hard", "expert"),
                     help="the searching level that judges (default expert)")
-    sp.add_argument("--seed", type=int, default=0, help="seed for the simulated deals")
+    sp.add_argument("--seed", type=int, default=0,
+                    help="seed for the trial deals, with each position (default 0: the hints')")
 
     sub.add_parser("stats", help="your statistics: deals, wins and points per variant and "
                                  "opponents, kept on this computer")

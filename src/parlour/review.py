@@ -1,54 +1,55 @@
-"""Game review: each of a player's decisions judged by the strongest bot.
+"""Game review: each of a player's decisions judged by the judge the hints use.
 
-For every decision a reviewed seat made with more than one legal move, the searching bot looks at
-the position from that seat's observation alone (what the player knew, never the hidden cards),
-with the move the player made raced among its candidates, so both are played out in the same
-sampled worlds. The review reports the move made, the move the search prefers, and the expected
-points lost: the paired difference of their mean returns over those worlds. A loss that is clear
-(more than twice its standard error) and larger than :data:`MISTAKE_SHARE` of the variant's
-largest deal score is marked a mistake.
+For every decision a reviewed seat made with more than one legal move, the position is judged
+as a hint judges it (:mod:`parlour.advice`): a searching level, from that seat's observation
+alone (what the player knew, never the hidden cards), in worlds the position itself draws. A
+move the judge calls best, the move a hint recommended there, is a good move. Another move is
+compared with the judge's in the same trial deals, with the level's whole budget for each: it
+is a *mistake* when the judge's move clearly scored more (by more than twice the standard error
+of their paired difference) and by more than :data:`MISTAKE_SHARE` of the variant's largest
+deal score; otherwise it was as good as the judge's, within what the trial deals can tell. Only
+a mistake says that another move was better, and the points it lost are what the review adds
+up.
 
->>> import parlour
+>>> import parlour, random
 >>> from parlour.bots import make_bot
 >>> state = parlour.new_game("big-two-4card").new_deal(seed=3)
 >>> _ = parlour.play_out(state, [make_bot("random")] * 4, random.Random(3))
->>> review = review_deal(state, seats=[0], bot=make_bot("medium"), seed=1)
->>> all(d.seat == 0 and d.loss >= 0 for d in review)
+>>> review = review_deal(state, seats=[0], bot=reviewer_bot("medium"))
+>>> all(d.seat == 0 and d.loss >= 0 and d.mistake == (d.loss > 0) for d in review)
 True
 """
 
 from __future__ import annotations
 
+import copy
 import math
-import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from parlour.bots import Bot, make_bot
-from parlour.bots.search import Candidate, SearchBot, paired_difference
+from parlour.advice import ADVISER, CLEAR, MISTAKE_SHARE, adviser, judge, position_rng
+from parlour.bots import Bot
+from parlour.bots.search import SearchBot, paired_difference
 from parlour.envs.encoding import reward_scale
 from parlour.errors import ParlourError, VariantError
-from parlour.game import Action, Game, State
+from parlour.game import Action, Game, Observation, State
 from parlour.records import replay
 from parlour.session import HUMAN
 from parlour.text import plural
 
-#: A clear loss larger than this share of the variant's largest deal score is a mistake
-#: (about 2 points a deal in big-two-4card, 0.15 in Pusoy Dos).
-MISTAKE_SHARE = 0.05
-
 #: A racing confidence no lead reaches (in standard errors): the race drops no candidate.
 NO_RACING = 1e9
 
-#: The level that reviews unless told otherwise: the strongest.
-REVIEWER = "expert"
+#: The level that reviews unless told otherwise: the one that gives the hints.
+REVIEWER = ADVISER
 
 
 @dataclass(frozen=True)
 class Decision:
-    """One decision judged: where it was, the move made and the move preferred, the expected
-    points lost (never below 0) with its standard error, over how many worlds, and why."""
+    """One decision judged: where it was, the move made and the judge's move, the expected
+    points lost (0 unless it was a mistake) with its standard error, over how many trial
+    deals, whether it was a mistake, and why."""
 
     deal: int
     step: int
@@ -63,22 +64,15 @@ class Decision:
 
 
 def reviewer_bot(level: str = REVIEWER) -> SearchBot:
-    """The searching level ``level`` with racing turned off: every candidate, the move made
-    among them, is played out in all the worlds of its budget. Racing stops a candidate as soon
-    as it is clearly behind, which is right for choosing a move but leaves a handful of worlds to
-    tell by how much."""
-    bot = make_bot(level)
-    if not isinstance(bot, SearchBot):
-        raise ParlourError(f"{level} does not search: a review needs a searching level "
-                           "(medium, hard or expert)")
-    bot.confidence = NO_RACING
-    return bot
+    """The searching level ``level``, as the judge (:func:`parlour.advice.adviser`)."""
+    return adviser(level)
 
 
 def review_deal(state: State, seats: Iterable[int], bot: Bot | None = None, seed: int = 0,
                 deal: int = 1) -> list[Decision]:
     """Every decision of ``seats`` in ``state`` (a deal played to any point), judged by ``bot``
-    (a searching bot; default the strongest level). Reproducible from ``seed``."""
+    (a searching bot; default the strongest level) as a hint judges: in the worlds each
+    position draws (with ``seed``; 0, the hints')."""
     reviewer = bot or reviewer_bot()
     if not isinstance(reviewer, SearchBot):
         raise ParlourError(f"{reviewer.name} does not search: a review needs a searching bot "
@@ -91,10 +85,8 @@ def review_deal(state: State, seats: Iterable[int], bot: Bot | None = None, seed
     for step, (seat, action) in enumerate(state.history):
         legal = position.legal_actions()
         if seat in reviewed and len(legal) > 1:
-            rng = random.Random(f"review/{seed}/{deal}/{step}")
-            result = reviewer.search(position.observation(seat), legal, rng, include=action)
-            out.append(_judged(deal, step, seat, action, result.action, result.candidates,
-                               threshold))
+            out.append(_judged(reviewer, position.observation(seat), legal, action, deal, step,
+                               threshold, seed))
         position.apply(action)
     return out
 
@@ -132,7 +124,8 @@ def review_deals(states: Sequence[State], seats: Sequence[int], bot: Bot | None 
 
 
 def review_lines(decisions: Sequence[Decision], state: State) -> list[str]:
-    """The review as text: a line per decision (mistakes marked ``?``), then the total."""
+    """The review as text: a line per decision (mistakes marked ``?``), then the total, which
+    counts the mistakes the lines show and the points they lost."""
     name = state.game.seat_name
     lines = []
     for d in decisions:
@@ -145,34 +138,32 @@ def review_lines(decisions: Sequence[Decision], state: State) -> list[str]:
     return lines
 
 
-def _judged(deal: int, step: int, seat: int, played: Action, best: Action,
-            candidates: Sequence[Candidate], threshold: float) -> Decision:
-    by_action = {c.action: c for c in candidates}
-    mine, top = by_action[played], by_action[best]
-    # Paired over the worlds both were played in (a candidate dropped by the race has fewer).
-    n = min(mine.samples, top.samples)
-    mean, error = paired_difference(top.values[:n], mine.values[:n])
-    # The search's own choice loses nothing; otherwise its lead (at least 0: keep_policy may
-    # keep a move whose mean is a little lower).
-    loss = 0.0 if played == best else max(mean, 0.0)
-    mistake = played != best and loss > threshold and loss > 2 * error
-    # The moves in a player's words ("the pair of 9s (9♣ 9♠)"), as the hints say them.
-    said, better = played.words(), best.words()
+def _judged(reviewer: SearchBot, observation: Observation, legal: Sequence[Action],
+            played: Action, deal: int, step: int, threshold: float, seed: int) -> Decision:
+    """The decision to play ``played`` at the position, judged."""
+    seat = observation.seat
+    best = judge(observation, legal, reviewer, seed).action
+    said = played.words()
     if played == best:
-        reason = (f"{said}: the best move found (wins {mine.win_rate:.0%} of "
-                  f"{mine.samples} simulated deals)")
-    elif loss < 0.005:  # the search kept another move its policy prefers, no better in points
-        reason = (f"{said}: as good as {better}, the search's choice (each wins "
-                  f"{mine.win_rate:.0%} and {top.win_rate:.0%} of {n} simulated deals)")
-    else:
-        reason = f"{said}: {better} was better by {loss:.2f} points a deal on average"
-        if top.win_rate >= mine.win_rate:
-            reason += (f" (wins {top.win_rate:.0%} of {n} simulated deals, against "
-                       f"{mine.win_rate:.0%})")
-        else:  # a better mean from fewer wins: say so, or the figures seem to contradict it
-            reason += (f": it wins less often ({top.win_rate:.0%} of {n} simulated deals, "
-                       f"against {mine.win_rate:.0%}) but loses fewer points")
-    return Decision(deal, step, seat, played, best, loss, error, n, mistake, reason)
+        return Decision(deal, step, seat, played, best, 0.0, 0.0, 0, False,
+                        f"{said}: the best move")
+    # The two moves in the same trial deals, each with the level's whole budget.
+    comparing = copy.copy(reviewer)
+    comparing.confidence = NO_RACING
+    comparing.keep_policy = 0.0
+    result = comparing.search(observation, [best, played],
+                              position_rng(observation, "compare", seed), include=played)
+    by_action = {c.action: c for c in result.candidates}
+    mine, top = by_action[played], by_action[best]
+    n = min(mine.samples, top.samples)
+    lead, error = paired_difference(top.values[:n], mine.values[:n])
+    better = best.words()
+    if lead > threshold and lead > CLEAR * error:
+        return Decision(deal, step, seat, played, best, lead, error, n, True,
+                        f"{said}: {better} was better, by {lead:.2f} points a deal on average")
+    return Decision(deal, step, seat, played, best, 0.0, error, n, False,
+                    f"{said}: as good as {better}, the judge's move, as far as the trial deals "
+                    "tell")
 
 
 def _scale(state: State) -> float:

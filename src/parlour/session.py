@@ -26,7 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from parlour.advice import ADVISER, Hint, adviser, hint, position_rng
 from parlour.bots import Bot, make_bot
+from parlour.bots.search import SearchBot
 from parlour.cards import Card
 from parlour.errors import ParlourError, RecordError, SeatError
 from parlour.game import Action, Observation, State
@@ -61,8 +63,15 @@ class Turn:
         return self.bot.choose(self.observation, list(self.legal), self.rng)
 
     def explain(self) -> tuple[Action, str]:
-        """The bot's choice with its one-line reason (a hint)."""
+        """The bot's choice with its one-line reason."""
         return self.bot.choose_explained(self.observation, list(self.legal), self.rng)
+
+    def advise(self) -> Hint:
+        """The judge's hint (a turn from :meth:`TableSession.hint_turn`)."""
+        if not isinstance(self.bot, SearchBot):
+            raise ParlourError(f"{self.bot.name} does not search: a hint comes from a searching "
+                               "level")
+        return hint(self.observation, self.legal, self.bot)
 
 
 @dataclass(frozen=True)
@@ -153,13 +162,14 @@ class TableSession:
         return Turn(seat, player, state.observation(seat), tuple(state.legal_actions()),
                     self.match.bot_rng(), self.position)
 
-    def hint_turn(self, seat: int, bot_name: str) -> Turn:
-        """A hint for ``seat`` (to move) from ``bot_name``, with a generator of its own fixed by
-        the position (so asking twice gives the same hint, and the bots' draws are untouched)."""
+    def hint_turn(self, seat: int, level: str = ADVISER) -> Turn:
+        """A hint for ``seat`` (to move), to be judged at ``level`` by :meth:`Turn.advise`
+        (:mod:`parlour.advice`): the same position always gets the same hint, the one the
+        review of it agrees with, and the bots' draws are untouched."""
         state = self._turn_of(seat, "a hint is for your turn")
-        rng = random.Random(f"hint/{self.match.seed}/{self.position}")
-        return Turn(seat, make_bot(bot_name, interactive=self.interactive),
-                    state.observation(seat), tuple(state.legal_actions()), rng, self.position)
+        observation = state.observation(seat)
+        return Turn(seat, adviser(level), observation, tuple(state.legal_actions()),
+                    position_rng(observation), self.position)
 
     def apply_turn(self, turn: Turn, action: Action) -> bool:
         """Play a bot's answer to ``turn``; False (nothing changes) if the table moved on."""

@@ -22,7 +22,8 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, RichLog, Static
 
-from parlour.bots import bot_names, make_bot
+from parlour.advice import ADVISER, Hint
+from parlour.bots import make_bot
 from parlour.errors import ParlourError
 from parlour.game import Action, State
 from parlour.match import Match
@@ -30,7 +31,7 @@ from parlour.moves import Choice, Move, offered_verbs, parse_move
 from parlour.moves import verb_label as label
 from parlour.records import check_save_path
 from parlour.registry import new_game
-from parlour.review import REVIEWER, review_deal, review_lines, reviewer_bot
+from parlour.review import review_deal, review_lines, reviewer_bot
 from parlour.session import HUMAN, Position, TableSession, Turn
 from parlour.stats import PlayerStats
 from parlour.text import clip, plural
@@ -53,12 +54,6 @@ from parlour.tui.widgets import Hand, cards_markup
 DEFAULT_PACE = 0.8
 #: Rows the message under the log grows to; a longer message is shown whole in a notice too.
 MESSAGE_ROWS = 3
-
-
-def strongest_bot() -> str:
-    """The strongest bot level available, for hints."""
-    names = bot_names()
-    return next((n for n in ("expert", "hard", "medium", "greedy") if n in names), names[0])
 
 
 class TableScreen(Screen[None]):
@@ -91,6 +86,8 @@ class TableScreen(Screen[None]):
         self.closed = False
         #: The deal-over screen's parts, shown again after a review.
         self.deal_over: tuple[str, list[str | RenderableType]] = ("", [])
+        #: The last hint shown, and the decision it was for.
+        self.hint_shown: tuple[Position, Hint] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -335,6 +332,7 @@ class TableScreen(Screen[None]):
     def played(self, action: Action) -> None:
         hand = self.query_one("#hand", Hand)
         hand.selected.clear()
+        self.app.clear_notifications()  # a long hint's or refusal's notice goes with the move
         self.say(f"You: {action}")
         self.advance()
 
@@ -357,35 +355,41 @@ class TableScreen(Screen[None]):
         if not self.my_turn:
             self.say("A hint is for your turn.")
             return
-        name = getattr(self.app, "hint_bot", strongest_bot())
-        turn = self.session.hint_turn(self.seat, name)
-        self.say(f"Thinking ({name})…")
+        shown = self.hint_shown
+        if shown is not None and shown[0] == self.session.position:
+            # Asked again at the same decision: the same hint, with the figures behind it.
+            self.say(f"Hint: {self.names.text(shown[1].details)}", "green")
+            return
+        level = getattr(self.app, "advice_level", ADVISER)
+        turn = self.session.hint_turn(self.seat, level)
+        self.say("Thinking…")
 
         def think() -> None:
             try:
-                action, reason = turn.explain()
+                advice = turn.advise()
             except Exception as e:
-                self.app.call_from_thread(self.say, f"internal error in {name}: {e}", "red")
+                self.app.call_from_thread(self.say, f"internal error in the hint: {e}", "red")
                 return
-            self.app.call_from_thread(self.hinted, action, reason, turn.position)
+            self.app.call_from_thread(self.hinted, advice, turn.position)
 
         self.run_worker(think, thread=True, group="hint", exit_on_error=False)
 
-    def hinted(self, action: Action, reason: str, position: Position) -> None:
+    def hinted(self, advice: Hint, position: Position) -> None:
         if self.closed or position != self.session.position:
             return
-        move = parse_move(action)
+        self.hint_shown = (position, advice)
+        move = parse_move(advice.action)
         self.query_one("#hand", Hand).select_only(set(move.cards))
         key = verb_key(move.verb)
-        # The reason begins with the move in words (Bot.choose_explained).
-        self.say(f"Hint: {reason}" + (f" (press {key})" if key else ""), "green")
+        self.say(f"Hint: {self.names.text(advice.text)}" + (f" (press {key}; h again: "
+                 "the figures)" if key else " (h again: the figures)"), "green")
 
     def deal_review(self) -> list[str]:
         """The review of the last deal's decisions of the person's seat (run in a worker
         thread)."""
         state = self.match.deals[-1]
-        level = getattr(self.app, "review_level", REVIEWER)
-        decisions = review_deal(state, [self.seat], reviewer_bot(level), seed=self.match.seed,
+        level = getattr(self.app, "advice_level", ADVISER)
+        decisions = review_deal(state, [self.seat], reviewer_bot(level),
                                 deal=len(self.match.deals))
         return [self.names.text(line) for line in review_lines(decisions, state)]
 
@@ -398,7 +402,7 @@ class TableScreen(Screen[None]):
             ("s", "sort your hand by suit, or by rank"),
             *[(VERB_KEYS[verb], VERB_HELP[verb]) for verb in self.game_verbs],
             ("enter", "the move the selected cards make"),
-            ("h", "hint: what the strongest bot would do, and why"),
+            ("h", "a hint: the best move found, and how sure (again: its figures)"),
             ("? / f1", "this help"),
             ("q", "quit (offers to save the match)"),
         ]
@@ -442,9 +446,8 @@ class TableScreen(Screen[None]):
 class ParlourApp(App[int]):
     """The table app: the start screen, or straight to a match (given, or resumed).
 
-    ``pace`` is the pause between bots' moves in seconds (0: instant); ``hint_bot`` names the
-    bot that gives hints (default: the strongest level); ``review_level``, the searching level
-    that reviews a deal's decisions (default: the strongest).
+    ``pace`` is the pause between bots' moves in seconds (0: instant); ``advice_level`` is
+    the searching level that judges the hints and the reviews alike (default: the strongest).
     """
 
     CSS_PATH = "parlour.tcss"
@@ -452,16 +455,14 @@ class ParlourApp(App[int]):
 
     def __init__(self, *, match: Match | None = None, seats: Sequence[str] = (),
                  save_path: Path | None = None, settings: Settings | None = None,
-                 pace: float = DEFAULT_PACE, hint_bot: str | None = None,
-                 review_level: str = REVIEWER) -> None:
+                 pace: float = DEFAULT_PACE, advice_level: str = ADVISER) -> None:
         super().__init__()
         self.match = match
         self.seats = list(seats)
         self.save_path = save_path
         self.settings = settings or Settings()
         self.pace = pace
-        self.hint_bot = hint_bot or strongest_bot()
-        self.review_level = review_level
+        self.advice_level = advice_level
 
     def on_mount(self) -> None:
         if self.match is not None and self.match.is_over:

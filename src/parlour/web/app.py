@@ -35,7 +35,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from parlour import __version__
+import parlour
 from parlour.bots import bot_names, offered_bots
 from parlour.records import check_save_path
 from parlour.registry import variants
@@ -79,7 +79,7 @@ def create_app(
     database_url: str = DEFAULT_DATABASE,
     *,
     bot_delay: float = 0.8,
-    hint_bot: str = "hard",
+    advice_level: str = "expert",
     instance: str = "t",
     records: str | Path | None = None,
     static_dir: str | Path | None = None,
@@ -89,8 +89,9 @@ def create_app(
     ``postgresql://`` URL works the same), resuming every unfinished table stored there that
     belongs to ``instance``.
 
-    ``bot_delay`` is the pause before each bot move (0 in tests), ``hint_bot`` the bot that
-    answers hints, ``instance`` this process's name (docs/web/hosting.md,
+    ``bot_delay`` is the pause before each bot move (0 in tests), ``advice_level`` the
+    searching level that judges hints and reviews, ``instance`` this process's name
+    (docs/web/hosting.md,
     "Several processes behind a proxy"),
     ``records`` a folder where each finished match is also saved as JSON. ``settings`` gives
     every other limit (:class:`~parlour.web.tables.Settings`); the arguments above override
@@ -100,8 +101,8 @@ def create_app(
     if records is not None:
         check_save_path(Path(records) / "check.json")  # refused now rather than at a match's end
     settings = dataclasses.replace(
-        settings or Settings(), bot_delay=bot_delay, hint_bot=hint_bot, instance=instance,
-        records=None if records is None else str(records))
+        settings or Settings(), bot_delay=bot_delay, advice_level=advice_level,
+        instance=instance, records=None if records is None else str(records))
     tables = Tables(store, settings)
     #: Open WebSocket connections by client address, and the pace of each address's messages.
     connections: Counter[str] = Counter()
@@ -120,7 +121,7 @@ def create_app(
 
     page = static / "index.html"
     # The page, with the package's version in its footer.
-    html = (page.read_text(encoding="utf-8").replace("{{version}}", __version__)
+    html = (page.read_text(encoding="utf-8").replace("{{version}}", parlour.__version__)
             if page.is_file() else _PLACEHOLDER)
 
     async def index(_request: Request) -> Response:
@@ -128,7 +129,7 @@ def create_app(
 
     async def list_variants(_request: Request) -> Response:
         return JSONResponse({"variants": [_variant_info(v) for v in variants()],
-                             "bots": bot_names(), "version": __version__,
+                             "bots": bot_names(), "version": parlour.__version__,
                              "table_defaults": {"turn_timeout": settings.turn_timeout,
                                                 "stand_in": settings.stand_in}})
 

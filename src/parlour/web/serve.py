@@ -21,10 +21,9 @@ def add_parsers(sub: Any) -> None:
                          f"{DEFAULT_DATABASE}) or postgresql://USER:PASSWORD@HOST/DB")
     sp.add_argument("--bot-delay", type=float, default=0.8, metavar="SECONDS",
                     help="pause before each bot move (default 0.8)")
-    sp.add_argument("--hint-bot", default="hard", metavar="NAME",
-                    help="the bot that answers hints (default hard)")
-    sp.add_argument("--review-level", default="expert", choices=("medium", "hard", "expert"),
-                    help="the searching level that reviews a deal's moves (default expert)")
+    sp.add_argument("--advice-level", default="expert", choices=("medium", "hard", "expert"),
+                    help="the searching level that judges, for the hints and the reviews alike "
+                    "(default expert)")
     sp.add_argument("--records", default=None, metavar="DIR",
                     help="also save each finished match as DIR/TABLE_ID.json "
                          "(the record parlour replay reads)")
@@ -107,9 +106,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                         table_burst=int(args.table_burst),
                         connections_per_address=int(args.connections_per_address),
                         idle_timeout=args.idle_timeout, waiting_timeout=args.waiting_timeout,
-                        hint_workers=int(args.hint_workers), review_level=args.review_level,
+                        hint_workers=int(args.hint_workers),
                         allowed_origins=origins)
-    app = create_app(args.database, bot_delay=args.bot_delay, hint_bot=args.hint_bot,
+    app = create_app(args.database, bot_delay=args.bot_delay, advice_level=args.advice_level,
                      instance=args.instance, records=args.records, settings=settings)
     scheme = "http" if args.certfile is None else "https"
     out.write(f"parlour web table: open {scheme}://{args.host}:{args.port}/ (Ctrl-C stops)\n")

@@ -23,11 +23,9 @@ class Settings:
 
     #: Seconds a bot waits before its move (and a bots-only table before its next deal).
     bot_delay: float = 0.8
-    #: The bot that answers a hint.
-    hint_bot: str = "hard"
-    #: The searching level that reviews a deal's decisions (it shares the hints' processes
-    #: and their pace per seat).
-    review_level: str = "expert"
+    #: The searching level that judges, for hints and for reviews alike (one judge: a hint
+    #: and the review of the same position agree; :mod:`parlour.advice`).
+    advice_level: str = "expert"
     #: A folder where each finished match is also saved as ``TABLE_ID.json`` (``None``: the
     #: records stay in the database only).
     records: str | None = None
@@ -51,11 +49,10 @@ class Settings:
     turn_timeout: float | None = None
     #: The bot that plays for a person whose time ran out (a table may choose another).
     stand_in: str = DEFAULT_BOT
-    #: Processes that work out hints (apart from the server and its bots' threads), and how
-    #: many hints a seat may ask for a minute after a first burst of ``hint_burst``.
+    #: Processes that work out hints and reviews (apart from the server and its bots'
+    #: threads). A seat gets one hint a decision and one review a deal (asking again gets the
+    #: same answer), one at a time.
     hint_workers: int = 1
-    hints_per_minute: float = 12.0
-    hint_burst: int = 3
     #: Threads in which bots think.
     bot_workers: int = 4
     #: Messages read from one client address, at most, a second (after a first burst of

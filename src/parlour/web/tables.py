@@ -8,9 +8,10 @@ an observation and the legal actions only, then their move goes through the same
 person's, and is dropped if the table moved on meanwhile. A table with nobody connected pauses:
 its bots, its deals and its turn timer wait until someone watches or sits down again.
 
-Hints run in their own small pool of processes (:mod:`parlour.web.hints`), apart from the bots'
-threads, one at a time per seat and rate-limited, so one client asking for hints cannot hold up
-any other table: a search in a thread would hold the interpreter's lock against them all.
+Hints and reviews run in their own small pool of processes (:mod:`parlour.web.hints`), apart
+from the bots' threads, one at a time per seat and once for each decision (a hint) or deal (a
+review), so one client asking for hints cannot hold up any other table: a search in a thread
+would hold the interpreter's lock against them all.
 
 :class:`Tables` is the set of tables one server process owns: it creates them (within a cap on
 open tables and a rate per client), resumes the unfinished ones from the database at start-up,
@@ -59,6 +60,9 @@ NAME_LIMIT = 40
 #: The longest action text a client may send: the longest real one (a Rummy meld of 13
 #: cards) is about 45 characters.
 ACTION_LIMIT = 200
+#: Hints and reviews one seat may have worked out at once, and the answers it keeps (asked
+#: again, an answer kept is sent again).
+WORK_IN_FLIGHT, ANSWERS_KEPT = 2, 16
 #: What the record of a match in progress says it is (the full record is ``parlour-match/1``).
 PROGRESS_FORMAT = "parlour-match-progress/1"
 
@@ -147,8 +151,9 @@ class Table:
         self.archived = False
         #: When a client last joined, connected, left or sent something (``time.monotonic``).
         self.touched = time.monotonic()
-        #: Seats whose hint or review is being worked out, and which of the two.
-        self.hinting: dict[int, str] = {}
+        #: Each seat's latest hints and reviews, by what they are of: being worked out, or
+        #: their answers.
+        self.advice: dict[int, OrderedDict[tuple[Any, ...], Advice]] = {}
         #: The table of the rematch, once a player asked for one.
         self.rematch_id: str | None = None
         #: Per seat, the deal's log so far: (deal number, actions told, lines).
@@ -675,35 +680,32 @@ class Table:
         self.back(self.acting_seat(client, message))
 
     def hint(self, client: Client, message: dict[str, Any]) -> None:
-        """Start working out a hint for ``client``'s seat; it is sent when found.
+        """Work out a hint for ``client``'s seat; it is sent when found.
 
-        Refused (:class:`WebError`) when it is not the seat's turn, while the seat's last hint
-        or review is still being worked out, past the seat's rate, and when the pool is full."""
+        One hint a decision: asking again at the same decision gets the same hint, without
+        working it out again. Refused (:class:`WebError`) when it is not the seat's turn."""
         seat = self.acting_seat(client, message)
         self.check_plays(seat)
-        self._check_work(seat, "hint")
         state = self.match.current
         if state is None or state.is_over or state.current_player != seat:
             raise WebError("a hint is for your turn")
         self.back(seat)
         # What a remote player would get, as plain data for the hint's own process.
         request = (self.game.name, self.game.players, self.game.option_values(),
-                   self.tables.settings.hint_bot, state.observation(seat).to_dict(),
-                   [str(a) for a in state.legal_actions()],
-                   f"hint/{self.match.seed}/{self.deal_number}/{len(state.history)}")
+                   self.tables.settings.advice_level, state.observation(seat).to_dict(),
+                   [str(a) for a in state.legal_actions()])
 
-        def reply(answer: tuple[str, str]) -> dict[str, Any]:
-            return {"type": "hint", "action": answer[0], "reason": answer[1]}
+        def reply(answer: dict[str, str]) -> dict[str, Any]:
+            return {"type": "hint", **answer}
 
-        self._work(client, seat, "hint", hints.work_out_hint, request, reply, message.get("ref"))
+        self._work(client, seat, ("hint", self.deal_number, len(state.history)),
+                   hints.work_out_hint, request, reply, message.get("ref"))
 
     def review(self, client: Client, message: dict[str, Any]) -> None:
-        """Start reviewing ``client``'s seat's decisions in a finished deal (``deal``: its
-        number, default the last one); the review is sent to that client alone when done.
-        Refused as a hint is (it shares the hints' processes and pace), and when the deal
-        is not finished."""
+        """Review ``client``'s seat's decisions in a finished deal (``deal``: its number,
+        default the last one); the review is sent to that client alone when done. One review
+        a deal, as one hint a decision; refused when the deal is not finished."""
         seat = self.acting_seat(client, message)
-        self._check_work(seat, "review")
         number = message.get("deal", len(self.match.deals))
         if (not isinstance(number, int) or isinstance(number, bool)
                 or not 1 <= number <= len(self.match.deals)):
@@ -715,54 +717,75 @@ class Table:
                            "a review is of your own deals")
         state = self.match.deals[number - 1]
         request = (self.game.name, self.game.players, self.game.option_values(),
-                   deal_record(state), seat, self.tables.settings.review_level,
-                   self.match.seed, number)
+                   deal_record(state), seat, self.tables.settings.advice_level, number)
 
         def reply(review: dict[str, Any]) -> dict[str, Any]:
             return {"type": "review", **review}
 
-        self._work(client, seat, "review", hints.work_out_review, request, reply,
+        self._work(client, seat, ("review", number), hints.work_out_review, request, reply,
                    message.get("ref"))
 
-    def _check_work(self, seat: int, what: str) -> None:
-        """Refuse a hint or review (``what``) for ``seat`` that cannot start now: they share
-        one pace per seat."""
+    def _work(self, client: Client, seat: int, key: tuple[Any, ...], work: Callable[..., Any],
+              request: tuple[Any, ...], reply: Callable[[Any], dict[str, Any]], ref: Any) -> None:
+        """Answer ``client`` (with ``ref``) with ``reply(work(*request))``, worked out in the
+        hints' processes: once for each ``key`` (a decision's hint, a deal's review) of the
+        seat. Asked again, the answer is sent again, or, while it is being worked out, sent
+        to each who asked when it is found. A refusal the work raises is sent as an error."""
         if self.archived:
             raise WebError(f"table {self.id} was closed")
-        tables = self.tables
-        if tables.closed:
+        if self.tables.closed:
             raise WebError("the server is shutting down")
-        if seat in self.hinting:
-            raise WebError(f"a {self.hinting[seat]} for your seat is still being worked out", 429)
-        if len(tables.hints) >= 2 * tables.settings.hint_workers:
-            raise WebError("the hint helper is busy with other tables: ask again in a moment",
-                           429, retry_after=1.0)
-        wait = tables.hint_limit.wait((self.id, seat))
-        if wait:
-            raise WebError(f"too many {what}s: the next one in {math.ceil(wait)} s", 429,
-                           retry_after=wait)
-
-    def _work(self, client: Client, seat: int, what: str, work: Callable[..., Any],
-              request: tuple[Any, ...], reply: Callable[[Any], dict[str, Any]], ref: Any) -> None:
-        """Run ``work(*request)`` (``what``: "hint" or "review") in the hints' processes and
-        send ``reply(answer)`` (with ``ref``) to ``client`` alone; a refusal it raises is sent
-        as an error."""
-        self.hinting[seat] = what
+        answers = self.advice.setdefault(seat, OrderedDict())
+        known = answers.get(key)
+        if known is not None:
+            answers.move_to_end(key)
+            if known.reply is None:
+                known.waiting.append((client, ref))
+            else:
+                client.send({**known.reply, "ref": ref})
+            return
+        # A new decision or deal: its own work. A player has one at a time, or two in the
+        # moment after a move; past that a client is asking for earlier deals' reviews in a
+        # flood, and waits.
+        if sum(a.reply is None for a in answers.values()) >= WORK_IN_FLIGHT:
+            raise WebError("your last hints and reviews are still being worked out: ask again "
+                           "in a moment", 429, retry_after=1.0)
+        advice = Advice(key, waiting=[(client, ref)])
+        answers[key] = advice
+        while len(answers) > ANSWERS_KEPT:
+            answers.popitem(last=False)
 
         async def run() -> None:
             try:
                 answer = await asyncio.get_running_loop().run_in_executor(
                     self.tables.hint_pool, work, *request)
-            except ParlourError as e:
-                client.send({"type": "error", "message": shorten(str(e)), "ref": ref})
+            except Exception as e:
+                if not isinstance(e, ParlourError):  # a bug: logged, and the seat may ask again
+                    log.exception("table %s: a %s failed", self.id, key[0])
+                    e = ParlourError(f"the {key[0]} could not be worked out")
+                if answers.get(key) is advice:
+                    del answers[key]
+                for waiting, asked in advice.waiting:
+                    waiting.send({"type": "error", "message": shorten(str(e)), "ref": asked})
                 return
-            finally:
-                self.hinting.pop(seat, None)
-            client.send({**reply(answer), "ref": ref})
+            advice.reply = reply(answer)
+            for waiting, asked in advice.waiting:
+                waiting.send({**advice.reply, "ref": asked})
+            advice.waiting.clear()
 
         task = asyncio.get_running_loop().create_task(run())
         self.tables.hints.add(task)
         task.add_done_callback(self.tables.hints.discard)
+
+
+@dataclass(eq=False)
+class Advice:
+    """A seat's latest hint or review: what it is of (``key``), and its answer once found, or
+    the clients waiting for it (with their ``ref``) while it is worked out."""
+
+    key: tuple[Any, ...]
+    reply: dict[str, Any] | None = None
+    waiting: list[tuple[Client, Any]] = field(default_factory=list)
 
 
 def _number(value: float) -> int | float:
@@ -787,7 +810,6 @@ class Tables:
         self.hint_pool = hints.hint_executor(settings.hint_workers)
         #: The hints being worked out (a task must be referenced until it is done).
         self.hints: set[asyncio.Task[None]] = set()
-        self.hint_limit = RateLimit(settings.hints_per_minute, settings.hint_burst)
         self.create_limit = RateLimit(settings.tables_per_minute, settings.table_burst)
         self._sweeper: asyncio.Task[None] | None = None
 

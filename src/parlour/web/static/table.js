@@ -720,8 +720,12 @@ function showHint(message) {
   renderActions();
   markSuggested(move?.verb ?? null);
   const el = $("message");
-  // The reason begins with the move in words; the action alone where a bot gave none.
+  // The judge's sentence names the move; the figures behind it are a click away.
   say(el, `Hint: ${message.reason ? relabel(message.reason) : prettyAction(message.action)}`, "hint");
+  if (message.details) {
+    el.append(" ", element("details", { className: "hint-details" },
+      element("summary", { textContent: "details" }), relabel(message.details)));
+  }
   el.dataset.action = message.action;
 }
 
