@@ -52,6 +52,14 @@ WAIT = 20_000
 MAX_MOVES = 200
 
 Move = dict[str, Any]
+#: A card named by its letters ("3D", "10S"): never in what the page shows a person.
+LETTERS = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9JQKA])[CDHS](?![0-9A-Za-z])")
+SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+def face(card: str) -> str:
+    """A card as the page names it: "3♦" for "3D"."""
+    return card[:-1] + SUITS[card[-1]]
 
 
 # -- the server and the browser -----------------------------------------------------------------
@@ -353,9 +361,13 @@ def test_climbing_deal_through_the_lobby_with_a_refused_move_and_a_hint(
     assert all("Ann" in c and not c.startswith("Table") for c in captions), captions
     expect_deal_over(page)
     expect(page.locator("#next-deal")).to_be_visible()
-    # The log tells the deal with the players' names, never the engine's seat labels.
+    # The log tells the deal with the players' names, never the engine's seat labels; it, the
+    # play to beat and the refusal show each card by its face, as the cards on the table do.
     log = page.locator("#log").inner_text()
     assert "Ann" in log and "P0" not in log
+    assert "♦" in log + " ".join(captions) and "♠" in log
+    for text in (log, *captions, *refused):
+        assert not LETTERS.search(text), text
     save_screenshot(page, "web-climbing-over.png")
 
 
@@ -389,7 +401,8 @@ def test_trump_deal_then_the_next_deal(server: str, new_page: Callable[..., Page
     assert play_deal(page, lambda moves: moves[0], during) >= 1
     expect_deal_over(page)
     card, reason = refused
-    assert reason.startswith(f"{card} is not allowed:"), refused
+    assert reason.startswith(f"{face(card)} is not allowed:"), refused
+    assert not LETTERS.search(reason + " ".join(tricks)), (reason, tricks)
     assert tricks and all(re.fullmatch(r"Trick \d+( · \S.* is winning| to \S.*)", t)
                           for t in tricks), tricks
     save_screenshot(page, "web-trump-over.png")

@@ -130,6 +130,13 @@ export function actionCards(action) {
   return String(action).split(/\s+/).filter(isCard).map((w) => splitCard(w).join(""));
 }
 
+/** Any text with every card named by its letters shown with its suit's symbol instead, as the
+ * page shows cards everywhere ("3S does not beat 6D" → "3♠ does not beat 6♦"). */
+export function prettyCards(text) {
+  return String(text).replace(/(?<![0-9A-Za-z])(10|[2-9JQKA])([CDHS])(?![0-9A-Za-z])/g,
+    (_, rank, suit) => rank + SUIT_SYMBOLS[suit]);
+}
+
 /** Action text with each card's suit letter shown as its symbol ("3D 3S" → "3♦ 3♠"). */
 export function prettyAction(action) {
   return String(action).split(/\s+/).map((w) => {

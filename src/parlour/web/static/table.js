@@ -5,7 +5,7 @@
 // stand-in bot took over, and the owner's seat menus.
 import { api, loadVariants, owners, playerName, seats, TableSocket } from "./api.js";
 import {
-  actionCards, cardElement, cardRow, prettyAction, suitIcon,
+  actionCards, cardElement, cardRow, prettyAction, prettyCards, suitIcon,
 } from "./cards.js";
 import { byId as $, element, fmtSeconds, say } from "./dom.js";
 import { takeSeat } from "./lobby.js";
@@ -80,8 +80,13 @@ function labelOf(seat) {
   return S.table?.seats?.[seat]?.label ?? `P${seat}`;
 }
 
-/** The engine's text with each seat's label ("P2", "Computer 1") replaced by the seat's name. */
+/** The engine's text as a player reads it: each seat's label ("P2", "Computer 1") replaced by
+ * the seat's name, and each card by its face ("3♦", not "3D"). */
 function relabel(text) {
+  return prettyCards(named(text));
+}
+
+function named(text) {
   if (!S.labels) {
     const n = S.table?.players ?? 0;
     const labels = Array.from({ length: n }, (_, s) => [labelOf(s), seatName(s)]);
