@@ -190,3 +190,7 @@ def test_the_source_distribution_builds_with_cargo(tmp_path: Path) -> None:
     answer = subprocess.run([str(env_python.with_name("parlour")), "variants"], cwd=tmp_path,
                             capture_output=True, text=True, check=False)
     assert answer.returncode == 0 and "pusoy-dos" in answer.stdout, answer.stderr
+    # With no extra installed, the version is known all the same.
+    answer = subprocess.run([str(env_python.with_name("parlour")), "--version"], cwd=tmp_path,
+                            capture_output=True, text=True, check=False)
+    assert answer.stdout == f"parlour {VERSION}\n", answer.stderr
