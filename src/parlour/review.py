@@ -80,13 +80,16 @@ def review_deal(state: State, seats: Iterable[int], bot: Bot | None = None, seed
     game = state.game
     reviewed = set(seats)
     threshold = MISTAKE_SHARE * _scale(state)
+    # Another move is compared with the judge's in all the trial deals of the level's budget.
+    comparing = copy.copy(reviewer)
+    comparing.confidence, comparing.keep_policy = NO_RACING, 0.0
     position = game.new_deal(**state.setup())
     out = []
     for step, (seat, action) in enumerate(state.history):
         legal = position.legal_actions()
         if seat in reviewed and len(legal) > 1:
-            out.append(_judged(reviewer, position.observation(seat), legal, action, deal, step,
-                               threshold, seed))
+            out.append(_judged(reviewer, comparing, position.observation(seat), legal, action,
+                               deal, step, threshold, seed))
         position.apply(action)
     return out
 
@@ -138,19 +141,17 @@ def review_lines(decisions: Sequence[Decision], state: State) -> list[str]:
     return lines
 
 
-def _judged(reviewer: SearchBot, observation: Observation, legal: Sequence[Action],
-            played: Action, deal: int, step: int, threshold: float, seed: int) -> Decision:
-    """The decision to play ``played`` at the position, judged."""
+def _judged(reviewer: SearchBot, comparing: SearchBot, observation: Observation,
+            legal: Sequence[Action], played: Action, deal: int, step: int, threshold: float,
+            seed: int) -> Decision:
+    """The decision to play ``played`` at the position, judged by ``reviewer`` and, when it
+    differs from the judge's move, compared with it by ``comparing``."""
     seat = observation.seat
     best = judge(observation, legal, reviewer, seed).action
     said = played.words()
     if played == best:
         return Decision(deal, step, seat, played, best, 0.0, 0.0, 0, False,
                         f"{said}: the best move")
-    # The two moves in the same trial deals, each with the level's whole budget.
-    comparing = copy.copy(reviewer)
-    comparing.confidence = NO_RACING
-    comparing.keep_policy = 0.0
     result = comparing.search(observation, [best, played],
                               position_rng(observation, "compare", seed), include=played)
     by_action = {c.action: c for c in result.candidates}

@@ -306,16 +306,17 @@ class Table:
 
     def broadcast(self) -> None:
         """Send every client its own view of the table as it is now."""
-        cache: dict[int | None, dict[str, Any]] = {}
-        table = self.info()
-        for client in self.clients:
-            client.send(self.update(cache, client.seat, table))
+        for client, update in zip(self.clients, self.updates([c.seat for c in self.clients]),
+                                  strict=True):
+            client.send(update)
 
-    def update(self, cache: dict[int | None, dict[str, Any]], seat: int | None,
-               table: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The ``update`` message for a client of ``seat`` (views shared through ``cache``)."""
-        return {"type": "update", "version": self.version, "table": table or self.info(),
-                "view": self.view(seat, cache), "timer": self.timer()}
+    def updates(self, seats: list[int | None]) -> list[dict[str, Any]]:
+        """The ``update`` messages for clients of ``seats``: the table and its timer worked out
+        once, and each seat's view once."""
+        cache: dict[int | None, dict[str, Any]] = {}
+        table, timer = self.info(), self.timer()
+        return [{"type": "update", "version": self.version, "table": table,
+                 "view": self.view(seat, cache), "timer": timer} for seat in seats]
 
     def timer(self) -> dict[str, Any] | None:
         """The turn timer running now: the seat it runs for and the seconds it has left."""
@@ -449,7 +450,7 @@ class Table:
         self.arm_timer()
         if client.seat is None:
             # A spectator changes nothing the others see: the update is for it alone.
-            client.send(self.update({}, None))
+            client.send(self.updates([None])[0])
             return
         self.broadcast()
         if self.state is not None and not self.plays(client.seat):
