@@ -26,18 +26,14 @@ only their own scripts.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
 from urllib.parse import urlsplit
 
-from parlour.web.limits import quote
+from starlette.datastructures import Headers
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocketClose
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+from parlour.web.limits import quote
 
 #: The page's own scripts, style sheet and images only; its WebSockets to its own server
 #: (``'self'`` covers ``ws:`` and ``wss:`` to the same host); no plug-ins, no framing.
@@ -71,37 +67,38 @@ class Guard:
         self.allowed = frozenset(o.rstrip("/").lower() for o in allowed_origins)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket":
-            origin = _header(scope, b"origin")
-            if origin is not None and not self.origin_ok(origin, scope):
-                await receive()  # the handshake's websocket.connect
-                await send({"type": "websocket.close", "code": CLOSE_ORIGIN})
-                return
-        elif scope["type"] == "http":
-            origin = _header(scope, b"origin")
-            if (scope["method"] not in SAFE_METHODS and origin is not None
-                    and not self.origin_ok(origin, scope)):
-                await _refuse(send, f"a page of another site (origin {quote(origin)}) may not "
-                                    "use this server")
-                return
-            headers = HEADERS + ([HSTS] if scope.get("scheme") == "https" else [])
-
-            async def send_with_headers(message: Message) -> None:
-                if message["type"] == "http.response.start":
-                    message["headers"] = [*message.get("headers", []), *headers]
-                await send(message)
-
-            await self.app(scope, receive, send_with_headers)
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
             return
-        await self.app(scope, receive, send)
+        headers = Headers(scope=scope)
+        origin = headers.get("origin")
+        refused = origin is not None and not self.origin_ok(origin, headers.get("host"))
+        if scope["type"] == "websocket":
+            if refused:
+                await WebSocketClose(CLOSE_ORIGIN)(scope, receive, send)
+            else:
+                await self.app(scope, receive, send)
+            return
+        extra = HEADERS + ([HSTS] if scope.get("scheme") == "https" else [])
 
-    def origin_ok(self, origin: str, scope: Scope) -> bool:
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *extra]
+            await send(message)
+
+        if refused and scope["method"] not in SAFE_METHODS:
+            answer = JSONResponse({"error": f"a page of another site (origin {quote(origin)}) "
+                                            "may not use this server"}, status_code=403)
+            await answer(scope, receive, send_with_headers)
+        else:
+            await self.app(scope, receive, send_with_headers)
+
+    def origin_ok(self, origin: str, host: str | None) -> bool:
         """Whether a page of ``origin`` may use the server: it is the server's own (its host
-        and port are those the request was sent to) or an allowed one."""
+        and port are those the request was sent to, ``host``) or an allowed one."""
         origin = origin.strip().lower()
         if origin in self.allowed:
             return True
-        host = _header(scope, b"host")
         if host is None:
             return False
         try:
@@ -116,18 +113,3 @@ class Guard:
         return (page.scheme in ("http", "https") and page.hostname is not None
                 and page.hostname == server.hostname
                 and server_port in (None, page_port))
-
-
-def _header(scope: Scope, name: bytes) -> str | None:
-    for key, value in scope.get("headers", []):
-        if key.lower() == name:
-            return bytes(value).decode("latin-1")
-    return None
-
-
-async def _refuse(send: Send, message: str) -> None:
-    body = json.dumps({"error": message}).encode()
-    await send({"type": "http.response.start", "status": 403,
-                "headers": [(b"content-type", b"application/json"),
-                            (b"content-length", str(len(body)).encode()), *HEADERS]})
-    await send({"type": "http.response.body", "body": body})
