@@ -33,6 +33,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import parlour
@@ -346,17 +347,14 @@ async def _http_error(_request: Request, exc: Exception) -> Response:
 # -- the WebSocket of one client -----------------------------------------------------------------
 
 
-async def _receive(websocket: WebSocket) -> dict[str, Any] | None:
-    """The next message as a JSON object; ``None`` once the client is gone.
+def _message(received: Message) -> dict[str, Any]:
+    """A received WebSocket message as a JSON object.
 
     :class:`WebError` for one that is too large, not a JSON object, or whose ``ref`` is too
     long to echo (the connection goes on)."""
-    message = await websocket.receive()
-    if message["type"] == "websocket.disconnect":
-        return None
-    raw = message.get("text")
+    raw = received.get("text")
     if raw is None:
-        raw = (message.get("bytes") or b"").decode("utf-8", "replace")
+        raw = (received.get("bytes") or b"").decode("utf-8", "replace")
     if len(raw) > MESSAGE_LIMIT:
         raise WebError(f"a message is at most {MESSAGE_LIMIT} characters")
     data = _json(raw, "the message")
@@ -365,6 +363,23 @@ async def _receive(websocket: WebSocket) -> dict[str, Any] | None:
     if len(json.dumps(data.get("ref"))) > REF_LIMIT:
         raise WebError(f"a 'ref' is at most {REF_LIMIT} characters of JSON")
     return data
+
+
+async def _receive(websocket: WebSocket, paced: Pace) -> Message | None:
+    """The client's next message once it is its turn of ``paced``; ``None`` once the client
+    is gone, or when it is that far over its pace (the socket is then closed).
+
+    The turn is taken for a message that has come, not before: a quiet connection waits for
+    nothing, so one connection flooding does not use up the patience of another at its
+    address."""
+    received = await websocket.receive()
+    if received["type"] == "websocket.disconnect":
+        return None
+    if not await paced.turn():
+        with contextlib.suppress(Exception):  # unless it is gone already
+            await websocket.close(CLOSE_FLOOD, "too many messages")
+        return None
+    return received
 
 
 async def _serve_socket(websocket: WebSocket, table: Table, paced: Pace) -> None:
@@ -389,15 +404,12 @@ async def _serve_socket(websocket: WebSocket, table: Table, paced: Pace) -> None
     table.schedule()
     try:
         while not writer.done():  # (done: a send failed, the client is gone)
-            if not await paced.turn():  # the client is read no faster than its pace
-                with contextlib.suppress(Exception):  # unless it is gone already
-                    await websocket.close(CLOSE_FLOOD, "too many messages")
-                return
+            received = await _receive(websocket, paced)  # no faster than its pace
+            if received is None:
+                break
             ref = None
             try:
-                message = await _receive(websocket)
-                if message is None:
-                    break
+                message = _message(received)
                 ref = message.get("ref")
                 await _handle(table, client, message)
             except WebError as e:
@@ -421,13 +433,11 @@ async def _hello(websocket: WebSocket, table: Table, paced: Pace) -> int | bool 
     """The seat the client says hello for (``None``: a spectator); ``False`` if refused, and
     the socket closed: a first message that is not a valid hello closes it (4400) without
     an answer, so that a client that never says hello costs the server one message."""
-    if not await paced.turn():
-        await websocket.close(CLOSE_FLOOD, "too many messages")
+    received = await _receive(websocket, paced)
+    if received is None:
         return False
     try:
-        message = await _receive(websocket)
-        if message is None:
-            return False
+        message = _message(received)
         if message.get("type") != "hello":
             raise WebError('say hello first: {"type": "hello", "token": TOKEN or null}')
     except WebError as e:

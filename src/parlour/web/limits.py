@@ -75,10 +75,10 @@ class RateLimit:
 
 class Pace:
     """One connection's turns at a :class:`RateLimit` shared by every connection of its key
-    (its client's address): :meth:`turn` waits until the next message may be read, and says
-    ``False`` instead once the connection has been kept waiting ``wait_limit`` seconds in a
-    row (a client that far over its pace is flooding). A turn taken without a wait starts
-    the count again.
+    (its client's address): :meth:`turn` waits until a message that has come may be handled,
+    and says ``False`` instead once the connection has been kept waiting ``wait_limit``
+    seconds in a row (a client that far over its pace is flooding). A turn taken without a
+    wait starts the count again.
 
     >>> import asyncio
     >>> pace = Pace(RateLimit(per_minute=60, burst=2), "a", wait_limit=0.5)
