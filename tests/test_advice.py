@@ -24,6 +24,9 @@ VARIANTS = [v.name for v in parlour.variants()]
 INTERNAL = ("network", "rollout", "simulated", "rule-based", "policy", "search", "P0", "P1",
             "P2", "P3", "Computer", "Human")
 
+#: A card in letters ("3D", "10S"), where a player reads faces ("3♦").
+CARD_CODE = re.compile(r"\b(10|[2-9JQKA])[CDHS]\b")
+
 
 def hinted_deal(variant: str, seed: int, level: str = "medium") -> tuple[parlour.State,
                                                                         list[parlour.Action]]:
@@ -57,7 +60,9 @@ def test_following_every_hint_is_never_called_worse(variant: str) -> None:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_a_hint_says_the_move_and_how_sure_in_a_players_words(variant: str) -> None:
-    seen = set()
+    seen, reasons = set(), 0
+    sure = {"the only move": ": the only move.", "clearly best": ". Clearly the best move here.",
+            "a close call": ". A close call with ", "any move will do": ". Any move will do: "}
     for seed in range(2):
         state = parlour.new_game(variant).new_deal(seed=seed)
         rng = random.Random(seed)
@@ -66,14 +71,19 @@ def test_a_hint_says_the_move_and_how_sure_in_a_players_words(variant: str) -> N
             advice = hint(obs, legal, "medium")
             seen.add(advice.confidence)
             assert advice.action in legal
-            assert re.fullmatch(r"[A-Z].*: (the only move|clearly the best move here|a close "
-                                r"call with .+)\.", advice.text), advice.text
-            assert advice.confidence in advice.text.replace("clearly the best", "clearly best")
+            # The move, why (when there is something to say), how sure.
+            assert sure[advice.confidence] in advice.text, advice
+            why = obs.reason(advice.action, legal)
+            if why and len(legal) > 1:
+                assert f": {why}" in advice.text, advice
+                reasons += 1
             for word in INTERNAL:
                 assert word not in advice.text and word not in advice.details, advice
+            assert not CARD_CODE.search(advice.text), advice.text  # faces, not codes
             state.apply(rng.choice(legal))
     assert "the only move" in seen or variant == "rummy"
     assert {"clearly best", "a close call"} & seen
+    assert reasons >= 3, reasons
 
 
 @pytest.mark.parametrize(("variant", "deals"), [("big-two-4card", 2), ("forty-five", 1),

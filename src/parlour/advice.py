@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -77,49 +78,70 @@ def judge(observation: Observation, legal: Sequence[Action], level: str | Search
 @dataclass(frozen=True)
 class Hint:
     """A hint: the move, how sure the judge is (``confidence``: "the only move", "clearly
-    best" or "a close call"), a sentence in a player's words, and the figures behind it."""
+    best", "a close call" or "any move will do"), what a player reads (``text``: the move,
+    why, and how sure), the same said shortly where room is short (``brief``: the move without
+    its list of cards, the next best not named), and the figures behind it (``details``)."""
 
     action: Action
     confidence: str
     text: str
     details: str
+    brief: str = ""
 
 
 def hint(observation: Observation, legal: Sequence[Action], level: str | SearchBot = ADVISER,
          seed: int = 0) -> Hint:
-    """The judge's move for the position, with what a player reads about it."""
+    """The judge's move for the position, with what a player reads about it: the move, why
+    in the game's terms (:meth:`Observation.reason`), and how sure the judge is."""
     result = judge(observation, legal, level, seed)
     move = result.action
     verb = move.words()
     said = verb[:1].upper() + verb[1:]
+
+    def told(confidence: str, why: str, sure: str, short: str, details: str) -> Hint:
+        return Hint(move, confidence, _sentence(_imperative(verb), why, sure), details,
+                    _sentence(_imperative(_uncounted(verb)), why, short))
+
     if len(legal) == 1:
-        return Hint(move, "the only move", f"{_imperative(move)}: the only move.",
-                    f"{said}: the only legal move")
+        return told("the only move", "the only move", "", "", f"{said}: the only legal move")
     runner_up = _runner_up(result)
+    why = observation.reason(move, legal, None if runner_up is None else runner_up.action)
+    if result.unsearched:  # the deal is decided whatever is played
+        return told("any move will do", why, f"Any move will do: {result.unsearched}.",
+                    "Any move will do.", f"{said}: {result.unsearched}")
     if runner_up is None:  # the judge's first choice was clear without trial deals
-        return Hint(move, "clearly best", f"{_imperative(move)}: clearly the best move here.",
+        return told("clearly best", why, "Clearly the best move here.", "Clearly the best.",
                     f"{said}: clearly ahead of every other move before any trial deal.")
     best = _candidate(result, move)
     lead, error = _lead(best, runner_up)
-    clear = lead > CLEAR * error
     other = runner_up.action.words()
-    if clear:
-        text = f"{_imperative(move)}: clearly the best move here."
-    else:
-        text = f"{_imperative(move)}: a close call with {other}."
     details = (f"{said}: wins {best.win_rate:.0%} of {best.samples} trial deals, "
                f"{best.mean:+.2f} points a deal; next best, {other}: wins "
                f"{runner_up.win_rate:.0%}, {runner_up.mean:+.2f} points")
-    return Hint(move, "clearly best" if clear else "a close call", text, details)
+    if lead > CLEAR * error:
+        return told("clearly best", why, "Clearly the best move here.", "Clearly the best.",
+                    details)
+    return told("a close call", why, f"A close call with {other}.", "A close call.", details)
 
 
-def _imperative(move: Action) -> str:
+def _sentence(imperative: str, why: str, sure: str) -> str:
+    """"Play the 9♠: it keeps your 2♠ for later. Clearly the best move here." """
+    opening = f"{imperative}: {why}." if why else f"{imperative}."
+    return f"{opening} {sure}" if sure else opening
+
+
+def _imperative(words: str) -> str:
     """The move as a player is told to make it: "Play the pair of 9s (9♠ 9♥)", "Pass"."""
-    words = move.words()
     if words.split(" ", 1)[0] in ("pass", "draw", "take", "discard", "meld", "lay", "rob",
                                   "keep", "jink", "stop"):
         return words[:1].upper() + words[1:]
     return f"Play {words}"
+
+
+def _uncounted(words: str) -> str:
+    """A move's words without the list of its cards: "the pair of 9s (9♠ 9♥)" → "the pair
+    of 9s" (the cards show in the hand, selected)."""
+    return re.sub(r" \([^()]*\)$", "", words)
 
 
 def _candidate(result: SearchResult, action: Action) -> Candidate:

@@ -118,6 +118,15 @@ class Observation(ABC):
         """
         return None
 
+    def reason(self, action: Action, legal: Sequence[Action], instead: Action | None = None,
+               ) -> str:
+        """Why ``action`` (one of ``legal``) is good for this seat, in the game's terms, for
+        a hint: a clause such as "it keeps your 2♠, the highest card left, for later", or
+        empty when there is nothing to say. ``instead`` is the next best move, when a reason
+        may be measured against it. Each family says it from the seat's own view only.
+        """
+        return ""
+
     def log_lines(self, start: int = 0) -> list[str]:
         """The deal's public history from action ``start`` on, told for this seat: a line per
         action, plus what follows from it (who won a trick, the end of the deal). Never names a

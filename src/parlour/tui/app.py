@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.console import RenderableType
+from rich.containers import Lines
 from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
@@ -189,8 +190,7 @@ class TableScreen(Screen[None]):
         if style:
             shown.stylize(style)
         message = self.query_one("#message", Static)
-        width = max(message.content_size.width or self.size.width - 2, 10)
-        lines = shown.wrap(self.app.console, width)
+        width, lines = self._wrapped(shown)
         if len(lines) > MESSAGE_ROWS:
             self.notify(shown.plain, severity="error" if style == "red" else "information",
                         timeout=15, markup=False)
@@ -199,6 +199,16 @@ class TableScreen(Screen[None]):
             cut.append("…")
             shown = Text("\n").join(lines[:MESSAGE_ROWS])
         message.update(shown)
+
+    def _wrapped(self, shown: Text) -> tuple[int, Lines]:
+        """The message area's width, and ``shown`` wrapped to it."""
+        width = max(self.query_one("#message", Static).content_size.width or self.size.width - 2,
+                    10)
+        return width, shown.wrap(self.app.console, width)
+
+    def fits(self, text: str) -> bool:
+        """Whether ``text`` shows whole in the message area (:data:`MESSAGE_ROWS` rows)."""
+        return len(self._wrapped(cards_markup(self.names.text(clip(text))))[1]) <= MESSAGE_ROWS
 
     # -- the flow of play ---------------------------------------------------------------------
     def advance(self) -> None:
@@ -381,8 +391,10 @@ class TableScreen(Screen[None]):
         move = parse_move(advice.action)
         self.query_one("#hand", Hand).select_only(set(move.cards))
         key = verb_key(move.verb)
-        self.say(f"Hint: {self.names.text(advice.text)}" + (f" (press {key}; h again: "
-                 "the figures)" if key else " (h again: the figures)"), "green")
+        then = f" (press {key}; h again: the figures)" if key else " (h again: the figures)"
+        # Said shortly where the whole sentence would not fit (the cards show selected).
+        text = f"Hint: {advice.text}{then}"
+        self.say(text if self.fits(text) else f"Hint: {advice.brief}{then}", "green")
 
     def deal_review(self) -> list[str]:
         """The review of the last deal's decisions of the person's seat (run in a worker

@@ -4,14 +4,16 @@ consistently with it, and the table and log as text."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from parlour._core import ClimbingKnowledge
 from parlour.cards import CardSet
-from parlour.game import Observation
+from parlour.game import Action, Observation
 from parlour.games.climbing.combos import PASS_VALUE, ClimbingAction
 from parlour.games.climbing.engine import ClimbingState, Start
+from parlour.games.climbing.reasons import reason
 from parlour.view import HAND, SeatView, panels
 
 if TYPE_CHECKING:
@@ -89,6 +91,12 @@ class ClimbingObservation(Observation):
                      self.start_finished)
 
     # -- text ------------------------------------------------------------------------------------
+    def reason(self, action: Action, legal: Sequence[Action], instead: Action | None = None,
+               ) -> str:
+        move = self.game.table.action_type
+        return reason(self, move(action), [move(a) for a in legal],
+                      None if instead is None else move(instead))
+
     def log_lines(self, start: int = 0) -> list[str]:
         """A line per action from ``start`` on, and what follows from it: who wins control
         ("all pass — P2 leads"), who goes out and in what place, and the deal's result.

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from parlour.cards import Card, CardSet
 from parlour.errors import DealError
-from parlour.game import Observation
+from parlour.game import Action, Observation
 from parlour.games.rummy.actions import (
     DISCARD,
     DRAW_DISCARD,
@@ -39,6 +40,7 @@ from parlour.games.rummy.melds import (
     mask_value,
     rummy_mask,
 )
+from parlour.games.rummy.reasons import reason
 from parlour.view import HAND, JUST_DRAWN, SeatView, panels
 
 if TYPE_CHECKING:
@@ -270,6 +272,10 @@ class RummyObservation(Observation):
                    ("result", ending)),
             hand=tuple(self.hand), marked={} if mine is None else {mine: JUST_DRAWN},
             result=ending[-1].removeprefix(_RESULT) if ending else None)
+
+    def reason(self, action: Action, legal: Sequence[Action], instead: Action | None = None,
+               ) -> str:
+        return reason(self, RummyAction(action))
 
     def log_lines(self, start: int = 0) -> list[str]:
         """The public record from action ``start`` on: a line per action, a line when the stock

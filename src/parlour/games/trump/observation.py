@@ -11,12 +11,13 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from parlour._core import TrumpKnowledge
 from parlour.cards import CARDS, SUIT_NAMES, Card, CardSet
-from parlour.game import Observation
+from parlour.game import Action, Observation
 from parlour.games.trump.actions import (
     HIDDEN_ROB,
     JINK,
@@ -34,6 +35,7 @@ from parlour.games.trump.ranking import (
     POWER,
     trick_winner,
 )
+from parlour.games.trump.reasons import reason
 from parlour.view import HAND, SeatView, TrickView, panels
 
 if TYPE_CHECKING:
@@ -203,6 +205,10 @@ class TrumpObservation(Observation):
             hand=tuple(self.hand), marked={}, result=result, tricks=tricks,
             # Spoil Five's chips belong to each seat (Forty-Five's scores are the sides').
             seat_figures={} if self.game.partnership else {"chips": tuple(self._scores_now())})
+
+    def reason(self, action: Action, legal: Sequence[Action], instead: Action | None = None,
+               ) -> str:
+        return reason(self, TrumpAction(action), [TrumpAction(a) for a in legal])
 
     def log_lines(self, start: int = 0) -> list[str]:
         """The deal told from action ``start`` on: a line per action, who took each trick,
