@@ -470,8 +470,14 @@ def test_variants_lists_every_variant_with_options() -> None:
     for v in parlour.variants():
         assert re.search(rf"^{v.name}  \(", text, re.M)
     # Each option as it is typed after -o, and what it may be.
-    assert re.search(r"-o allow_triples=false +allow three of a kind .*\[true, false\]$", text, re.M)
-    assert re.search(r"-o straights=standard .*\[standard, hong-kong\]$", text, re.M)
+    assert re.search(r"-o allow_triples=false +Allow three of a kind: .*\[true or false\]$",
+                     text, re.M)
+    assert re.search(r"-o straights=standard +Straights: .*\[standard or hong-kong\]$", text, re.M)
+    # A choice that is a code says it in words too.
+    assert "[penalty-limit (at the penalty limit) or deals (after a number of deals)]" in text
+    # An option that counts only under another's value says so.
+    assert re.search(r"-o deals=10 +Number of deals: .*\(only with -o match_end=deals\)$",
+                     text, re.M)
 
 
 def test_bench_prints_figures_for_a_variant() -> None:
@@ -487,10 +493,17 @@ def test_bench_prints_figures_for_a_variant() -> None:
 @pytest.mark.parametrize(("argv", "message"), [
     (["simulate", "big-two", "--games", "1", "--bots", "greedy,random"], "give 4 bots"),
     (["simulate", "big-two", "--games", "1", "--bots", "wizard"], "unknown bot 'wizard'"),
-    (["play", "big-two", "-o", "allow_triples=maybe"], "allow_triples='maybe' is not allowed"),
+    (["play", "big-two", "-o", "allow_triples=maybe"],
+     "Allow three of a kind (allow_triples) must be true or false, not maybe"),
+    (["play", "big-two", "-o", "deals=5"],
+     "Number of deals (-o deals) counts only when Match ends is after a number of deals "
+     "(-o match_end=deals)"),
+    (["play", "pusoy-dos", "-o", "scoring=penalty", "-o", "control_after_out=standard"],
+     "When a player goes out (-o control_after_out) counts only when Scoring is by place"),
     (["play", "big-two", "-o", "players=99"], "give it as --players N"),
     (["play", "big-two", "--seat", "4"], "--seat must be 0 to 3, not 4"),
-    (["play", "big-two", "-o", "deals=" + "9" * 5000], "option deals='99999"),
+    (["play", "big-two", "-o", "match_end=deals", "-o", "deals=" + "9" * 5000],
+     "Number of deals (deals) must be a whole number from 1 to 1000, not 99999"),
     (["play", "spoil-five", "-o", "starting_chips=1", "-o", "ante=100"], "ante"),
     (["simulate", "big-two", "--games", "0", "--bots", "random"], "at least 1, not 0"),
     (["simulate", "big-two", "--games", "-5", "--bots", "random"], "at least 1, not -5"),

@@ -77,11 +77,22 @@ def test_every_option_is_on_its_variants_rules_page_with_its_default(variant: st
     assert page.is_file(), f"{variant} has no rules page ({page.relative_to(ROOT)})"
     text = page.read_text()
     _, _, options = text.partition("\n## Options\n")
-    rows = {m[1]: m[2] for m in re.finditer(r"^\| `(\w+)` \| `([^`]*)` \|", options, re.M)}
+    # Each row: the option as the tables show it, its -o keyword, default, values, what it does.
+    rows = {m[2]: (m[1], m[3], m[4]) for m in re.finditer(
+        r"^\| ([^|`]+) \| `(\w+)` \| `([^`]*)` \| ([^|]+) \|", options, re.M)}
     info = next(v for v in variants() if v.name == variant).option_info()
     assert set(rows) == {o.name for o in info}, variant
     for option in info:
-        assert rows[option.name] == _default_text(option.default), (variant, option.name)
+        label, default, values = rows[option.name]
+        assert label == option.label, (variant, option.name)
+        assert default == _default_text(option.default), (variant, option.name)
+        for choice in option.choices or ():
+            # Each choice by its keyword, and in words where they differ.
+            words = option.value_words(choice)
+            assert (f"`{choice}` ({words})" if words != choice else f"`{choice}`") in values, (
+                variant, option.name, choice)
+        if option.min is not None and option.max is not None:
+            assert values == f"{option.min:,} to {option.max:,}", (variant, option.name)
 
 
 @pytest.mark.parametrize("image", sorted(TERMINAL_IMAGES))

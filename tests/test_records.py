@@ -169,7 +169,7 @@ def _first_option(rec: Record) -> str:
 def _bad_option(rec: Record) -> str:
     option = _first_option(rec)
     rec["options"][option] = "not-a-value"
-    return f"option {option}='not-a-value' is not allowed"
+    return f"({option}) must be "
 
 
 def _deal_with_other_options(rec: Record) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 
@@ -10,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import parlour
+from parlour import registry
 from parlour.errors import VariantError
 from parlour.registry import game_from_description
 
@@ -43,16 +45,85 @@ def test_unknown_option_lists_the_options() -> None:
         parlour.new_game("big-two", triples=True)
 
 
-@pytest.mark.parametrize(("options", "fragment"), [
-    ({"allow_triples": "yes"}, "True, False"),
-    ({"straights": "wrap"}, "'standard', 'hong-kong'"),
-    ({"penalty_limit": 0}, "a whole number from 1 to 10000"),
-    ({"deals": True}, "a whole number from 1 to 1000"),
+@pytest.mark.parametrize(("options", "fragment", "words"), [
+    ({"allow_triples": "yes"}, "Allow three of a kind (allow_triples) must be True or False",
+     "Allow three of a kind must be on or off"),
+    ({"straights": "wrap"}, "Straights (straights) must be 'standard' or 'hong-kong', not 'wrap'",
+     "Straights must be standard or Hong Kong"),
+    ({"match_end": "points"}, "'penalty-limit' or 'deals'",
+     "Match ends must be at the penalty limit or after a number of deals"),
+    ({"penalty_limit": 0}, "a whole number from 1 to 10000",
+     "Penalty limit must be a whole number from 1 to 10000, not 0"),
+    ({"deals": True}, "a whole number from 1 to 1000",
+     "Number of deals must be a whole number from 1 to 1000"),
 ])
-def test_bad_option_value_says_what_is_allowed(options: dict[str, object], fragment: str) -> None:
+def test_bad_option_value_says_what_is_allowed(options: dict[str, object], fragment: str,
+                                               words: str) -> None:
     with pytest.raises(VariantError) as e:
         parlour.new_game("big-two", **options)
     assert fragment in str(e.value)
+    # What a player reads: the option by its label, its values in words, no keyword.
+    assert e.value.words == words
+
+
+@pytest.mark.parametrize("variant", parlour.variants(), ids=lambda v: v.name)
+def test_every_option_has_a_label_and_help_in_a_players_words(variant: parlour.Variant) -> None:
+    for info in variant.option_info():
+        field = next(f for f in dataclasses.fields(variant.options_type) if f.name == info.name)
+        assert field.metadata.get("label"), f"{variant.name} {info.name} has no label"
+        words = [info.label, info.help, info.allowed_words()]
+        if info.choices is not None:
+            assert info.choice_labels is not None and len(info.choice_labels) == len(info.choices)
+            words += [info.value_words(c) for c in info.choices]
+        for text in words:
+            assert text.strip() and not re.search(r"_|'[\w-]+'|\bnull\b|None|True|False", text), (
+                variant.name, info.name, text)
+        assert info.label[0].isupper() and not info.label.endswith("."), info.label
+    labels = [info.label for info in variant.option_info()]
+    assert len(labels) == len(set(labels)), labels
+
+
+@pytest.mark.parametrize("variant", parlour.variants(), ids=lambda v: v.name)
+def test_applies_when_names_other_options_and_their_values(variant: parlour.Variant) -> None:
+    infos = {i.name: i for i in variant.option_info()}
+    for info in infos.values():
+        for name, values in info.applies_when:
+            assert name in infos and name != info.name, (info.name, name)
+            assert values and infos[name].choices is not None
+            assert set(values) <= set(infos[name].choices), (info.name, values)
+        # It applies with the defaults, or under another default of what it depends on.
+        defaults = {i.name: i.default for i in infos.values()}
+        assert info.applies(defaults) or any(
+            defaults[name] not in values for name, values in info.applies_when)
+
+
+def test_options_that_apply_only_under_another_option() -> None:
+    big_two = parlour.get_variant("big-two")
+    assert [i.name for i in big_two.not_applying({"deals": 5})] == ["deals"]
+    assert big_two.not_applying({"deals": 5, "match_end": "deals"}) == []
+    assert [i.name for i in big_two.not_applying({"match_end": "deals", "penalty_limit": 9})] == [
+        "penalty_limit"]
+    pusoy = parlour.get_variant("pusoy-dos")
+    assert [i.name for i in pusoy.not_applying({"scoring": "penalty",
+                                                "control_after_out": "standard"})] == [
+        "control_after_out"]
+    infos = {i.name: i for i in big_two.option_info()}
+    assert infos["deals"].condition_words(infos) == "Match ends is after a number of deals"
+    # The API still takes them (a record of such a game replays): they change nothing.
+    game = parlour.new_game("big-two", deals=5)
+    assert game.match_end_text() == parlour.new_game("big-two").match_end_text()
+
+
+def test_a_variant_whose_option_applies_under_no_option_is_not_registered() -> None:
+    @dataclasses.dataclass(frozen=True)
+    class Options:
+        rounds: int = registry.option(3, "rounds", label="Rounds", min=1, max=9,
+                                      applies_when={"ending": ("rounds",)})
+
+    variant = parlour.Variant("test-bad", "a test", (2,), 2, Options, lambda v, n, o: None)
+    with pytest.raises(VariantError, match="applies when ending"):
+        registry.register(variant)
+    assert "test-bad" not in {v.name for v in parlour.variants()}
 
 
 @pytest.mark.parametrize("variant", [v.name for v in parlour.variants()])
@@ -147,7 +218,7 @@ GOOD = {"variant": "big-two", "players": 4, "options": {"allow_triples": True}}
     ({**GOOD, "options": "allow_triples=true"}, "options .* must be a dict"),
     ({**GOOD, "options": {1: True}}, "options .* must be a dict"),
     ({**GOOD, "options": {"triples": True}}, "no option 'triples'"),
-    ({**GOOD, "options": {"allow_triples": "yes"}}, "allow_triples='yes' is not allowed"),
+    ({**GOOD, "options": {"allow_triples": "yes"}}, r"\(allow_triples\) must be .*, not 'yes'"),
 ])
 def test_a_malformed_description_is_refused_naming_what_is_wrong(desc: object,
                                                                  fragment: str) -> None:

@@ -365,7 +365,59 @@ async def test_the_start_screen_refuses_a_bad_option_in_place() -> None:
         await pilot.click("#start")
         await pilot.pause()
         assert isinstance(app.screen, StartScreen)
-        assert "ante" in str(app.screen.query_one("#start-error", Static).content)
+        # Said in the form's words: the option by its label, no keyword.
+        error = str(app.screen.query_one("#start-error", Static).content)
+        assert "Ante must be a whole number from 1 to 100, not 1000" in error, error
+        assert "ante=" not in error and "(ante)" not in error
+
+
+@sync
+async def test_the_start_screen_hides_the_options_that_do_not_apply() -> None:
+    """Big Two's number of deals only when the match ends after a number of deals, its
+    penalty limit only when it ends at the limit: shown and hidden as the choice changes."""
+    app = table_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await choose(pilot, "variant", "big-two")
+        screen = app.screen
+        assert isinstance(screen, StartScreen)
+
+        def shown() -> dict[str, bool]:
+            return {name: screen.query_one(f"#row-{name}").display
+                    for name in ("match_end", "penalty_limit", "deals")}
+
+        assert shown() == {"match_end": True, "penalty_limit": True, "deals": False}
+        match_end = screen.query_one("#opt-match_end", Select)
+        # Each choice in words, not its keyword.
+        assert [str(prompt) for prompt, _ in match_end._options] == [
+            "at the penalty limit", "after a number of deals"]
+        match_end.value = "deals"
+        for _ in range(100):
+            await pilot.pause()
+            if shown()["deals"]:
+                break
+        assert shown() == {"match_end": True, "penalty_limit": False, "deals": True}
+        screen.query_one("#opt-deals", Input).value = "3"
+        screen.query_one("#opt-penalty_limit", Input).value = "20"
+        # What is hidden is not played: the penalty limit stays at its default.
+        assert screen.chosen().options["deals"] == 3
+        assert "penalty_limit" not in screen.chosen().options
+        match_end.value = "penalty-limit"
+        for _ in range(100):
+            await pilot.pause()
+            if not shown()["deals"]:
+                break
+        assert shown() == {"match_end": True, "penalty_limit": True, "deals": False}
+        assert screen.chosen().options["penalty_limit"] == 20
+        assert "deals" not in screen.chosen().options
+        # Pusoy Dos: what happens when a player goes out counts only when deals play on.
+        await choose(pilot, "variant", "pusoy-dos")
+        assert screen.query_one("#row-control_after_out").display
+        screen.query_one("#opt-scoring", Select).value = "penalty"
+        for _ in range(100):
+            await pilot.pause()
+            if not screen.query_one("#row-control_after_out").display:
+                break
+        assert not screen.query_one("#row-control_after_out").display
 
 
 @sync

@@ -671,6 +671,43 @@ def test_the_lobby_offers_each_game_its_own_computer_players(
     assert "bot:learned" in offered
 
 
+def test_the_lobby_shows_options_in_words_and_only_those_that_apply(
+        server: str, new_page: Callable[..., Page]) -> None:
+    """Big Two's number of deals is hidden while the match ends at the penalty limit, and
+    shown when it ends after a number of deals (the penalty limit then hidden); each option by
+    its label and each choice in words; what is refused is said in words too."""
+    page = new_page(viewport={"width": 1280, "height": 900}, allow=("400",))
+    page.goto(f"{server}/#/")
+    page.wait_for_selector("#variant option", state="attached")
+    page.select_option("#variant", "big-two")
+    deals = page.locator(".option-row", has=page.locator("#opt-deals"))
+    limit = page.locator(".option-row", has=page.locator("#opt-penalty_limit"))
+    expect(deals).to_be_hidden()
+    expect(limit).to_be_visible()
+    expect(page.locator('label[for="opt-match_end"]')).to_have_text("Match ends")
+    choices = page.eval_on_selector_all("#opt-match_end option",
+                                        "options => options.map(o => o.textContent)")
+    assert choices == ["at the penalty limit", "after a number of deals"]
+    shown = page.locator("#option-rows").inner_text()
+    assert "_" not in shown and "null" not in shown, shown
+    page.select_option("#opt-match_end", "deals")
+    expect(deals).to_be_visible()
+    expect(limit).to_be_hidden()
+    expect(page.locator('label[for="opt-deals"]')).to_have_text("Number of deals")
+    page.select_option("#opt-match_end", "penalty-limit")
+    expect(deals).to_be_hidden()
+    expect(limit).to_be_visible()
+    # A value past the range is refused naming the option as the form does.
+    page.fill("#opt-penalty_limit", "20000")
+    page.click("#create")
+    error = page.locator("#create-error")
+    expect(error).to_have_text("Penalty limit must be a whole number from 1 to 10000, not 20000")
+    page.fill("#opt-penalty_limit", "50")
+    page.fill("#turn-timeout", "2")
+    page.click("#create")
+    expect(error).to_have_text("The turn timer must be from 5 to 3600 seconds, or none")
+
+
 def test_a_chosen_seed_is_shown_in_the_lobby_and_at_the_table(
         server: str, new_page: Callable[..., Page]) -> None:
     seeded = new_table(server, "rummy", ["human", "greedy"], seed=42)

@@ -9,6 +9,7 @@ import io
 import json
 import os
 import random
+import re
 import signal
 import socket
 import subprocess
@@ -72,6 +73,13 @@ def test_variants_lists_every_variant_with_its_options_and_the_bots(http: TestCl
     assert "3♦" in big_two["rules"] and "50" in big_two["match_end"]
     straights = next(o for o in big_two["options"] if o["name"] == "straights")
     assert straights["choices"] == ["standard", "hong-kong"] and straights["default"] == "standard"
+    # Each option in words for the page, and when it applies.
+    assert straights["label"] == "Straights"
+    assert straights["choice_labels"] == ["standard", "Hong Kong"]
+    assert straights["applies_when"] == {}
+    deals = next(o for o in big_two["options"] if o["name"] == "deals")
+    assert deals["label"] == "Number of deals" and deals["choice_labels"] is None
+    assert deals["applies_when"] == {"match_end": ["deals"]}
     assert {"greedy", "hard"} <= set(data["bots"])
     # Each game offers its computer players: the learned network only where it has one.
     offered = {v["name"]: v["bots"] for v in data["variants"]}
@@ -124,7 +132,14 @@ def test_lobby_refusals(http: TestClient) -> None:
          "unknown bot 'grumpy'"),
         ("/api/tables", {"variant": "rummy", "seats": [{"kind": "human"}]}, 400,
          "must list the 2 seats"),
-        ("/api/tables", {"variant": "rummy", "seed": "x"}, 400, "'seed' must be an integer"),
+        ("/api/tables", {"variant": "rummy", "seed": "x"}, 400, "The seed must be a whole number"),
+        # What the lobby form can send wrong is said in its words: no keyword, no null.
+        ("/api/tables", {"variant": "big-two", "options": {"deals": 5000}}, 400,
+         "Number of deals must be a whole number from 1 to 1000, not 5000"),
+        ("/api/tables", {"variant": "spoil-five", "options": {"ante": 30}}, 400,
+         "The ante (30) is more than the starting chips (20)"),
+        ("/api/tables", {"variant": "rummy", "turn_timeout": 2}, 400,
+         "The turn timer must be from 5 to 3600 seconds, or none"),
         ("/api/tables", {"variant": "rummy", "colour": 1}, 400, "unknown field(s): colour"),
         (f"/api/tables/{table['id']}/join", {"seat": 1}, 400, "seat 1 is a bot's seat"),
         (f"/api/tables/{table['id']}/join", {"seat": 5}, 400, "5 is not a seat of this table"),
@@ -135,6 +150,8 @@ def test_lobby_refusals(http: TestClient) -> None:
         answer = http.post(path, json=body)
         assert answer.status_code == status, (body, answer.json())
         assert message in answer.json()["error"], (body, answer.json())
+        if ("options" in body and "triples" not in body["options"]) or "turn_timeout" in body:
+            assert not re.search(r"_|null|'", answer.json()["error"]), answer.json()
     malformed = http.post("/api/tables", content=b"{not json",
                           headers={"Content-Type": "application/json"})
     assert malformed.status_code == 400 and "not valid JSON" in malformed.json()["error"]

@@ -10,7 +10,7 @@ from typing import Any, TextIO
 
 from parlour.errors import ParlourError, VariantError
 from parlour.game import Game
-from parlour.registry import new_game
+from parlour.registry import Variant, get_variant, new_game
 from parlour.text import clip
 from parlour.timing import check_seconds
 
@@ -68,7 +68,31 @@ def game_from_args(args: argparse.Namespace) -> Game:
         if key == "players":
             raise VariantError("the number of players is not an option: give it as --players N")
         options[key] = option_value(value.strip())
+    variant = get_variant(args.variant)
+    # Values as they are typed after -o (true, hong-kong) in what is refused.
+    options = {key: variant.check(key, value, option_text) for key, value in options.items()}
+    refuse_not_applying(variant, options)
     return new_game(args.variant, players=args.players, **options)
+
+
+def refuse_not_applying(variant: Variant, options: dict[str, Any]) -> None:
+    """:class:`VariantError` if one of ``options`` (given with ``-o``) does not apply under the
+    others: it would change nothing, so it is refused rather than ignored without a word.
+
+    >>> refuse_not_applying(get_variant("big-two"), {"deals": 5})
+    Traceback (most recent call last):
+    ...
+    parlour.errors.VariantError: big-two: Number of deals (-o deals) counts only when Match ends is after a number of deals (-o match_end=deals); give that too, or leave out -o deals
+    """
+    infos = {i.name: i for i in variant.option_info()}
+    for info in variant.not_applying(options):
+        needed = " ".join(f"-o {name}={option_text(values[0])}" if len(values) == 1
+                          else f"-o {name}=" + "|".join(map(option_text, values))
+                          for name, values in info.applies_when)
+        raise VariantError(
+            f"{variant.name}: {info.label} (-o {info.name}) counts only when "
+            f"{info.condition_words(infos)} ({needed}); give that too, or leave out "
+            f"-o {info.name}")
 
 
 def pace_seconds(text: str) -> float:

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import io
 import os
 import random
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -48,7 +50,7 @@ from parlour.records import (
     replay,
     resume_match,
 )
-from parlour.registry import get_variant, new_game, player_counts_text, variants
+from parlour.registry import OptionInfo, get_variant, new_game, player_counts_text, variants
 from parlour.session import HUMAN, Position, TableSession
 from parlour.stats import PlayerStats
 from parlour.text import clip, sentence
@@ -79,15 +81,28 @@ def _totals(game: Game, totals: Sequence[float]) -> str:
 
 # -- parlour variants ----------------------------------------------------------------------------
 
+def _choice_text(option: OptionInfo, value: Any) -> str:
+    """A value as it is typed after ``-o``, with its words where a choice has its own
+    (``deals (after a number of deals)``)."""
+    text = option_text(value)
+    words = option.value_words(value) if option.choices is not None else text
+    same = words.lower() == re.sub(r"[-_]", " ", text.lower())  # hong-kong: Hong Kong
+    return text if same else f"{text} ({words})"
+
+
 def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
     for v in variants():
         counts = player_counts_text(v.players)
         out.write(f"{v.name}  ({counts} players, default {v.default_players})\n")
         out.write(f"    {v.description}\n")
         for o in v.option_info():
-            # Values as they are typed after -o (true, hong-kong), not as Python writes them.
+            # Values as they are typed after -o (true, hong-kong), not as Python writes them;
+            # the option in words as the tables name it, and when it counts at all.
             setting = f"{o.name}={option_text(o.default)}"
-            out.write(f"    -o {setting:<34} {o.help} [{o.allowed(option_text)}]\n")
+            when = "".join(f" (only with -o {name}=" + "|".join(map(option_text, values)) + ")"
+                           for name, values in o.applies_when)
+            out.write(f"    -o {setting:<34} {o.label}: {o.help} "
+                      f"[{o.allowed(functools.partial(_choice_text, o))}]{when}\n")
     return EXIT_OK
 
 

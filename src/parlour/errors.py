@@ -32,7 +32,21 @@ class SeatError(ParlourError):
 
 
 class VariantError(ParlourError):
-    """An unknown variant, option or player count, or a bad option value."""
+    """An unknown variant, option or player count, or a bad option value.
+
+    ``words`` says the same to a player, as the tables and the web page show it: an option by
+    its label ("Number of deals"), never by its keyword, and its values in words. The message
+    itself (``str(error)``) may name the keyword too, for whoever writes code. It is the message
+    where the two are the same.
+
+    >>> e = VariantError("big-two: Number of deals (deals) must be ...", "Number of deals must be ...")
+    >>> str(e), e.words
+    ('big-two: Number of deals (deals) must be ...', 'Number of deals must be ...')
+    """
+
+    def __init__(self, message: str, words: str | None = None) -> None:
+        super().__init__(message)
+        self.words = message if words is None else words
 
 
 class RecordError(ParlourError):

@@ -10,51 +10,94 @@ Traceback (most recent call last):
 ...
 parlour.errors.VariantError: big-two has no option 'triples'; its options are: allow_triples, straights, flush_order, pass_only_if_no_legal_play, match_end, penalty_limit, deals
 
-Options are declared as frozen dataclasses whose fields carry ``help`` text and, where the
-values are limited, ``choices`` or ``min``/``max`` in their metadata; the checks below are generic.
+Options are declared as frozen dataclasses whose fields carry (with :func:`option`) a
+``label`` and ``help`` in a player's words and, where the values are limited, ``choices`` (with
+their words) or ``min``/``max``, and the other options' values under which they apply; the
+checks below are generic.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import MISSING, Field, dataclass, fields
 from typing import Any
 
 from parlour.errors import VariantError
 from parlour.game import Game
+from parlour.text import clip, sentence
 
 
-def option(default: Any, help: str, *, choices: tuple[Any, ...] | None = None,
-           min: int | None = None, max: int | None = None) -> Any:
-    """Declare one variant option (a dataclass field with its help text and allowed values)."""
+def option(default: Any, help: str, *, label: str,
+           choices: tuple[Any, ...] | Mapping[Any, str] | None = None,
+           min: int | None = None, max: int | None = None,
+           applies_when: Mapping[str, tuple[Any, ...]] | None = None) -> Any:
+    """Declare one variant option (a dataclass field with its words and allowed values).
+
+    ``label`` names it as a player would ("Match ends", never ``match_end``) and ``help`` says
+    what it does, in the same words: both are what the tables and the web page show.
+    ``choices`` are its values, each with its words where the value is a code
+    (``{"deals": "after a number of deals"}``), or as a tuple where the values read as they
+    are. ``applies_when`` says under which values of other options it matters at all
+    (``{"match_end": ("deals",)}``): the tables hide it otherwise, and ``parlour play``
+    refuses it.
+    """
     from dataclasses import field
 
-    meta: dict[str, Any] = {"help": help}
-    if choices is not None:
-        meta["choices"] = choices
+    meta: dict[str, Any] = {"help": help, "label": label}
+    if isinstance(choices, Mapping):
+        meta["choices"] = tuple(choices)
+        meta["choice_labels"] = tuple(choices.values())
+    elif choices is not None:
+        meta["choices"] = tuple(choices)
     if min is not None:
         meta["min"] = min
     if max is not None:
         meta["max"] = max
+    if applies_when:
+        meta["applies_when"] = tuple((name, tuple(values)) for name, values in applies_when.items())
     return field(default=default, metadata=meta)
 
 
 @dataclass(frozen=True)
 class OptionInfo:
+    """One option of a variant: its keyword ``name`` (``-o NAME=``, the API's keyword) and
+    ``label`` (the words a player reads), its default, help and allowed values, and the values
+    of other options under which it applies (``applies_when``; every option if empty)."""
+
     name: str
     default: Any
     help: str
     choices: tuple[Any, ...] | None = None
     min: int | None = None
     max: int | None = None
+    label: str = ""
+    #: The words of each choice, in the order of ``choices`` (the choices themselves if None).
+    choice_labels: tuple[str, ...] | None = None
+    applies_when: tuple[tuple[str, tuple[Any, ...]], ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.label:  # an option declared without one reads as its keyword in words
+            object.__setattr__(self, "label", sentence(self.name.replace("_", " "))[:-1])
 
     def allowed(self, show: Callable[[Any], str] = repr) -> str:
         """The values this option takes, each written by ``show`` (Python's ``repr`` for the
         API's messages; the command line writes them as they are typed after ``-o``)."""
         if self.choices is not None:
-            return ", ".join(show(c) for c in self.choices)
+            return _either([show(c) for c in self.choices])
         if isinstance(self.default, bool):
-            return f"{show(True)}, {show(False)}"
+            return f"{show(True)} or {show(False)}"
+        return self._number_text()
+
+    def allowed_words(self) -> str:
+        """The values this option takes as a player reads them ("on points or after a number
+        of deals", "on or off", "a whole number from 1 to 1000")."""
+        if self.choices is not None:
+            return _either([self.value_words(c) for c in self.choices])
+        if isinstance(self.default, bool):
+            return "on or off"
+        return self._number_text()
+
+    def _number_text(self) -> str:
         if isinstance(self.default, int):
             if self.min is not None and self.max is not None:
                 return f"a whole number from {self.min} to {self.max}"
@@ -62,6 +105,35 @@ class OptionInfo:
                 return f"a whole number of at least {self.min}"
             return "a whole number" if self.max is None else f"a whole number up to {self.max}"
         return type(self.default).__name__
+
+    def value_words(self, value: Any) -> str:
+        """``value`` as a player reads it: a choice by its words, a switch as on or off."""
+        if self.choices is not None and self.choice_labels is not None and value in self.choices:
+            return self.choice_labels[self.choices.index(value)]
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        return str(value)
+
+    def applies(self, values: Mapping[str, Any]) -> bool:
+        """Whether this option matters when the variant's options are ``values`` (every one
+        by name, as :meth:`Game.option_values` gives them)."""
+        return all(values.get(name) in allowed for name, allowed in self.applies_when)
+
+    def condition_words(self, infos: Mapping[str, OptionInfo]) -> str:
+        """When this option applies, in words ("Match ends is after a number of deals");
+        ``infos`` are its variant's options by name."""
+        return " and ".join(
+            f"{infos[name].label} is " + _either([infos[name].value_words(v) for v in allowed])
+            for name, allowed in self.applies_when)
+
+
+def _either(items: list[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c`` (``a; b; or c`` where one has a comma of its own)."""
+    if len(items) == 1:
+        return items[0]
+    if any("," in item for item in items):
+        return "; ".join(items[:-1]) + f"; or {items[-1]}"
+    return ", ".join(items[:-1]) + f" or {items[-1]}"
 
 
 @dataclass(frozen=True)
@@ -105,11 +177,35 @@ class Variant:
         checked = {key: _checked(self.name, infos[key], value) for key, value in values.items()}
         return self.factory(self, n, self.options_type(**checked))
 
+    def check(self, name: str, value: Any, show: Callable[[Any], str] = repr) -> Any:
+        """``value`` as option ``name`` takes it (a choice in any case); :class:`VariantError`
+        saying what is allowed, each value written by ``show``, if it is not allowed."""
+        infos = {i.name: i for i in self.option_info()}
+        if name not in infos:
+            raise VariantError(f"{self.name} has no option {name!r}; its options are: "
+                               + (", ".join(infos) or "none"))
+        return _checked(self.name, infos[name], value, show)
+
+    def not_applying(self, given: dict[str, Any]) -> list[OptionInfo]:
+        """The options in ``given`` (values by name, the rest at their defaults) that do not
+        apply under the others (a number of deals when the match ends on points).
+
+        >>> [o.name for o in get_variant("big-two").not_applying({"deals": 5})]
+        ['deals']
+        >>> get_variant("big-two").not_applying({"deals": 5, "match_end": "deals"})
+        []
+        """
+        infos = self.option_info()
+        values = {i.name: given.get(i.name, i.default) for i in infos}
+        return [i for i in infos if i.name in given and not i.applies(values)]
+
 
 def _info(f: Field[Any]) -> OptionInfo:
     default = f.default if f.default is not MISSING else None
     m = f.metadata
-    return OptionInfo(f.name, default, m.get("help", ""), m.get("choices"), m.get("min"), m.get("max"))
+    return OptionInfo(f.name, default, m.get("help", ""), m.get("choices"), m.get("min"),
+                      m.get("max"), m.get("label", ""), m.get("choice_labels"),
+                      m.get("applies_when", ()))
 
 
 def player_counts_text(counts: tuple[int, ...]) -> str:
@@ -120,9 +216,12 @@ def player_counts_text(counts: tuple[int, ...]) -> str:
     return ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
 
 
-def _checked(variant: str, info: OptionInfo, value: Any) -> Any:
+def _checked(variant: str, info: OptionInfo, value: Any,
+             show: Callable[[Any], str] = repr) -> Any:
     """``value`` if ``info`` allows it (a choice in any case given as the choice itself, as
-    cards are: ``3c`` is ``3C``), else :class:`VariantError` saying what is allowed."""
+    cards are: ``3c`` is ``3C``), else :class:`VariantError` saying what is allowed: by the
+    option's label and keyword, the values written by ``show``, and in words alone for a
+    player (:attr:`VariantError.words`)."""
     bad = False
     if info.choices is not None:
         if isinstance(value, str) and value not in info.choices:
@@ -140,10 +239,21 @@ def _checked(variant: str, info: OptionInfo, value: Any) -> Any:
     elif info.default is not None:
         bad = not isinstance(value, type(info.default))
     if bad:
+        number = isinstance(value, int) and not isinstance(value, bool)
         raise VariantError(
-            f"{variant} option {info.name}={value!r} is not allowed; expected {info.allowed()}"
+            f"{variant}: {info.label} ({info.name}) must be {info.allowed(show)}, "
+            f"not {clip(_shown(show, value))}",
+            f"{info.label} must be {info.allowed_words()}"
+            + (f", not {clip(_shown(str, value))}" if number else ""),
         )
     return value
+
+
+def _shown(show: Callable[[Any], str], value: Any) -> str:
+    try:
+        return show(value)
+    except ValueError:  # an int too long for Python to write out
+        return "a number too long to write"
 
 
 _REGISTRY: dict[str, Variant] = {}
@@ -152,6 +262,14 @@ _REGISTRY: dict[str, Variant] = {}
 def register(variant: Variant) -> Variant:
     if variant.name in _REGISTRY:
         raise VariantError(f"variant {variant.name} is registered twice")
+    infos = {i.name: i for i in variant.option_info()}
+    for info in infos.values():
+        for name, values in info.applies_when:
+            other = infos.get(name)
+            if other is None or other is info or not values or (
+                    other.choices is not None and not set(values) <= set(other.choices)):
+                raise VariantError(f"{variant.name} option {info.name} applies when {name} is "
+                                   f"{values!r}: not an option of {variant.name} and its values")
     _REGISTRY[variant.name] = variant
     return variant
 

@@ -13,12 +13,13 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalGroup, VerticalScroll
 from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
 from parlour.bots import BOT_LEVELS, offered_bots
-from parlour.errors import ParlourError
+from parlour.errors import ParlourError, VariantError
 from parlour.game import Game
 from parlour.moves import Move
 from parlour.registry import OptionInfo, get_variant, new_game, variants
@@ -41,7 +42,7 @@ def guarded(method: F) -> F:
         try:
             return method(self, *args, **kwargs)
         except ParlourError as e:
-            self.app.notify(str(e), severity="error")
+            self.app.notify(_words(e), severity="error")
         except Exception as e:  # a bug: keep the table alive and say what happened
             self.app.notify(f"internal error: {type(e).__name__}: {e}", severity="error")
         return None
@@ -76,25 +77,27 @@ def level_text(name: str) -> str:
     return f"{name} — {BOT_LEVELS[name]}" if name in BOT_LEVELS else name
 
 
-def option_text(info: OptionInfo) -> str:
-    """An option's help as a sentence, with its range.
+def option_text(info: OptionInfo) -> Text:
+    """An option's label (in bold) and help, in words, with its range.
 
     >>> from parlour.registry import get_variant
     >>> for info in get_variant("big-two").option_info()[::6]:
     ...     print(option_text(info))
-    Allow three of a kind as a 3-card play.
-    Number of deals when match end is 'deals' (1 to 1000).
+    Allow three of a kind: three cards of one rank may be played on their own, beaten by a higher three.
+    Number of deals: the deals in a match (1 to 1000).
     """
-    # An option named in another's help is named in words too ("when match end is 'deals'").
-    words = re.sub(r"\b[a-z]+(?:_[a-z]+)+\b", lambda m: m.group().replace("_", " "),
-                   info.help)
-    text = sentence(words)
+    text = sentence(info.help)
     if info.choices is None and not isinstance(info.default, bool) and (
             info.min is not None or info.max is not None):
         span = (f"{info.min} to {info.max}" if info.min is not None and info.max is not None
                 else f"{info.min} or more" if info.min is not None else f"at most {info.max}")
         text = f"{text[:-1]} ({span})."
-    return text
+    return Text.assemble((info.label, "bold"), ": ", text[:1].lower() + text[1:])
+
+
+def _words(error: ParlourError) -> str:
+    """What ``error`` says to a player: an option by its label, not its keyword."""
+    return error.words if isinstance(error, VariantError) else str(error)
 
 
 class StartScreen(Screen[None]):
@@ -165,23 +168,61 @@ class StartScreen(Screen[None]):
                                    classes="bot-row"))
         for info in v.option_info():
             value = s.options.get(info.name, info.default) if v.name == s.variant else info.default
-            rows.append(Static(option_text(info), classes="option"))
             ident = f"opt-{info.name}"
+            widget: Widget
             if info.choices is not None:
-                rows.append(Select([(str(c), c) for c in info.choices], value=value,
-                                   allow_blank=False, id=ident))
+                widget = Select([(info.value_words(c), c) for c in info.choices], value=value,
+                                allow_blank=False, id=ident, classes="option-input")
             elif isinstance(info.default, bool):
-                rows.append(Switch(value=bool(value), id=ident))
+                widget = Switch(value=bool(value), id=ident, classes="option-input")
             else:
                 kind: Literal["integer", "text"] = (
                     "integer" if isinstance(info.default, int) else "text")
-                rows.append(Input(str(value), type=kind, id=ident))
+                widget = Input(str(value), type=kind, id=ident, classes="option-input")
+            # One group an option, hidden while the other options make it not apply.
+            rows.append(VerticalGroup(Static(option_text(info), classes="option"), widget,
+                                      id=f"row-{info.name}"))
         setup = self.query_one("#setup", Vertical)
         await setup.remove_children()
         await setup.mount_all(rows)
         self.settings = Settings(v.name, n, seat, s.bots, s.options if v.name == s.variant
                                  else {}, s.seed)
         self.name_opponents(seat)
+        self.show_applying()
+
+    def option_values(self) -> dict[str, Any]:
+        """The options as the form shows them (a number not yet typed in full at its default);
+        empty while the form is being built."""
+        values: dict[str, Any] = {}
+        for info in get_variant(self.settings.variant).option_info():
+            found = self.query(f"#opt-{info.name}")
+            if not found:
+                return {}
+            widget = found.first()
+            if isinstance(widget, (Switch, Select)):
+                values[info.name] = widget.value
+            elif isinstance(widget, Input):
+                text = widget.value.strip()
+                if isinstance(info.default, int) and not isinstance(info.default, bool):
+                    values[info.name] = int(text) if re.fullmatch(r"-?\d+", text) else info.default
+                else:
+                    values[info.name] = text or info.default
+        return values
+
+    def show_applying(self) -> None:
+        """Show the options that apply under the others as chosen, hide the rest (a number of
+        deals while the match ends at a penalty limit)."""
+        values = self.option_values()
+        if not values:
+            return
+        for info in get_variant(self.settings.variant).option_info():
+            for row in self.query(f"#row-{info.name}"):
+                row.display = info.applies(values)
+
+    @on(Select.Changed, ".option-input")
+    @on(Switch.Changed, ".option-input")
+    def option_changed(self) -> None:
+        self.show_applying()
 
     def name_opponents(self, seat: int) -> None:
         """Call each computer player by the seat it takes, with the person at ``seat``."""
@@ -213,14 +254,17 @@ class StartScreen(Screen[None]):
         seat = self.query_one("#seat", Select).value
         bots = [str(self.query_one(f"#bot-{k}", Select).value) for k in range(n - 1)]
         options: dict[str, Any] = {}
+        shown = self.option_values()
         for info in v.option_info():
+            if not info.applies(shown):
+                continue  # hidden: played at its default
             widget = self.query_one(f"#opt-{info.name}")
             if isinstance(widget, (Switch, Select)):
                 options[info.name] = widget.value
             elif isinstance(widget, Input):
                 text = widget.value.strip()
                 if isinstance(info.default, int) and not isinstance(info.default, bool):
-                    options[info.name] = _whole(text, info.name) if text else info.default
+                    options[info.name] = _whole(text, info.label) if text else info.default
                 else:
                     options[info.name] = text or info.default
         seed_text = self.query_one("#seed", Input).value.strip()
@@ -234,7 +278,7 @@ class StartScreen(Screen[None]):
             settings = self.chosen()
             self.on_start(settings)
         except ParlourError as e:
-            error.update(Text(str(e), style="bold red"))
+            error.update(Text(_words(e), style="bold red"))
 
     @guarded
     def action_rules(self) -> None:

@@ -268,9 +268,15 @@ def _variant_info(variant: Any) -> dict[str, Any]:
         "bots": offered_bots(variant.name),
         # learned has networks for some numbers of players only (Rummy's 2 and 4)
         "bots_by_players": {str(n): offered_bots(variant.name, n) for n in variant.players},
-        "options": [{"name": o.name, "default": o.default, "help": o.help,
+        # Each option by its keyword (what the API takes) and in words (what the page shows),
+        # with the other options' values under which it applies ({} for always).
+        "options": [{"name": o.name, "label": o.label, "default": o.default, "help": o.help,
                      "choices": None if o.choices is None else list(o.choices),
-                     "min": o.min, "max": o.max} for o in variant.option_info()],
+                     "choice_labels": None if o.choices is None
+                     else [o.value_words(c) for c in o.choices],
+                     "min": o.min, "max": o.max,
+                     "applies_when": {name: list(values) for name, values in o.applies_when}}
+                    for o in variant.option_info()],
     }
 
 

@@ -36,7 +36,7 @@ from typing import Any
 
 from parlour.bots import Bot, bot_names, make_bot
 from parlour.cards import parse_card
-from parlour.errors import CardError, ParlourError
+from parlour.errors import CardError, ParlourError, VariantError
 from parlour.game import Action, Game, Observation, State
 from parlour.match import Match
 from parlour.records import deal_record, save
@@ -833,6 +833,8 @@ class Tables:
             raise WebError("'variant' must name a variant")
         try:
             game = new_game(variant, players=body.get("players"), **options)
+        except VariantError as e:  # an option by its label, as the page shows it
+            raise WebError(e.words) from None
         except ParlourError as e:
             raise WebError(str(e)) from None
         except TypeError:
@@ -841,7 +843,7 @@ class Tables:
         seed = body.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
                                  or not 0 <= seed < 2**63):
-            raise WebError("'seed' must be an integer from 0 to 2**63 - 1, or null")
+            raise WebError(f"The seed must be a whole number from 0 to {2**63 - 1}, or none")
         turn_timeout = self._turn_timeout(body)
         stand_in = body.get("stand_in", self.settings.stand_in)
         if stand_in not in bot_names():
@@ -900,7 +902,7 @@ class Tables:
         low, high = TURN_TIMEOUT_RANGE
         if (not isinstance(value, (int, float)) or isinstance(value, bool)
                 or not low <= value <= high):
-            raise WebError(f"'turn_timeout' is seconds from {low:g} to {high:g}, or null for none")
+            raise WebError(f"The turn timer must be from {low:g} to {high:g} seconds, or none")
         return float(value)
 
     def _check_room(self, client: str) -> None:

@@ -111,39 +111,70 @@ class ClimbingRules:
 
 @dataclass(frozen=True)
 class BigTwo4CardOptions:
-    deals: int = option(10, "number of deals in a match", min=1, max=1000)
+    deals: int = option(10, "the deals in a match", label="Number of deals", min=1, max=1000)
 
 
 @dataclass(frozen=True)
 class BigTwoOptions:
-    allow_triples: bool = option(False, "allow three of a kind as a 3-card play")
-    straights: str = option("standard", "straight windows: 'standard' (3-7 … J-2, no wrap) or "
-                            "'hong-kong' (A-5 and 2-6 lowest, no J-2)",
-                            choices=("standard", "hong-kong"))
-    flush_order: str = option("suit-first", "compare flushes by suit first, or by top card",
-                              choices=("suit-first", "top-card"))
-    pass_only_if_no_legal_play: bool = option(False, "a player may pass only when unable to beat")
-    match_end: str = option("penalty-limit", "end a match when someone's penalties reach the "
-                            "limit, or after a fixed number of deals",
-                            choices=("penalty-limit", "deals"))
-    penalty_limit: int = option(50, "penalty total that ends the match", min=1, max=10000)
-    deals: int = option(10, "number of deals when match_end is 'deals'", min=1, max=1000)
+    allow_triples: bool = option(
+        False, "three cards of one rank may be played on their own, beaten by a higher three",
+        label="Allow three of a kind")
+    straights: str = option(
+        "standard", "which five ranks in a row count as a straight: standard runs from "
+        "3-4-5-6-7 up to J-Q-K-A-2 without wrapping round; Hong Kong makes A-2-3-4-5 and "
+        "2-3-4-5-6 the two lowest and has no J-Q-K-A-2",
+        label="Straights", choices={"standard": "standard", "hong-kong": "Hong Kong"})
+    flush_order: str = option(
+        "suit-first", "the higher of two flushes is the one in the higher suit (in the same "
+        "suit, the one with the higher top card), or the one with the higher top card",
+        label="Flushes compare",
+        choices={"suit-first": "by suit first", "top-card": "by top card"})
+    pass_only_if_no_legal_play: bool = option(
+        False, "a player may pass only when nothing in their hand beats the play on the table",
+        label="Pass only when unable to beat")
+    match_end: str = option(
+        "penalty-limit", "after the deal in which someone's penalty points reach the penalty "
+        "limit (the lowest total wins), or after a fixed number of deals",
+        label="Match ends",
+        choices={"penalty-limit": "at the penalty limit", "deals": "after a number of deals"})
+    penalty_limit: int = option(
+        50, "the penalty points that end the match once someone has them", label="Penalty limit",
+        min=1, max=10000, applies_when={"match_end": ("penalty-limit",)})
+    deals: int = option(10, "the deals in a match", label="Number of deals", min=1, max=1000,
+                        applies_when={"match_end": ("deals",)})
 
 
 @dataclass(frozen=True)
 class PusoyDosOptions:
-    straights: str = option("seed", "straight windows: 'seed' (A-5 and 2-6 wrap, ranked by the 2), "
-                            "'all-wraps' (also K-4 and Q-3) or 'hong-kong' (A-5, 2-6 lowest)",
-                            choices=("seed", "all-wraps", "hong-kong"))
-    control_after_out: str = option("next-player", "when a player goes out: the next player "
-                                    "leads at once (as in the original game), or the others "
-                                    "may still beat the last play (as in Big Two)",
-                                    choices=("next-player", "standard"))
-    next_leader: str = option("3C", "who opens later deals of a match: the 3C holder, or the "
-                              "previous first place leading freely", choices=("3C", "winner"))
-    scoring: str = option("placement", "deal score: placement points 3/2/1/0, or Big Two card "
-                          "penalties when the first player goes out", choices=("placement", "penalty"))
-    deals: int = option(10, "number of deals in a match", min=1, max=1000)
+    straights: str = option(
+        "seed", "which five ranks in a row count as a straight: usually 3-4-5-6-7 up to "
+        "J-Q-K-A-2, and A-2-3-4-5 and 2-3-4-5-6, the three with a 2 ranking highest by the "
+        "suit of their 2; all wraps adds K-A-2-3-4 and Q-K-A-2-3; Hong Kong makes A-2-3-4-5 "
+        "and 2-3-4-5-6 the two lowest and has no J-Q-K-A-2",
+        label="Straights",
+        choices={"seed": "usual: A-2-3-4-5 and 2-3-4-5-6 rank high",
+                 "all-wraps": "all wraps: also K-A-2-3-4 and Q-K-A-2-3",
+                 "hong-kong": "Hong Kong: A-2-3-4-5 and 2-3-4-5-6 lowest"})
+    control_after_out: str = option(
+        "next-player", "the next player leads at once (as in the original game), or the others "
+        "may still beat the play that went out (as in Big Two)",
+        label="When a player goes out",
+        choices={"next-player": "the next player leads",
+                 "standard": "the others may still beat the last play"},
+        applies_when={"scoring": ("placement",)})
+    next_leader: str = option(
+        "3C", "the holder of the 3♣, with a play including it, or the winner of the deal "
+        "before, leading freely",
+        label="Later deals are started by",
+        choices={"3C": "the holder of the 3♣", "winner": "the winner of the deal before"})
+    scoring: str = option(
+        "placement", "by place, 3, 2, 1 and 0 points from first to last; or with card "
+        "penalties: the deal ends when the first player goes out and the others score penalty "
+        "points for the cards they hold, as in Big Two",
+        label="Scoring",
+        choices={"placement": "by place (3, 2, 1, 0)",
+                 "penalty": "card penalties, as in Big Two"})
+    deals: int = option(10, "the deals in a match", label="Number of deals", min=1, max=1000)
 
 
 BIG_TWO_FIVES = (Category.STRAIGHT, Category.FLUSH, Category.FULL_HOUSE, Category.FOUR_PLUS_ONE,

@@ -48,26 +48,29 @@ class RummyOptions:
     """The [OPTION]s of RULES.md section 5, with their defaults."""
 
     hand_size: int = option(
-        0, "cards dealt to each player; 0 = the standard 10 with two players, 7 with three or four",
-        min=0, max=25,
+        0, "the cards dealt to each player; 0 deals the usual number: 10 each to two players, "
+        "7 to three or four", label="Cards dealt", min=0, max=25,
     )
     forbid_discard_of_drawn_discard: bool = option(
-        False, "the card taken from the discard pile may not be discarded in the same turn"
+        False, "a card taken from the discard pile may not be discarded again in the same turn",
+        label="No discarding the card just picked up",
     )
     score_melds: bool = option(
-        True, "melded cards score for the melder (lay-offs always score for the player laying off)"
+        True, "the cards a player melds score for that player; when off, only lay-offs score "
+        "(always for the player laying off)", label="Melds score",
     )
     tie_break: str = option(
-        "shared", "equal highest scores share the win, or the one who went out wins",
-        choices=("shared", "went-out"),
+        "shared", "players tied for the highest score share the win, or the player who went "
+        "out wins if among them", label="Equal top scores",
+        choices={"shared": "share the win", "went-out": "the player who went out wins"},
     )
     series_target: int = option(
-        0, "play a series of deals until a cumulative score reaches this (e.g. 500); 0 = one deal",
-        min=0, max=10_000,
+        0, "play deals until a player's total reaches this many points (500, say); 0 plays "
+        "a single deal", label="Series target", min=0, max=10_000,
     )
     turn_limit: int = option(
-        1000, "a deal with nobody out after this many turns ends as blocked and is scored",
-        min=1, max=10_000,
+        1000, "a deal in which nobody has gone out after this many turns ends there, blocked, "
+        "and is scored", label="Turn limit", min=1, max=10_000,
     )
 
 
@@ -125,10 +128,9 @@ class RummyGame(Game):
     def __init__(self, variant: Variant, players: int, options: RummyOptions) -> None:
         super().__init__(variant, players, options)
         if players * self.hand_size + 1 > 52:
-            raise VariantError(
-                f"{variant.name}: {players} hands of {self.hand_size} cards and the up-card need "
-                f"{players * self.hand_size + 1} cards; the deck has 52"
-            )
+            need = (f"{players} hands of {self.hand_size} cards and the up-card need "
+                    f"{players * self.hand_size + 1} cards; the deck has 52")
+            raise VariantError(f"{variant.name}: {need}", f"Too many cards dealt: {need}")
 
     @property
     def options(self) -> RummyOptions:

@@ -44,16 +44,18 @@ ALTERNATIVE = "alternative"
 def _silent_ace_option() -> Any:
     return option(
         False,
-        "the holder of the ace of trumps may stay 'silent' instead of robbing or announcing; "
-        "that ace then ranks as the lowest trump (every seat then takes a robbing turn)",
+        "the holder of the ace of trumps may keep quiet instead of robbing or announcing it; "
+        "that ace then ranks as the lowest trump (and every seat takes a turn to rob)",
+        label="Ace of trumps may stay silent",
     )
 
 
 def _ace_pickup_option() -> Any:
     return option(
         AFTER_FIRST_TRICK,
-        "when a dealer who robs a turned ace takes it: after the first trick (the usual rule) or immediately",
-        choices=(AFTER_FIRST_TRICK, IMMEDIATE),
+        "after the first trick (the usual rule), or at once, to play it in the first trick",
+        label="A dealer robbing a turned-up ace takes it",
+        choices={AFTER_FIRST_TRICK: "after the first trick", IMMEDIATE: "at once"},
     )
 
 
@@ -63,11 +65,14 @@ class FortyFiveOptions:
 
     scoring: str = option(
         PRIMARY,
-        "primary: 3 or 4 tricks score 5, all five 10; alternative: 5 points a trick, the "
-        "minority's deducted (3 tricks 5, 4 tricks 15, 5 tricks 25)",
-        choices=(PRIMARY, ALTERNATIVE),
+        "usual: the side taking 3 or 4 tricks scores 5, all five 10; by tricks: 5 points a "
+        "trick, less the other side's (3 tricks score 5, 4 score 15, all five 25)",
+        label="Scoring",
+        choices={PRIMARY: "usual: 5, or 10 for all five tricks",
+                 ALTERNATIVE: "by tricks: 5, 15 or 25"},
     )
-    target: int = option(45, "points a side needs to win the match", min=5, max=1000)
+    target: int = option(45, "the points a side needs to win the match", label="Points to win",
+                         min=5, max=1000)
     silent_ace: bool = _silent_ace_option()
     ace_pickup: str = _ace_pickup_option()
 
@@ -78,14 +83,17 @@ class SpoilFiveOptions:
 
     jinking: bool = option(
         False,
-        "a player who takes the first three tricks may 'jink' (play for all five: each other "
-        "player pays an extra ante, but losing a trick spoils the pool) or 'stop'",
+        "a player who takes the first three tricks may stop and take the pool, or jink: play "
+        "on for all five, for an extra ante from each other player, but a lost trick spoils "
+        "the pool",
+        label="Allow jinking",
     )
-    ante: int = option(1, "chips each player puts in the pool every deal", min=1, max=100)
-    starting_chips: int = option(20, "chips each player starts the match with", min=1,
-                                 max=1000)
-    deals: int = option(20, "deals in a match (it ends sooner if someone cannot ante)",
-                        min=1, max=1000)
+    ante: int = option(1, "the chips each player puts in the pool every deal", label="Ante",
+                       min=1, max=100)
+    starting_chips: int = option(20, "the chips each player starts the match with (at least "
+                                 "the ante)", label="Starting chips", min=1, max=1000)
+    deals: int = option(20, "the deals in a match (it ends sooner if someone cannot pay the "
+                        "ante)", label="Number of deals", min=1, max=1000)
     silent_ace: bool = _silent_ace_option()
     ace_pickup: str = _ace_pickup_option()
 
@@ -255,7 +263,9 @@ class SpoilFiveGame(TrumpGame):
             # Nobody could pay the first ante: the match would end before its first deal.
             raise VariantError(
                 f"spoil-five option ante={options.ante} is more than starting_chips="
-                f"{options.starting_chips}; every player must be able to pay the first ante"
+                f"{options.starting_chips}; every player must be able to pay the first ante",
+                f"The ante ({options.ante}) is more than the starting chips "
+                f"({options.starting_chips}): every player must be able to pay the first ante",
             )
         super().__init__(variant, players, options)
         self.rules = DealRules(

@@ -86,8 +86,11 @@ function optionInput(option) {
   const id = `opt-${option.name}`;
   const dataset = { option: option.name };
   if (option.choices) {
+    // Each choice in words; its value is what the server takes.
     const select = element("select", { id, dataset },
-      ...option.choices.map((c) => element("option", { value: String(c), textContent: String(c) })));
+      ...option.choices.map((c, i) => element("option", {
+        value: String(c), textContent: option.choice_labels?.[i] ?? String(c),
+      })));
     select.value = String(option.default);
     return select;
   }
@@ -103,30 +106,55 @@ function optionInput(option) {
   return element("input", { id, value: option.default ?? "", dataset });
 }
 
+/** An option's value as its input shows it, typed as declared. */
+function optionValue(option) {
+  const input = $(`opt-${option.name}`);
+  if (input.type === "checkbox") return input.checked;
+  if (Number.isInteger(option.default)) return input.value === "" ? option.default : Number(input.value);
+  if (option.choices) return option.choices.find((c) => String(c) === input.value) ?? input.value;
+  return input.value;
+}
+
+/** Whether `option` matters under the other options as shown (a number of deals does not
+ * when the match ends at a penalty limit). */
+function applies(variant, option) {
+  return Object.entries(option.applies_when ?? {}).every(([name, values]) => {
+    const other = variant.options.find((o) => o.name === name);
+    return other !== undefined && values.includes(optionValue(other));
+  });
+}
+
+/** Show the options that apply, hide the rest. */
+function showApplying(variant) {
+  for (const option of variant.options) {
+    $(`opt-${option.name}`).closest(".option-row").hidden = !applies(variant, option);
+  }
+}
+
 function renderOptions(variant) {
   const rows = $("option-rows");
   rows.replaceChildren(...variant.options.map((option) => {
     const input = optionInput(option);
-    const label = element("label", { className: "option-name", htmlFor: input.id }, option.name.replaceAll("_", " "));
-    const allowed = option.choices ? ` (${option.choices.join(", ")})`
-      : Number.isInteger(option.default) && (option.min != null || option.max != null)
-        ? ` (${option.min ?? ""}…${option.max ?? ""})` : "";
+    const label = element("label", { className: "option-name", htmlFor: input.id },
+      option.label ?? option.name);
+    const allowed = Number.isInteger(option.default) && option.min != null && option.max != null
+      ? ` (${option.min} to ${option.max})` : "";
+    input.addEventListener("change", () => showApplying(variant));
+    const help = option.help ? `${option.help[0].toUpperCase()}${option.help.slice(1)}${allowed}.` : "";
     return element("div", { className: `option-row ${input.type === "checkbox" ? "check" : ""}` },
-      label, input, element("p", { className: "help", textContent: option.help + allowed }));
+      label, input, element("p", { className: "help", textContent: help }));
   }));
+  showApplying(variant);
   $("options").hidden = variant.options.length === 0;
 }
 
-/** The options that differ from the variant's defaults, typed as declared. */
+/** The options that differ from the variant's defaults, typed as declared; an option that
+ * does not apply under the others is left out (it is hidden). */
 function chosenOptions(variant) {
   const options = {};
   for (const option of variant.options) {
-    const input = $(`opt-${option.name}`);
-    let value;
-    if (input.type === "checkbox") value = input.checked;
-    else if (Number.isInteger(option.default)) value = input.value === "" ? option.default : Number(input.value);
-    else if (option.choices) value = option.choices.find((c) => String(c) === input.value) ?? input.value;
-    else value = input.value;
+    if (!applies(variant, option)) continue;
+    const value = optionValue(option);
     if (value !== option.default) options[option.name] = value;
   }
   return options;
