@@ -2,8 +2,9 @@
 
 A uvicorn server runs the app in a thread on a free loopback port with a temporary SQLite
 database and no pause before bot moves. Every move is made the way a player makes it: by
-clicking cards in the hand and a verb button. The moves are chosen by reading the page (the
-legal moves the table carries in ``#actions[data-legal]``), never by asking the engine. Each
+clicking cards in the hand and a verb button, or, in the keyboard's tests, by keys alone. The
+moves are chosen by reading the page (the legal moves the table carries in
+``#actions[data-legal]``), never by asking the engine. Each
 family's table is saved as a screenshot under ``test-artifacts/``, and so are the lobby, a table
 with a turn timer and the owner's seat menu, at desktop and phone sizes.
 
@@ -544,6 +545,227 @@ def test_two_humans_at_one_table_with_a_spectator(server: str,
     assert len(summaries) == 1, summaries
     expect(watcher.locator("#next-deal")).to_have_count(0)
     save_screenshot(bob, "web-two-players.png")
+
+
+# -- the keyboard -------------------------------------------------------------------------------
+
+#: The key of each verb, as the page's Keys panel lists them.
+VERB_KEYS = {
+    "play": "p", "pass": "a", "rob": "r", "keep": "k", "silent": "i", "jink": "j", "stop": "t",
+    "draw stock": "w", "draw discard": "d", "meld": "m", "layoff": "l", "discard": "x",
+}
+#: Every text the page sends over its socket, kept in ``window.sent``: what a key did.
+RECORD_SENT = """window.sent = [];
+    const send = WebSocket.prototype.send;
+    WebSocket.prototype.send = function (data) { window.sent.push(String(data)); return send.call(this, data); };"""
+#: Each render of the table (every update) at which a card was in the hand but the keyboard's
+#: focus was not on one, in ``window.focusLost``: observed once the render is over.
+WATCH_FOCUS = """() => {
+    window.focusLost = [];
+    new MutationObserver(() => {
+        if (document.querySelector("#hand .card") && !document.activeElement?.matches("#hand .card")) {
+            window.focusLost.push(document.activeElement?.tagName ?? "none");
+        }
+    }).observe(document.querySelector("#table-view"), { attributes: true, attributeFilter: ["data-version"] });
+}"""
+
+
+def hand_cards(page: Page) -> list[str]:
+    cards: list[str] = page.eval_on_selector_all("#hand .card", "cs => cs.map(c => c.dataset.card)")
+    return cards
+
+
+def focused_card(page: Page) -> str | None:
+    """The card of the hand that has the keyboard focus (None: the focus is elsewhere)."""
+    card: str | None = page.evaluate(
+        "document.activeElement?.matches('#hand .card') ? document.activeElement.dataset.card : null")
+    return card
+
+
+def actions_sent(page: Page) -> list[dict[str, Any]]:
+    return [m for m in map(json.loads, page.evaluate("window.sent")) if m.get("type") == "action"]
+
+
+def tab_to_hand(page: Page) -> str:
+    """Press Tab from the top of the page until the focus is on a card of the hand: that card."""
+    page.evaluate("document.activeElement?.blur()")
+    for _ in range(20):
+        page.keyboard.press("Tab")
+        card = focused_card(page)
+        if card is not None:
+            return card
+    pytest.fail("Tab never reached the hand")
+
+
+def key_select(page: Page, cards: list[str]) -> None:
+    """Select exactly ``cards`` by keyboard: ``c`` clears, the arrows go to each card and Space
+    selects it."""
+    if page.locator("#hand .card.selected").count():
+        page.keyboard.press("c")
+    for card in cards:
+        order = hand_cards(page)
+        here, there = order.index(focused_card(page) or order[0]), order.index(card)
+        for _ in range(abs(there - here)):
+            page.keyboard.press("ArrowRight" if there > here else "ArrowLeft")
+        assert focused_card(page) == card
+        page.keyboard.press("Space")
+        assert focused_card(page) == card
+    expect(page.locator("#hand .card.selected")).to_have_count(len(cards))
+
+
+def key_play(page: Page, move: Move) -> tuple[str | None, list[str]]:
+    """Make ``move`` by keys alone, from the hand: its cards, its verb's key (the one its
+    button says), a digit for a lay-off's meld; wait until the server took it. Returns the
+    card that had the focus when the key was pressed, and the hand then."""
+    version = attr(page, "data-version")
+    key_select(page, move["cards"])
+    focused, cards = focused_card(page), hand_cards(page)
+    key = VERB_KEYS[move["verb"]]
+    assert page.get_attribute(f'#verbs button[data-verb="{move["verb"]}"]', "aria-keyshortcuts") == key
+    page.keyboard.press(key)
+    if page.locator("#choices:not([hidden])").count():
+        choices = page.eval_on_selector_all("#choices button.choice", "bs => bs.map(b => b.dataset.action)")
+        page.keyboard.press(str(choices.index(move["action"]) + 1))
+    page.wait_for_function(
+        """version => document.querySelector('#table-view').dataset.version !== version
+            || document.querySelector('#message')?.dataset.kind === 'error'""", arg=version)
+    message = page.locator('#message[data-kind="error"]')
+    assert not message.count(), f"{move['action']} was refused: {message.inner_text()}"
+    return focused, cards
+
+
+def test_the_hand_by_keyboard(server: str, new_page: Callable[..., Page]) -> None:
+    """Tab reaches the hand as one stop, the arrows move along it, Space and Enter select, the
+    letters act, and a redrawn hand keeps the focus; typing in a field, or a letter with Alt,
+    is no move."""
+    page = new_page(viewport={"width": 1280, "height": 900})
+    page.add_init_script(RECORD_SENT)
+    create_table(page, server, "big-two", ["you", "bot:greedy", "bot:greedy", "bot:greedy"],
+                 seed=7)
+    assert wait_for_turn(page)
+    cards = hand_cards(page)
+    assert tab_to_hand(page) == cards[0]
+    expect(page.locator('#hand .card[tabindex="0"]')).to_have_count(1)
+    for key, card in (("ArrowRight", cards[1]), ("End", cards[-1]), ("ArrowRight", cards[-1]),
+                      ("Home", cards[0]), ("ArrowLeft", cards[0]), ("ArrowRight", cards[1])):
+        page.keyboard.press(key)
+        assert focused_card(page) == card, key
+    expect(page.locator('#hand .card[tabindex="0"]')).to_have_attribute("data-card", cards[1])
+
+    # Each card is a toggle button named by its face; Space and Enter select and unselect it,
+    # and the focus stays on it as the hand is redrawn.
+    second = page.get_by_role("button", name=face(cards[1]), exact=True)
+    expect(second).to_have_attribute("aria-pressed", "false")
+    page.keyboard.press("Space")
+    expect(second).to_have_attribute("aria-pressed", "true")
+    expect(second).to_have_class(re.compile(r"\bselected\b"))
+    expect(second).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(second).to_have_attribute("aria-pressed", "false")
+    expect(second).to_be_focused()
+    page.keyboard.press("Space")
+    page.keyboard.press("c")
+    expect(page.locator("#hand .card.selected")).to_have_count(0)
+    expect(second).to_be_focused()
+
+    # h: the hint selects its cards, and the hand keeps the focus.
+    page.keyboard.press("h")
+    hint = page.locator('#message[data-kind="hint"]')
+    expect(hint).to_be_visible()
+    assert page.locator("#hand .card.selected").count()
+    assert focused_card(page) == cards[1]
+    # ?: the Keys panel, open and closed again.
+    page.keyboard.press("?")
+    expect(page.locator("#keys-help")).to_have_attribute("open", "")
+    expect(page.locator("#keys-help")).to_contain_text("play the selected cards")
+    # Big Two's keys only: none of Rummy's or the trump games'.
+    for other in ("lay off", "rob"):
+        expect(page.locator("#keys-help")).not_to_contain_text(other, use_inner_text=True)
+    page.keyboard.press("?")
+    expect(page.locator("#keys-help")).not_to_have_attribute("open", "")
+    # The hand is one stop: out with Shift+Tab, back with Tab to the card left.
+    page.keyboard.press("Shift+Tab")
+    assert focused_card(page) is None
+    page.keyboard.press("Tab")
+    assert focused_card(page) == cards[1]
+
+    # With Alt, or typed in a text field, a letter is not the table's.
+    page.keyboard.press("Alt+p")
+    page.evaluate("""() => { const field = document.createElement("input");
+        field.id = "typing"; document.querySelector("#table-view").append(field); }""")
+    page.focus("#typing")
+    page.keyboard.type("pah")
+    expect(page.locator("#typing")).to_have_value("pah")
+    assert actions_sent(page) == []
+    page.evaluate("document.querySelector('#typing').remove()")
+
+    # p plays; once the update redraws the table, the focus is on the same card, or on the
+    # one now in the place of the card played.
+    tab_to_hand(page)
+    move = shed_most(legal_moves(page))
+    focused, before = key_play(page, move)
+    assert focused is not None and actions_sent(page)[-1]["verb"] == move["verb"]
+    left = hand_cards(page)
+    nearest = left[min(before.index(focused), len(left) - 1)]
+    assert focused_card(page) == (focused if focused in left else nearest)
+    assert wait_for_turn(page)
+    assert focused_card(page) in hand_cards(page)
+
+
+def rummy_taking(moves: list[Move]) -> Move:
+    """Rummy as ``rummy_move``, but taking the discard whenever the rules allow."""
+    taking = [m for m in moves if m["verb"] == "draw discard"]
+    return taking[0] if taking else rummy_move(moves)
+
+
+FOUR = ["you", "bot:greedy", "bot:greedy", "bot:greedy"]
+RUMMY = {"hand_size": "7", "turn_limit": "40"}
+
+
+# Seeded so that each deal has the seat use the verbs named (every key of its game but a few),
+# and, where `choice` is true, make a lay-off that fits two melds: a digit says which.
+@pytest.mark.parametrize(("variant", "seats", "options", "seed", "choose", "uses", "choice"), [
+    ("big-two-4card", FOUR, {"deals": "1"}, 5, shed_most, {"play", "pass"}, False),
+    ("rummy", FOUR, {}, 25, rummy_move, {"draw stock", "meld", "layoff", "discard"}, True),
+    ("rummy", FOUR[:2], RUMMY, 5, rummy_taking, {"draw discard", "meld", "discard"}, False),
+    ("forty-five", FOUR, {}, 2, lambda moves: moves[0], {"rob", "play"}, False),
+], ids=["big-two-4card", "rummy", "rummy-taking", "forty-five-robbing"])
+def test_a_whole_deal_by_keyboard_alone(server: str, new_page: Callable[..., Page], variant: str,
+                                       seats: list[str], options: dict[str, str], seed: int,
+                                       choose: Callable[[list[Move]], Move], uses: set[str],
+                                       choice: bool) -> None:
+    """Once at the table, every move of the seat is made by keys: Tab to the hand, arrows and
+    Space for the cards, the verb's letter. No update of the table ever leaves the focus
+    elsewhere than on a card while the hand has one."""
+    page = new_page(viewport={"width": 1280, "height": 900})
+    page.add_init_script(RECORD_SENT)
+    create_table(page, server, variant, seats, options=options, seed=seed)
+    page.wait_for_selector("#hand .card")
+    page.evaluate(WATCH_FOCUS)
+    tab_to_hand(page)
+    verbs: set[str] = set()
+    made = 0
+    for _ in range(MAX_MOVES):
+        if not wait_for_turn(page):
+            break
+        assert focused_card(page) is not None
+        move = choose(legal_moves(page))
+        key_play(page, move)
+        verbs.add(move["verb"])
+        made += 1
+    else:
+        pytest.fail(f"the deal did not end within {MAX_MOVES} moves of one seat")
+    expect_deal_over(page)
+    assert page.evaluate("window.focusLost") == []
+    # The hand played out, the focus is on the deal's next step, never on the page itself.
+    assert page.evaluate("document.activeElement !== document.body")
+    if not hand_cards(page):
+        assert page.evaluate("document.activeElement.matches('#deal-over button.primary')")
+    assert verbs >= uses, verbs
+    # The moves went out as the keys made them: a verb and the cards, or a lay-off's meld.
+    sent = actions_sent(page)
+    assert len(sent) == made and {m["verb"] for m in sent if "verb" in m} <= verbs
+    assert any("verb" not in m for m in sent) == choice
 
 
 # -- a phone ------------------------------------------------------------------------------------

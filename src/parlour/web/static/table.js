@@ -16,6 +16,13 @@ const VERB_LABELS = {
   meld: "Meld", layoff: "Lay off", discard: "Discard",
 };
 
+// The key that makes each move, as at the terminal table; the page's "Keys" panel lists them.
+const VERB_KEYS = {
+  p: "play", a: "pass", r: "rob", k: "keep", i: "silent", j: "jink", t: "stop",
+  w: "draw stock", d: "draw discard", m: "meld", l: "layoff", x: "discard",
+};
+const KEY_OF_VERB = Object.fromEntries(Object.entries(VERB_KEYS).map(([key, verb]) => [verb, key]));
+
 // The least width of a card in hand left showing, in CSS pixels: enough for a finger.
 const MIN_VISIBLE = 40;
 
@@ -44,6 +51,9 @@ const S = {
   version: -1,
   family: null,
   selected: new Set(),
+  // The card of the hand that Tab reaches (the hand is one stop, arrows move within it) and
+  // its place, kept across updates: the nearest card takes over when it leaves the hand.
+  rover: null,
   labels: null,
   // The turn timer of the last update: the seat it runs for and when it runs out
   // (performance.now() milliseconds); null when none runs.
@@ -375,6 +385,11 @@ function playableCards() {
 function renderHand() {
   const view = S.view;
   const hand = $("hand");
+  // Redrawing the hand drops the focus of a card in it: it goes back to the same card, or the
+  // nearest one, so that a keyboard player goes on from where they were.
+  const focused = focusedCard();
+  const inHand = Boolean(document.activeElement?.closest("#hand"));
+  if (focused) S.rover = focused;
   hand.replaceChildren();
   if (S.seat === null) {
     hand.append(element("p", { className: "muted watching", textContent: "You are watching: no hand is shown." }));
@@ -388,19 +403,24 @@ function renderHand() {
     if (card === view.new_card) classes.push("new-card");
     if (view.your_turn && anyCards && !playable.has(card)) classes.push("unplayable");
     const el = cardElement(card, classes);
-    el.tabIndex = 0;
+    el.tabIndex = -1;
     el.setAttribute("role", "button");
+    el.setAttribute("aria-label", prettyCards(card));
     el.setAttribute("aria-pressed", String(S.selected.has(card)));
     if (card === view.new_card) el.append(element("span", { className: "new-badge", textContent: "new" }));
     el.addEventListener("click", () => toggle(card));
-    el.addEventListener("keydown", (e) => {
-      if (e.key === " " || e.key === "Enter") {
-        e.preventDefault();
-        toggle(card);
-      }
-    });
     hand.append(el);
   }
+  const rover = roverCard();
+  if (rover) {
+    rover.tabIndex = 0;
+    if (inHand) rover.focus({ preventScroll: true });
+  }
+  // The last card played, the hand itself keeps the focus until the deal's end has a button.
+  if (inHand && !rover) {
+    hand.tabIndex = -1;
+    hand.focus({ preventScroll: true });
+  } else hand.removeAttribute("tabindex");
   $("clear-btn").disabled = S.selected.size === 0;
   layoutHand();
 }
@@ -448,6 +468,7 @@ function renderActions() {
   $("actions").dataset.legal = JSON.stringify(view.legal ?? []);
   $("verbs").replaceChildren(...(view.verbs ?? []).map((verb) => element("button", {
     type: "button", className: "verb primary", dataset: { verb }, textContent: VERB_LABELS[verb] ?? verb,
+    "aria-keyshortcuts": KEY_OF_VERB[verb], title: KEY_OF_VERB[verb] ? `key: ${KEY_OF_VERB[verb]}` : null,
     onclick: () => act(verb),
   })));
   $("hint-btn").disabled = !view.your_turn;
@@ -546,6 +567,7 @@ function render() {
   root.dataset.family = S.family ?? "";
   root.dataset.seat = S.seat ?? "";
   root.dataset.status = S.table.status;
+  const keyboard = keyboardPlace();
   renderHead();
   renderNotice();
   renderSeats(obs);
@@ -555,6 +577,100 @@ function render() {
   renderActions();
   renderDealOver(obs);
   renderLog();
+  keepFocus(keyboard);
+}
+
+// -- the keyboard ----------------------------------------------------------------------------------
+
+/** The card of the hand that has the keyboard focus and its place ({card, index}), or null. */
+function focusedCard() {
+  const el = document.activeElement;
+  if (!el?.matches("#hand .card")) return null;
+  return { card: el.dataset.card, index: [...$("hand").querySelectorAll(".card")].indexOf(el) };
+}
+
+/** The card Tab reaches: the rover if still in the hand, else the one now at its place. */
+function roverCard() {
+  const cards = [...$("hand").querySelectorAll(".card")];
+  if (!cards.length) return null;
+  return cards.find((c) => c.dataset.card === S.rover?.card) ??
+    cards[Math.min(S.rover?.index ?? 0, cards.length - 1)];
+}
+
+function focusCard(cards, to) {
+  for (const c of cards) c.tabIndex = c === to ? 0 : -1;
+  S.rover = { card: to.dataset.card, index: cards.indexOf(to) };
+  to.focus();
+}
+
+/** Where the keyboard plays from before a render: the id of the focused element, when it is
+ * in the hand, on the moves' buttons or on the deal's end (null: elsewhere, left alone). */
+function keyboardPlace() {
+  const el = document.activeElement;
+  if (!el?.closest("#hand, #actions, #choices, #deal-over")) return null;
+  return { id: el === $("hand") ? "" : el.id };
+}
+
+/** After a render, focus that fell to the page (its element redrawn or hidden) goes to the
+ * element of the same id, else to the hand, else, the hand empty, to the deal's next step. */
+function keepFocus(place) {
+  const now = document.activeElement;
+  if (!place || (now && now !== document.body && now !== $("hand") && now.getClientRects().length)) return;
+  const same = place.id ? $(place.id) : null;
+  const to = (same?.getClientRects().length ? same : null) ?? roverCard() ??
+    $("deal-over").querySelector("button.primary");
+  to?.focus({ preventScroll: true });
+}
+
+/** Arrows, Home and End move along the hand; Space and Enter select or unselect a card. */
+function onHandKey(event) {
+  const card = event.target.closest(".card");
+  if (!card || event.ctrlKey || event.altKey || event.metaKey) return;
+  const cards = [...$("hand").querySelectorAll(".card")];
+  const at = cards.indexOf(card);
+  const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: cards.length - 1 }[event.key];
+  if (to !== undefined) {
+    event.preventDefault();
+    focusCard(cards, cards[Math.max(0, Math.min(to, cards.length - 1))]);
+  } else if (event.key === " " || event.key === "Enter") {
+    event.preventDefault();
+    if (!event.repeat) toggle(card.dataset.card);
+  }
+}
+
+/** Whether a key pressed in `target` is typing (a name, a bot level), not a command. */
+function typing(target) {
+  return Boolean(target?.closest?.("input, textarea, select, [contenteditable]"));
+}
+
+/** The table's keys, from anywhere on the page but a text field: a letter makes the move of its
+ * verb with the selected cards, 1-9 pick a lay-off's meld, and the rest as the Keys panel says.
+ * A key held down acts once; with Ctrl, Alt or Meta it is the browser's. */
+function onKey(event) {
+  if (event.defaultPrevented || event.ctrlKey || event.altKey || event.metaKey || event.repeat) return;
+  if ($("table-view").hidden || S.seat === null || !S.view || typing(event.target)) return;
+  const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+  const choices = $("choices");
+  const verb = VERB_KEYS[key];
+  let done = true;
+  if (!choices.hidden && /^[1-9]$/.test(key)) choices.querySelectorAll("button.choice")[Number(key) - 1]?.click();
+  else if (!choices.hidden && key === "Escape") {
+    if (choices.contains(document.activeElement)) roverCard()?.focus();
+    choices.hidden = true;
+  }
+  else if (verb) {
+    done = !$("actions").hidden && (S.view.verbs ?? []).includes(verb);
+    if (done) act(verb);
+  } else if (key === "c") clearSelection();
+  else if (key === "h") {
+    done = !$("hint-btn").disabled;
+    if (done) askHint();
+  } else if (key === "n") {
+    done = Boolean($("next-deal"));
+    if (done) nextDeal();
+  } else if (key === "?") $("keys-help").open = !$("keys-help").open;
+  else done = false;
+  if (done) event.preventDefault();
 }
 
 // -- the turn timer, the stand-in and the owner's menus --------------------------------------------
@@ -699,6 +815,8 @@ function act(verb) {
         textContent: m.target ? `on meld ${m.target}` : prettyAction(m.action),
         onclick: () => {
           $("choices").hidden = true;
+          // The choice's button is hidden with the rest: the keyboard goes back to the hand.
+          roverCard()?.focus();
           send({ type: "action", action: m.action });
         },
       })));
@@ -732,6 +850,13 @@ function showHint(message) {
       element("summary", { textContent: "details" }), relabel(message.details)));
   }
   el.dataset.action = message.action;
+}
+
+function clearSelection() {
+  S.selected.clear();
+  say($("message"), "");
+  renderHand();
+  renderActions();
 }
 
 function nextDeal() {
@@ -848,12 +973,9 @@ function wire() {
   $("hint-btn").addEventListener("click", askHint);
   $("invite-btn").addEventListener("click", copyInvite);
   $("back-btn").addEventListener("click", comeBack);
-  $("clear-btn").addEventListener("click", () => {
-    S.selected.clear();
-    say($("message"), "");
-    renderHand();
-    renderActions();
-  });
+  $("clear-btn").addEventListener("click", clearSelection);
+  $("hand").addEventListener("keydown", onHandKey);
+  document.addEventListener("keydown", onKey);
   $("join-bar").addEventListener("submit", async (event) => {
     event.preventDefault();
     const name = $("join-name").value.trim();
@@ -877,7 +999,7 @@ export async function openTable(id) {
   const stored = seats.get(id);
   Object.assign(S, {
     id, seat: stored?.seat ?? null, token: stored?.token ?? null, table: null, view: null,
-    version: -1, family: null, selected: new Set(), labels: null, owner: owners.get(id),
+    version: -1, family: null, selected: new Set(), rover: null, labels: null, owner: owners.get(id),
     menus: new Map(), review: null, rematch: null,
   });
   $("table-view").hidden = false;
