@@ -484,8 +484,10 @@ def test_bench_prints_figures_for_a_variant() -> None:
     out = io.StringIO()
     assert main(["bench", "big-two-4card", "--seconds", "0.05"], out=out) == 0
     text = out.getvalue()
+    assert re.match(r"machine: .+, \d+ cores for this process\n", text)
     assert re.search(r"random play: +[\d,]+ deals/s", text)
     assert "all leads of a 13-card hand" in text
+    assert re.search(r"batched env: +[\d,]+ agent steps/s", text)
 
 
 # -- refused arguments: each with its own message, never a traceback ------------------------------

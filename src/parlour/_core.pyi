@@ -18,7 +18,7 @@ from parlour.game import Observation
 from parlour.games.rummy.actions import RummyAction
 from parlour.games.trump.actions import TrumpAction
 
-__all__ = ["MAX_ENVS", "MAX_ITERATIONS", "BatchedCore", "ClimbingEngine", "ClimbingKnowledge",
+__all__ = ["MAX_ENVS", "MAX_ITERATIONS", "MAX_THREADS", "BatchedCore", "ClimbingEngine", "ClimbingKnowledge",
            "ClimbingNet", "ClimbingTable", "EnvCore", "Network", "Race", "RummyActions", "RummyCore",
            "RummyKnowledge", "RummyNet", "TrumpEngine", "TrumpKnowledge", "TrumpNet", "TrumpRules",
            "__version__", "rummy_greedy", "shuffle", "trump_deal"]
@@ -28,6 +28,8 @@ __version__: str
 MAX_ITERATIONS: int
 #: The most deals a :class:`BatchedCore` steps together.
 MAX_ENVS: int
+#: The most threads a :class:`BatchedCore` is stepped on.
+MAX_THREADS: int
 
 def shuffle(seed: int, x: list[Any]) -> None:
     """``random.Random(seed).shuffle(x)``, exactly (CPython's Mersenne Twister, seeded from
@@ -533,9 +535,13 @@ class BatchedCore:
     is its face)."""
 
     def __new__(cls, core: EnvCore, num_envs: int, deals: tuple[int, ...],
-                scale: float) -> BatchedCore:
+                scale: float, threads: int = 1) -> BatchedCore:
         """``deals``: the state of the ``random.Random`` the deal seeds are drawn from, just
-        seeded (``getstate()[1]``)."""
+        seeded (``getstate()[1]``); ``threads``: how many the rows are stepped on (the
+        arrays are the same whatever their number)."""
+    @property
+    def threads(self) -> int:
+        """The number of threads the rows are stepped on."""
     def reset(self, deals: tuple[int, ...] | None, obs: npt.NDArray[np.float32],
               player: npt.NDArray[np.int64], rewards: npt.NDArray[np.float32],
               done: npt.NDArray[np.bool_], offsets: npt.NDArray[np.int64]) -> None:

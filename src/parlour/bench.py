@@ -2,11 +2,14 @@
 
 Random play calls ``legal_actions()`` at every step (as an RL environment must) and applies a
 uniformly random choice; greedy play adds an observation per step. Both run in this process, so
-on one core. The RL environments' figures (:mod:`parlour.envs.speed`) follow.
+on one core. The RL environments' figures (:mod:`parlour.envs.speed`) follow, the batched
+environment's also on every core this process may use. The first line names the machine.
 """
 
 from __future__ import annotations
 
+import os
+import platform
 import random
 from collections.abc import Iterator
 
@@ -32,6 +35,30 @@ def bot_play(game: Game, bot_name: str, seed: int) -> int:
     return len(play_out(game.new_deal(seed=seed), bots, random.Random(seed)).history)
 
 
+def machine() -> str:
+    """The machine the figures are taken on: its processor and the cores this process may use.
+
+    >>> machine().startswith("machine: ")
+    True
+    """
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            model = next((line.split(":", 1)[1].strip() for line in info
+                          if line.startswith("model name")), model)
+    except OSError:  # not Linux: what the platform module says
+        pass
+    return f"machine: {model}, {cores()} cores for this process"
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
 def run_bench(game: Game, seconds: float = 3.0) -> Iterator[str]:
     """Lines of figures for one game."""
     yield f"{game.name} ({game.players} players)"
@@ -46,4 +73,4 @@ def run_bench(game: Game, seconds: float = 3.0) -> Iterator[str]:
     yield from (f"  {line}" for line in search_bench_lines(game, seconds))
     from parlour.envs.speed import env_bench_lines  # numpy, only for a benchmark
 
-    yield from env_bench_lines(game, seconds, raw_steps)
+    yield from env_bench_lines(game, seconds, raw_steps, threads=cores())

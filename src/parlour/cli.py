@@ -442,8 +442,9 @@ def cmd_stats(args: argparse.Namespace, out: TextIO) -> int:
 # -- parlour bench ------------------------------------------------------------------------------
 
 def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
-    from parlour.bench import run_bench
+    from parlour.bench import machine, run_bench
 
+    out.write(machine() + "\n")
     names = [args.variant] if args.variant else [v.name for v in variants()]
     for name in names:
         get_variant(name)

@@ -6,15 +6,18 @@
 //! environment drew them (`random.Random(seed)` then `getrandbits(63)` per deal, with
 //! CPython's generator ported in [`crate::pyrandom`]), so the same seed gives the same deals.
 
+use rayon::prelude::*;
+
 use crate::pyrandom::Mt19937;
 
-/// What the batched environment needs from a family.
-pub trait Family {
-    type State;
-    type Move: Copy;
+/// What the batched environment needs from a family. Rows are stepped on several threads,
+/// so a family and its deals are shared and sent between them.
+pub trait Family: Sync {
+    type State: Send;
+    type Move: Copy + Send + Sync;
     /// What the encoder folds from a deal's history (cards played, discards), kept up to date
     /// move by move, and anything else a deal carries beside its state.
-    type Track: Clone;
+    type Track: Clone + Send;
 
     fn players(&self) -> usize;
 
@@ -43,42 +46,40 @@ pub trait Family {
     fn encode(&self, state: &Self::State, track: &Self::Track, seat: usize, out: &mut [f32]);
 }
 
-/// One row: its deal, the deal's seed and the action indexes played in it so far.
+/// The most seats a deal has, over every family (a return is written through a buffer of
+/// this many on the stack).
+const MAX_PLAYERS: usize = 16;
+
+/// One row: its deal, the deal's seed, the action indexes played in it so far, and its legal
+/// moves now with their indexes (kept per row, so that rows are observed independently).
 struct Row<F: Family> {
     state: F::State,
     track: F::Track,
     seed: u64,
     played: Vec<u32>,
-}
-
-/// The legal moves of every row, flat: row `i`'s at `moves[offsets[i]..offsets[i + 1]]`, with
-/// their indexes alongside.
-struct Legal<M> {
-    moves: Vec<M>,
+    moves: Vec<F::Move>,
     indexes: Vec<i64>,
-    offsets: Vec<usize>,
+    /// The seed of the deal this row is to be dealt next, when its deal has just ended.
+    redeal: Option<u64>,
 }
 
-impl<M> Legal<M> {
-    fn new() -> Legal<M> {
-        Legal {
-            moves: Vec::new(),
-            indexes: Vec::new(),
-            offsets: vec![0],
+impl<F: Family> Row<F> {
+    fn dealt(family: &F, seed: u64) -> Row<F> {
+        let (state, track) = family.deal(seed);
+        Row {
+            state,
+            track,
+            seed,
+            played: Vec::new(),
+            moves: Vec::with_capacity(64),
+            indexes: Vec::with_capacity(64),
+            redeal: None,
         }
     }
-
-    fn clear(&mut self) {
-        self.moves.clear();
-        self.indexes.clear();
-        self.offsets.clear();
-        self.offsets.push(0);
-    }
-
-    fn row(&self, row: usize) -> std::ops::Range<usize> {
-        self.offsets[row]..self.offsets[row + 1]
-    }
 }
+
+/// A row with its choice, and where its rewards and end are written.
+type Played<'a, F> = ((&'a mut Row<F>, &'a usize), (&'a mut [f32], &'a mut bool));
 
 /// Where a call writes each row's results; every entry is written. `obs` holds `rows ×
 /// obs_size` entries, `player` and `done` one per row, `rewards` `rows × players`, `offsets`
@@ -104,40 +105,49 @@ pub enum Refused {
     Illegal(usize),
 }
 
-/// N deals of one family's game.
+/// N deals of one family's game, stepped on one thread or several: every row is stepped on
+/// its own (its deal, its part of each array), and the one thing the rows share, the
+/// generator of new deals' seeds, is drawn from in row order between the parallel parts, so
+/// the results do not depend on the number of threads.
 pub struct Batch<F: Family> {
     family: F,
     size: usize,
     rows: Vec<Row<F>>,
     /// Draws each new deal's seed (`random.Random(seed)`).
     deals: Mt19937,
-    legal: Legal<F::Move>,
-    /// The next legal moves, built while the present ones are read (then swapped).
-    next: Legal<F::Move>,
-    scratch: Vec<F::Move>,
+    /// Every row's legal indexes, flat: row `i`'s at `indexes[offsets[i]..offsets[i + 1]]`.
+    indexes: Vec<i64>,
+    offsets: Vec<usize>,
     /// Each row's choice: its place in the row's legal moves.
     chosen: Vec<usize>,
-    returns: Vec<f64>,
     /// What rewards are divided by (1 for the variant's own scores).
     scale: f32,
+    /// The threads rows are stepped on; `None`: the calling thread alone.
+    pool: Option<rayon::ThreadPool>,
 }
 
 impl<F: Family> Batch<F> {
     /// `size` rows (none dealt until [`Batch::reset`]); new deals' seeds from `deals`;
-    /// rewards divided by `scale`.
-    pub fn new(family: F, size: usize, deals: Mt19937, scale: f64) -> Batch<F> {
-        let players = family.players();
+    /// rewards divided by `scale`; stepped on `threads` threads (1: the calling thread).
+    pub fn new(family: F, size: usize, deals: Mt19937, scale: f64, threads: usize) -> Batch<F> {
+        let pool = if threads > 1 {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .ok()
+        } else {
+            None
+        };
         Batch {
             family,
             size,
             rows: Vec::with_capacity(size),
             deals,
-            legal: Legal::new(),
-            next: Legal::new(),
-            scratch: Vec::with_capacity(64),
+            indexes: Vec::new(),
+            offsets: vec![0],
             chosen: Vec::with_capacity(size),
-            returns: vec![0.0; players],
             scale: scale as f32,
+            pool,
         }
     }
 
@@ -148,6 +158,13 @@ impl<F: Family> Batch<F> {
     /// The number of rows.
     pub fn size(&self) -> usize {
         self.size
+    }
+
+    /// The number of threads rows are stepped on.
+    pub fn threads(&self) -> usize {
+        self.pool
+            .as_ref()
+            .map_or(1, rayon::ThreadPool::current_num_threads)
     }
 
     /// Whether the rows are dealt.
@@ -167,18 +184,7 @@ impl<F: Family> Batch<F> {
 
     /// Every row's legal indexes, flat (see [`Out`]'s `offsets`).
     pub fn legal_indexes(&self) -> &[i64] {
-        &self.legal.indexes
-    }
-
-    fn fresh_row(&mut self) -> Row<F> {
-        let seed = self.deals.getrandbits(63);
-        let (state, track) = self.family.deal(seed);
-        Row {
-            state,
-            track,
-            seed,
-            played: Vec::new(),
-        }
+        &self.indexes
     }
 
     fn check_out(&self, out: &Out<'_>) -> Result<(), Refused> {
@@ -198,11 +204,13 @@ impl<F: Family> Batch<F> {
         if let Some(deals) = deals {
             self.deals = deals;
         }
-        self.rows.clear();
-        for _ in 0..self.size {
-            let row = self.fresh_row();
-            self.rows.push(row);
-        }
+        let seeds: Vec<u64> = (0..self.size).map(|_| self.deals.getrandbits(63)).collect();
+        let family = &self.family;
+        let deal = |&seed: &u64| Row::dealt(family, seed);
+        self.rows = match &self.pool {
+            Some(pool) => pool.install(|| seeds.par_iter().map(deal).collect()),
+            None => seeds.iter().map(deal).collect(),
+        };
         out.rewards.fill(0.0);
         out.done.fill(false);
         self.observe(out.obs, out.player, out.offsets);
@@ -220,67 +228,103 @@ impl<F: Family> Batch<F> {
             return Err(Refused::Count);
         }
         self.chosen.clear();
-        for (row, &a) in actions.iter().enumerate() {
-            let legal = &self.legal.indexes[self.legal.row(row)];
-            match legal.iter().position(|&i| i == a) {
+        for (row, (r, &a)) in self.rows.iter().zip(actions).enumerate() {
+            match r.indexes.iter().position(|&i| i == a) {
                 Some(j) => self.chosen.push(j),
                 None => return Err(Refused::Illegal(row)),
             }
         }
         let players = self.family.players();
-        let scale = self.scale;
-        for row in 0..self.size {
-            let at = self.legal.offsets[row] + self.chosen[row];
-            let (m, index) = (self.legal.moves[at], self.legal.indexes[at]);
-            let r = &mut self.rows[row];
-            self.family.apply(&mut r.state, &mut r.track, m);
-            r.played.push(index as u32);
-            let rewards = &mut out.rewards[row * players..(row + 1) * players];
-            let over = self.family.to_move(&r.state) < 0;
-            out.done[row] = over;
-            if over {
-                self.family.returns_into(&r.state, &mut self.returns);
-                for (x, &v) in rewards.iter_mut().zip(&self.returns) {
+        let (family, scale) = (&self.family, self.scale);
+        // Each row plays its move; an ended deal writes its returns.
+        let play = |((r, &j), (rewards, done)): Played<'_, F>| {
+            let m = r.moves[j];
+            family.apply(&mut r.state, &mut r.track, m);
+            r.played.push(r.indexes[j] as u32);
+            *done = family.to_move(&r.state) < 0;
+            if *done {
+                let mut returns = [0.0; MAX_PLAYERS];
+                family.returns_into(&r.state, &mut returns[..players]);
+                for (x, &v) in rewards.iter_mut().zip(&returns) {
                     let v = v as f32;
                     *x = if scale == 1.0 { v } else { v / scale };
                 }
-                let mut fresh = self.fresh_row();
-                std::mem::swap(&mut fresh.played, &mut self.rows[row].played);
-                fresh.played.clear(); // the old deal's record, its allocation kept
-                self.rows[row] = fresh;
             } else {
                 rewards.fill(0.0);
+            }
+        };
+        match &self.pool {
+            Some(pool) => pool.install(|| {
+                self.rows
+                    .par_iter_mut()
+                    .zip(self.chosen.par_iter())
+                    .zip(
+                        out.rewards
+                            .par_chunks_mut(players)
+                            .zip(out.done.par_iter_mut()),
+                    )
+                    .for_each(play)
+            }),
+            None => self
+                .rows
+                .iter_mut()
+                .zip(self.chosen.iter())
+                .zip(out.rewards.chunks_mut(players).zip(out.done.iter_mut()))
+                .for_each(play),
+        }
+        // The next deals' seeds, in row order as the rows ended.
+        for (r, &done) in self.rows.iter_mut().zip(out.done.iter()) {
+            if done {
+                r.redeal = Some(self.deals.getrandbits(63));
             }
         }
         self.observe(out.obs, out.player, out.offsets);
         Ok(())
     }
 
-    /// Every row's decision: its seat, its encoding and its legal moves (into `self.legal`).
+    /// Every row's decision (a row whose deal ended dealt again first): its seat, its
+    /// encoding and its legal moves.
     fn observe(&mut self, obs: &mut [f32], player: &mut [i64], offsets: &mut [i64]) {
         let size = self.family.obs_size();
-        let next = &mut self.next;
-        next.clear();
-        for (row, r) in self.rows.iter_mut().enumerate() {
-            let seat = self.family.to_move(&r.state).max(0) as usize;
-            player[row] = seat as i64;
-            self.family.encode(
-                &r.state,
-                &r.track,
-                seat,
-                &mut obs[row * size..(row + 1) * size],
-            );
-            self.family.legal_into(&mut r.state, &mut self.scratch);
-            for &m in &self.scratch {
-                next.indexes.push(self.family.index(&r.state, m));
+        let family = &self.family;
+        let decide = |(r, (obs, player)): (&mut Row<F>, (&mut [f32], &mut i64))| {
+            if let Some(seed) = r.redeal.take() {
+                let (state, track) = family.deal(seed);
+                (r.state, r.track, r.seed) = (state, track, seed);
+                r.played.clear(); // the old deal's record, its allocation kept
             }
-            next.moves.extend_from_slice(&self.scratch);
-            next.offsets.push(next.moves.len());
+            let seat = family.to_move(&r.state).max(0) as usize;
+            *player = seat as i64;
+            family.encode(&r.state, &r.track, seat, obs);
+            family.legal_into(&mut r.state, &mut r.moves);
+            r.indexes.clear();
+            for &m in &r.moves {
+                r.indexes.push(family.index(&r.state, m));
+            }
+        };
+        match &self.pool {
+            Some(pool) => pool.install(|| {
+                self.rows
+                    .par_iter_mut()
+                    .zip(obs.par_chunks_mut(size).zip(player.par_iter_mut()))
+                    .for_each(decide)
+            }),
+            None => self
+                .rows
+                .iter_mut()
+                .zip(obs.chunks_mut(size).zip(player.iter_mut()))
+                .for_each(decide),
         }
-        for (o, &x) in offsets.iter_mut().zip(&next.offsets) {
+        self.indexes.clear();
+        self.offsets.clear();
+        self.offsets.push(0);
+        for r in &self.rows {
+            self.indexes.extend_from_slice(&r.indexes);
+            self.offsets.push(self.indexes.len());
+        }
+        for (o, &x) in offsets.iter_mut().zip(&self.offsets) {
             *o = x as i64;
         }
-        std::mem::swap(&mut self.legal, &mut self.next);
     }
 }
 
@@ -293,11 +337,15 @@ mod tests {
     use crate::climbing::{Rules, Table};
 
     fn batch(rows: usize) -> Batch<Env> {
+        batch_on(rows, 1)
+    }
+
+    fn batch_on(rows: usize, threads: usize) -> Batch<Env> {
         let table = Arc::new(Table::new(Rules::big_two_4card()));
         let order: [u8; 52] = std::array::from_fn(|i| i as u8);
         let index = Arc::new(ActionIndex::new(&table));
         let env = Env::new(table, &order, 4, index).unwrap();
-        Batch::new(env, rows, Mt19937::from_abs_seed(7), 1.0)
+        Batch::new(env, rows, Mt19937::from_abs_seed(7), 1.0, threads)
     }
 
     struct Buffers {
@@ -359,6 +407,36 @@ mod tests {
             }
         }
         assert!(ended > 6);
+    }
+
+    #[test]
+    fn the_same_arrays_on_one_thread_or_three() {
+        let (mut one, mut three) = (batch_on(37, 1), batch_on(37, 3));
+        assert_eq!((one.threads(), three.threads()), (1, 3));
+        let size = one.family().obs_size();
+        let (mut a, mut b) = (Buffers::new(37, size), Buffers::new(37, size));
+        one.reset(None, a.out()).unwrap();
+        three.reset(None, b.out()).unwrap();
+        let mut ended = 0;
+        for step in 0..300usize {
+            assert_eq!(a.obs, b.obs);
+            assert_eq!((&a.player, &a.rewards), (&b.player, &b.rewards));
+            assert_eq!((&a.done, &a.offsets), (&b.done, &b.offsets));
+            assert_eq!(one.legal_indexes(), three.legal_indexes());
+            ended += a.done.iter().filter(|&&d| d).count();
+            // A varied legal action in each row.
+            let legal = one.legal_indexes().to_vec();
+            let actions: Vec<i64> = (0..37)
+                .map(|r| {
+                    let (lo, hi) = (a.offsets[r] as usize, a.offsets[r + 1] as usize);
+                    legal[lo + (step * 7 + r) % (hi - lo)]
+                })
+                .collect();
+            one.step(&actions, a.out()).unwrap();
+            three.step(&actions, b.out()).unwrap();
+        }
+        assert!(ended > 37, "{ended} deals ended");
+        assert!(one.seeds().eq(three.seeds()));
     }
 
     #[test]

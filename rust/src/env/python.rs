@@ -395,6 +395,9 @@ macro_rules! each {
 /// machine has.
 pub const MAX_ENVS: usize = 1 << 20;
 
+/// The most threads a batch is stepped on.
+pub const MAX_THREADS: usize = 256;
+
 /// `num_envs` deals of one game stepped together; `parlour.envs.batched.BatchedEnv` is its
 /// face (its docstring says what every array holds).
 #[pyclass(module = "parlour._core")]
@@ -459,23 +462,46 @@ fn refused(why: Refused) -> PyErr {
 #[pymethods]
 impl BatchedCore {
     /// `num_envs` rows of `core`'s game, dealt from the generator `random.Random(seed)`, given
-    /// as its state (`getstate()[1]`); rewards divided by `scale`.
+    /// as its state (`getstate()[1]`); rewards divided by `scale`; stepped on `threads`
+    /// threads (the same arrays whatever their number).
     #[new]
-    fn new(core: &EnvCore, num_envs: usize, deals: Vec<u32>, scale: f64) -> PyResult<Self> {
+    #[pyo3(signature = (core, num_envs, deals, scale, threads = 1))]
+    fn new(
+        core: &EnvCore,
+        num_envs: usize,
+        deals: Vec<u32>,
+        scale: f64,
+        threads: usize,
+    ) -> PyResult<Self> {
         if !(1..=MAX_ENVS).contains(&num_envs) {
             return Err(value_error(&format!(
                 "a batch has 1 to {MAX_ENVS} deals, not {num_envs}"
             )));
         }
+        if !(1..=MAX_THREADS).contains(&threads) {
+            return Err(value_error(&format!(
+                "a batch is stepped on 1 to {MAX_THREADS} threads, not {threads}"
+            )));
+        }
         let deals = generator(&deals)?;
         let batch = match &core.game {
             Game::Climbing(env) => {
-                Batches::Climbing(Batch::new(env.clone(), num_envs, deals, scale))
+                Batches::Climbing(Batch::new(env.clone(), num_envs, deals, scale, threads))
             }
-            Game::Trump(env) => Batches::Trump(Batch::new(env.clone(), num_envs, deals, scale)),
-            Game::Rummy(env) => Batches::Rummy(Batch::new(env.clone(), num_envs, deals, scale)),
+            Game::Trump(env) => {
+                Batches::Trump(Batch::new(env.clone(), num_envs, deals, scale, threads))
+            }
+            Game::Rummy(env) => {
+                Batches::Rummy(Batch::new(env.clone(), num_envs, deals, scale, threads))
+            }
         };
         Ok(BatchedCore { batch })
+    }
+
+    /// The number of threads the rows are stepped on.
+    #[getter]
+    fn threads(&self) -> usize {
+        each!(&self.batch, b => b.threads())
     }
 
     /// Fresh deals in every row (seeds drawn from a new generator when its state is given,
@@ -493,7 +519,10 @@ impl BatchedCore {
         let deals = deals.as_deref().map(generator).transpose()?;
         let mut arrays = Arrays::borrow(obs, player, rewards, done, offsets)?;
         let out = arrays.out()?;
-        each!(&mut self.batch, b => b.reset(deals, out)).map_err(refused)
+        let batch = &mut self.batch;
+        obs.py()
+            .detach(|| each!(batch, b => b.reset(deals, out)))
+            .map_err(refused)
     }
 
     /// Plays one action index per row (`int64`); the next decisions into the arrays. Returns
@@ -511,7 +540,8 @@ impl BatchedCore {
         let actions = actions.as_slice()?;
         let mut arrays = Arrays::borrow(obs, player, rewards, done, offsets)?;
         let out = arrays.out()?;
-        match each!(&mut self.batch, b => b.step(actions, out)) {
+        let batch = &mut self.batch;
+        match obs.py().detach(|| each!(batch, b => b.step(actions, out))) {
             Ok(()) => Ok(-1),
             Err(Refused::Illegal(row)) => Ok(row as i64),
             Err(why) => Err(refused(why)),
@@ -539,6 +569,7 @@ impl BatchedCore {
 /// Add the environment classes to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_ENVS", MAX_ENVS)?;
+    m.add("MAX_THREADS", MAX_THREADS)?;
     m.add_class::<EnvCore>()?;
     m.add_class::<BatchedCore>()?;
     Ok(())

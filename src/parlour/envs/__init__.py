@@ -42,11 +42,14 @@ def single_agent_env(variant: str, opponents: Any = ("random",), seat: int = 0,
 
 
 def batched_env(variant: str, num_envs: int = 64, players: int | None = None, *,
-                seed: int = 0, rewards: str = "score", **options: Any) -> BatchedEnv:
-    """``num_envs`` deals stepped together (see :mod:`parlour.envs.batched`)."""
+                seed: int = 0, rewards: str = "score", threads: int = 1,
+                **options: Any) -> BatchedEnv:
+    """``num_envs`` deals stepped together on ``threads`` threads (see
+    :mod:`parlour.envs.batched`)."""
     from parlour.envs.batched import BatchedEnv
 
-    return BatchedEnv(variant, num_envs, players, seed=seed, rewards=rewards, **options)
+    return BatchedEnv(variant, num_envs, players, seed=seed, rewards=rewards, threads=threads,
+                      **options)
 
 
 __all__ = ["ActionIndex", "Encoder", "action_index", "aec_env", "batched_env", "encoder",

@@ -16,7 +16,10 @@ always holds a decision.
   ended on this call, by seat, else 0) and ``done`` (``(N,)``, the deals that ended; their row
   now shows the first decision of the next deal);
 - the deal seeds come from one generator seeded by ``seed``: the same seed and actions give
-  the same arrays.
+  the same arrays;
+- ``threads=N`` steps the rows on N threads (the rows are independent; the seeds of new deals
+  are drawn in row order between the parallel parts), giving the same arrays as one thread.
+  A family without compiled parts steps on the calling thread whatever N is.
 
 The arrays are new on every call, so a rollout may keep them.
 
@@ -51,7 +54,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from parlour._core import MAX_ENVS, BatchedCore
+from parlour._core import MAX_ENVS, MAX_THREADS, BatchedCore
 from parlour.envs.encoding import (
     Encoder,
     action_index,
@@ -251,12 +254,17 @@ class BatchedEnv:
     """``num_envs`` deals of one game stepped together (module docstring)."""
 
     def __init__(self, variant: str | Game, num_envs: int = 64, players: int | None = None, *,
-                 seed: int = 0, rewards: str = "score", **options: Any) -> None:
+                 seed: int = 0, rewards: str = "score", threads: int = 1,
+                 **options: Any) -> None:
         game = make_game(variant, players, options)
         if not (isinstance(num_envs, int) and not isinstance(num_envs, bool)
                 and 0 < num_envs <= MAX_ENVS):
             raise VariantError(f"num_envs must be a number of deals from 1 to {MAX_ENVS:,}, "
                                f"not {num_envs!r}")
+        if not (isinstance(threads, int) and not isinstance(threads, bool)
+                and 0 < threads <= MAX_THREADS):
+            raise VariantError(f"threads must be a number from 1 to {MAX_THREADS}, "
+                               f"not {threads!r}")
         self.game = game
         self.num_envs = num_envs
         self.encoder = encoder(game)
@@ -269,7 +277,7 @@ class BatchedEnv:
             self._rows = _PythonRows(game, num_envs, deals, scale)
         else:
             self._rows = _CompiledRows(BatchedCore(fast.core, num_envs, deals.getstate()[1],
-                                                   scale))
+                                                   scale, threads))
         self._dealt = False
         # Each row's deal as a Python state, made when first asked for (see ``states``).
         self._states: list[State] | None = None

@@ -53,8 +53,9 @@ BATCH = 1024
 
 
 def env_bench_lines(game: Game, seconds: float, raw_steps: float,
-                    batch: int = BATCH) -> Iterator[str]:
-    """Lines for ``parlour bench``; ``raw_steps`` is the engine's random-play steps/s."""
+                    batch: int = BATCH, threads: int = 1) -> Iterator[str]:
+    """Lines for ``parlour bench``; ``raw_steps`` is the engine's random-play steps/s; the
+    batched environment also on ``threads`` threads when more than one."""
     from parlour.timing import timed
 
     try:
@@ -67,17 +68,22 @@ def env_bench_lines(game: Game, seconds: float, raw_steps: float,
         _, steps, elapsed = timed(seconds, lambda i: runner.run(32))
         yield (f"  AEC env:        {runner.deals / elapsed:10,.0f} deals/s  {steps / elapsed:12,.0f} "
                f"steps/s  {steps / elapsed / raw_steps:6.0%} of random play")
-    yield (f"  batched env:    {batched_steps(game, seconds, batch):10,.0f} agent steps/s "
+    one = batched_steps(game, seconds, batch)
+    yield (f"  batched env:    {one:10,.0f} agent steps/s "
            f"({batch} deals per call, random legal actions)")
+    if threads > 1:
+        many = batched_steps(game, seconds, batch, threads)
+        yield (f"  batched env, {threads} threads: {many:10,.0f} agent steps/s "
+               f"({many / one:.2f}× one thread)")
 
 
-def batched_steps(game: Game, seconds: float, batch: int = BATCH) -> float:
-    """Agent steps per second of the batched environment with ``batch`` deals and a uniformly
-    random legal action in each."""
+def batched_steps(game: Game, seconds: float, batch: int = BATCH, threads: int = 1) -> float:
+    """Agent steps per second of the batched environment with ``batch`` deals stepped on
+    ``threads`` threads and a uniformly random legal action in each."""
     from parlour.envs.batched import BatchedEnv, sample_legal
     from parlour.timing import timed
 
-    env = BatchedEnv(game, batch, seed=0)
+    env = BatchedEnv(game, batch, seed=0, threads=threads)
     rng = np.random.default_rng(0)
     current = [env.reset()]
 
