@@ -18,10 +18,11 @@ from parlour.game import Observation
 from parlour.games.rummy.actions import RummyAction
 from parlour.games.trump.actions import TrumpAction
 
-__all__ = ["MAX_ENVS", "MAX_ITERATIONS", "MAX_THREADS", "BatchedCore", "ClimbingEngine", "ClimbingKnowledge",
-           "ClimbingNet", "ClimbingTable", "EnvCore", "Network", "Race", "RummyActions", "RummyCore",
-           "RummyKnowledge", "RummyNet", "TrumpEngine", "TrumpKnowledge", "TrumpNet", "TrumpRules",
-           "__version__", "rummy_greedy", "shuffle", "trump_deal"]
+__all__ = ["MAX_ENVS", "MAX_ITERATIONS", "MAX_THREADS", "BatchedCore", "ClimbingEngine",
+           "ClimbingKnowledge", "ClimbingNet", "ClimbingTable", "EnvCore", "Network", "Race",
+           "RummyActions", "RummyCore", "RummyKnowledge", "RummyNet", "TrumpEngine",
+           "TrumpKnowledge", "TrumpNet", "TrumpRules", "__version__", "rummy_greedy", "shuffle",
+           "trump_deal"]
 
 __version__: str
 #: The most rollouts a search (:class:`Race`) may be asked for.
