@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 import random
+import re
 import subprocess
 import sys
 import warnings
@@ -29,6 +30,8 @@ from parlour.envs import (
     aec_env,
     batched_env,
     encoder,
+    env_id,
+    env_ids,
     reward_scale,
     single_agent_env,
 )
@@ -37,6 +40,7 @@ from parlour.envs.encoding import HistoryFold, compiled
 from parlour.errors import IllegalAction, SeatError, VariantError
 from parlour.games.trump.actions import parse_action as trump_action
 
+ROOT = Path(__file__).resolve().parents[1]
 SEATINGS = [(v.name, n) for v in parlour.variants() for n in v.players]
 VARIANTS = [v.name for v in parlour.variants()]
 
@@ -505,6 +509,48 @@ def test_batched_env_gives_the_same_arrays_on_one_thread_or_two(variant):
     for bad in (0, MAX_THREADS + 1, 1.5, True):
         with pytest.raises(VariantError, match="threads must be a number from 1 to"):
             batched_env(variant, num_envs=2, threads=bad)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_variant_is_made_by_its_environment_id(variant):
+    import gymnasium
+
+    name = env_id(variant)
+    assert name in gymnasium.registry and env_ids()[name] == variant
+    env = gymnasium.make(name, opponents=["greedy"], seat=1, rewards="normalised")
+    direct = single_agent_env(variant, opponents=["greedy"], seat=1, rewards="normalised")
+    assert env.unwrapped.game == direct.game
+    assert (env.observation_space, env.action_space) == (direct.observation_space,
+                                                         direct.action_space)
+    obs, _ = env.reset(seed=4)
+    assert np.array_equal(obs, direct.reset(seed=4)[0])
+    assert aec_env(name).game == batched_env(name, num_envs=2).game == direct.game
+
+
+def test_an_environment_id_takes_players_and_options_and_refuses_what_is_no_id():
+    import gymnasium
+
+    env = gymnasium.make("parlour/Rummy-v0", players=3, hand_size=7)
+    assert env.unwrapped.game.players == 3 and env.unwrapped.game.options.hand_size == 7
+    with pytest.raises(VariantError, match="unknown environment id 'parlour/Chess-v0'"):
+        batched_env("parlour/Chess-v0")
+
+
+def test_the_ids_table_of_the_docs_says_each_environments_spaces():
+    import gymnasium
+
+    rows = re.findall(r"^\| `(parlour/\S+)` \| (\S+) \| (\d+) \(([^)]*)\) \| `Box\(-1, 1, "
+                      r"\((\d+),\), float32\)` \| `Discrete\((\d+)\)` \|$",
+                      (ROOT / "docs" / "rl.md").read_text(), re.M)
+    assert [r[0] for r in rows] == list(env_ids())
+    for name, variant, players, allowed, size, actions in rows:
+        env = gymnasium.make(name)
+        game = env.unwrapped.game
+        assert (game.name, game.players) == (variant, int(players))
+        counts = parlour.registry.get_variant(variant).players
+        assert allowed == parlour.registry.player_counts_text(counts).replace(" or ", ", ")
+        assert env.observation_space.shape == (int(size),)
+        assert env.action_space.n == int(actions)
 
 
 # -- the example -----------------------------------------------------------------------------

@@ -8,8 +8,10 @@
 - :func:`batched_env`: N deals stepped by one call, stacked arrays, auto-reset
   (:mod:`parlour.envs.batched`, numpy only).
 
-Importing this package imports numpy and nothing else beyond parlour: gymnasium and pettingzoo
-are imported when an environment that needs them is made.
+Each takes a variant's name or its environment id, ``parlour/<Variant>-v0``
+(:mod:`parlour.envs.registration`). Importing this package imports numpy, and registers the
+ids with Gymnasium when it is installed (``gymnasium.make("parlour/BigTwo-v0")``); pettingzoo
+is imported when an environment that needs it is made.
 """
 
 from __future__ import annotations
@@ -17,6 +19,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from parlour.envs.encoding import ActionIndex, Encoder, action_index, encoder, reward_scale
+from parlour.envs.registration import env_id, env_ids, register_envs
+
+register_envs()
 
 if TYPE_CHECKING:
     from parlour.envs.aec import ParlourAECEnv
@@ -53,4 +58,4 @@ def batched_env(variant: str, num_envs: int = 64, players: int | None = None, *,
 
 
 __all__ = ["ActionIndex", "Encoder", "action_index", "aec_env", "batched_env", "encoder",
-           "reward_scale", "single_agent_env"]
+           "env_id", "env_ids", "reward_scale", "single_agent_env"]

@@ -452,14 +452,16 @@ REWARDS = ("score", "normalised")
 
 
 def make_game(variant: str | Game, players: int | None, options: dict[str, Any]) -> Game:
-    """``variant`` as a :class:`Game`: a name with its players and options, or a game."""
+    """``variant`` as a :class:`Game`: a name (or an environment id, ``parlour/BigTwo-v0``)
+    with its players and options, or a game."""
     import parlour
+    from parlour.envs.registration import variant_of
 
     if isinstance(variant, Game):
         if players is not None or options:
             raise VariantError("give a variant name with players and options, or a game alone")
         return variant
-    return parlour.new_game(variant, players=players, **options)
+    return parlour.new_game(variant_of(variant), players=players, **options)
 
 
 def reward_divisor(rewards: str, game: Game) -> float:

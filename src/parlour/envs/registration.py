@@ -1,0 +1,62 @@
+"""Environment ids: ``parlour/<Variant>-v0`` for every variant, registered with Gymnasium.
+
+Importing :mod:`parlour.envs` registers them when Gymnasium is installed, so that
+``gymnasium.make("parlour/BigTwo-v0", opponents=["greedy"])`` makes the single-agent
+environment (:class:`~parlour.envs.single.ParlourSingleAgentEnv`) of that variant, with the
+keywords it takes (``opponents``, ``seat``, ``players``, ``rewards``, the variant's options).
+``gymnasium.make("parlour.envs:parlour/BigTwo-v0")`` imports the package itself. The PettingZoo
+AEC and the batched environments take the same ids in place of a variant's name:
+``aec_env("parlour/BigTwo-v0")``, ``batched_env("parlour/Rummy-v0", num_envs=256)``.
+
+>>> env_id("big-two-4card"), variant_of("parlour/BigTwo4Card-v0"), variant_of("rummy")
+('parlour/BigTwo4Card-v0', 'big-two-4card', 'rummy')
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+
+from parlour.errors import VariantError
+from parlour.registry import variants
+
+#: The namespace and version of every id.
+NAMESPACE, VERSION = "parlour", 0
+#: Where Gymnasium finds the environment an id makes.
+ENTRY_POINT = "parlour.envs.single:ParlourSingleAgentEnv"
+
+
+def env_id(variant: str) -> str:
+    """The id of ``variant``: its name in CamelCase, "big-two-4card" → "parlour/BigTwo4Card-v0"."""
+    words = [re.sub(r"(^|\d)([a-z])", lambda m: m.group(1) + m.group(2).upper(), part)
+             for part in variant.split("-")]
+    return f"{NAMESPACE}/{''.join(words)}-v{VERSION}"
+
+
+def env_ids() -> dict[str, str]:
+    """Every id, with the variant it names, in the order of the variants."""
+    return {env_id(v.name): v.name for v in variants()}
+
+
+def variant_of(name: str) -> str:
+    """The variant an id names; a variant's own name is returned as it is. :class:`VariantError`
+    for an id of no variant."""
+    if not isinstance(name, str) or not name.startswith(f"{NAMESPACE}/"):
+        return name
+    ids = env_ids()
+    if name not in ids:
+        raise VariantError(f"unknown environment id {name!r}; the ids are: {', '.join(ids)}")
+    return ids[name]
+
+
+def register_envs() -> bool:
+    """Register every id with Gymnasium (again: nothing); ``False`` when it is not installed."""
+    if importlib.util.find_spec("gymnasium") is None:
+        return False
+    import gymnasium
+
+    for name, variant in env_ids().items():
+        if name not in gymnasium.registry:
+            gymnasium.register(id=name, entry_point=ENTRY_POINT, kwargs={"variant": variant},
+                               disable_env_checker=False)
+    return True
