@@ -1043,7 +1043,7 @@ def test_a_hint_asked_again_is_the_same_and_shows_its_figures_on_demand(
 def test_the_owner_hands_an_absent_players_seat_to_a_bot(
         server: str, new_page: Callable[..., Page]) -> None:
     ann = new_page(viewport={"width": 1280, "height": 900})
-    table = create_table(ann, server, "forty-five", ["you", "human", "bot:greedy", "bot:greedy"],
+    table = create_table(ann, server, "forty-five", ["you", "human", "bot:medium", "bot:greedy"],
                          seed=13)
     seat1 = ann.locator('#opponents .seat-box[data-seat="1"]')
     menu = seat1.locator(".owner-menu")
@@ -1078,7 +1078,8 @@ def test_the_owner_hands_an_absent_players_seat_to_a_bot(
     expect(eve_menu.locator(".menu-error")).to_have_text(
         "only the table's creator, with its owner token, may hand a seat on")
 
-    # Ann frees the seat, then hands it to a medium bot, which plays it.
+    # Ann frees the seat, then hands it to a medium bot, which plays it (another sits at seat
+    # 2: the table numbers them now).
     menu.locator(".free-seat").click()
     expect(seat1.locator(".badge.warn")).to_have_text("free seat")
     expect(menu).to_be_visible()
@@ -1087,12 +1088,17 @@ def test_the_owner_hands_an_absent_players_seat_to_a_bot(
     menu.locator(".menu-bot").select_option("medium")
     menu.locator(".hand-to-bot").click()
     expect(seat1.locator(".badge.bot")).to_have_text("bot")
-    expect(seat1.locator(".name")).to_have_text("medium")
+    expect(seat1.locator(".name")).to_have_text("medium 1")
     expect(ann.locator(".owner-menu")).to_have_count(0)
     save_screenshot(ann, "web-owner.png")
     # The bot plays the seat: the deal goes on until Ann's turn.
     wait_for_turn(ann)
-    expect(eve.locator('#opponents .seat-box[data-seat="1"] .name')).to_have_text("medium")
+    expect(eve.locator('#opponents .seat-box[data-seat="1"] .name')).to_have_text("medium 1")
+    # The log names each seat as it was when the line was written: seat 2's bot robbed as
+    # "medium", and its line keeps that name now that the table calls it "medium 2".
+    expect(ann.locator('#opponents .seat-box[data-seat="2"] .name')).to_have_text("medium 2")
+    expect(ann.locator("#log li").first).to_have_text(
+        re.compile(r"^medium robs the trump: takes 6♣"))
 
 
 def test_after_the_match_review_my_moves_then_play_again_with_the_same_seats(

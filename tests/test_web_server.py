@@ -44,6 +44,7 @@ from web_helpers import (
     join,
     play_deal,
     running_server,
+    settled,
 )
 
 
@@ -513,6 +514,80 @@ def test_a_seat_freed_during_a_deal_is_played_by_the_stand_in_until_the_next_dea
         dealt = session.receive_until(lambda m: m["type"] == "update" and m["view"]["deal"] == 2)
         assert len(dealt["view"]["hand"]) == 10 and dealt["view"]["seat"] == seat
         assert dealt["table"]["seats"][seat]["away"] is False
+
+
+def _named_log(view: dict[str, Any]) -> list[str]:
+    """The view's log as the page shows it: each line's seat labels ("P1") replaced by the
+    names its ``log_names`` gives that line."""
+    runs, lines = view["log_names"], view["log"]
+    assert runs and runs[0][0] == 0
+    out = []
+    for i, line in enumerate(lines):
+        names = next(names for first, names in reversed(runs) if first <= i)
+        out.append(re.sub(r"\bP(\d)\b", lambda m, n=names: n[int(m[1])], line))
+    return out
+
+
+def test_the_log_names_each_seat_as_it_was_when_the_line_was_written(db: str) -> None:
+    """A person's seat handed to a bot of a level another seat already plays: the lines of
+    the person's moves still name them, and the other bot's earlier lines keep its name then
+    ("greedy"), while later lines name the bots as the table numbers them now; the same after
+    a restart."""
+    app = create_app(db, bot_delay=0)
+    with TestClient(app) as http, _closing():
+        created = http.post("/api/tables", json={
+            "variant": "big-two", "seed": 3, "seats": [
+                {"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "greedy"},
+                {"kind": "bot", "bot": "random"}]}).json()
+        table, owner = created["table"], created["owner_token"]
+        game = game_of(table)
+        ann, bob = (Session(http, table["id"], join(http, table["id"], seat, name)["token"])
+                    for seat, name in ((0, "Ann"), (1, "Bob")))
+        # Play until Bob and the greedy bot have both moved, Bob to move again.
+        while True:
+            if not settled(ann.update, {0, 1}):
+                ann.receive_until(lambda m: settled(m, {0, 1}))
+            version = ann.update["version"]
+            if bob.update["version"] != version:
+                bob.receive_until(lambda m, v=version: m["type"] == "update"
+                                  and m["version"] == v)
+            view = ann.view
+            moved = {seat for seat, _ in view["observation"]["history"]}
+            if {1, 2} <= moved and view["current_player"] == 1:
+                break
+            mover = ann if view["current_player"] == 0 else bob
+            mover.send({"type": "action", "action": choose(
+                make_bot("greedy"), game, mover.view, random.Random(version))})
+            for s in (ann, bob):
+                s.receive_until(lambda m, v=version: m["type"] == "update"
+                                and m["version"] > v)
+        before = _named_log(ann.view)
+        assert any(line.startswith("Bob: ") for line in before)
+        assert any(line.startswith("greedy: ") for line in before)
+        bob.close()
+        handed = http.post(f"/api/tables/{table['id']}/seats/1",
+                           json={"to": "bot", "bot": "greedy"},
+                           headers={"Authorization": f"Bearer {owner}"})
+        assert handed.status_code == 200
+        assert [s["display"] for s in handed.json()["table"]["seats"]] == [
+            "Ann", "greedy 1", "greedy 2", "random"]
+        # The bots play on to Ann's turn: both greedy seats have moved since.
+        view = ann.receive_until(lambda m: m["type"] == "update" and (
+            m["view"]["your_turn"] or m["view"]["deal_over"]))["view"]
+        after = _named_log(view)
+        assert after[:len(before)] == before  # no earlier line changed
+        later = after[len(before):]
+        assert any(line.startswith("greedy 1: ") for line in later)
+        assert any(line.startswith("greedy 2: ") for line in later)
+        assert not any(line.startswith(("Bob", "greedy: ")) for line in later)
+        # A spectator's log names the seats alike (every line of Big Two's log is public).
+        assert _named_log(Session(http, table["id"]).view) == after
+        close_all()
+    with TestClient(create_app(db, bot_delay=0)) as http, _closing():
+        # After a restart the lines keep the names they were written with.
+        assert _named_log(Session(http, table["id"]).view) == after
+        back = Session(http, table["id"], ann.token)
+        assert _named_log(back.view) == after and back.view["log_names"] == view["log_names"]
 
 
 def test_tables_of_another_instance_are_left_to_it(db: str) -> None:

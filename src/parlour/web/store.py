@@ -1,7 +1,9 @@
 """Persistence of the web tables with SQLAlchemy: tables, seats and every event in order.
 
 A table is stored as the data that rebuilds it exactly: its game (variant, players, options),
-its match seed, its seats, and its events (each deal dealt, each action in notation), in order.
+its match seed, its seats, its events (each deal dealt, each action in notation), in order, and
+what it called its seats since each change of their names (so that its log names each seat as
+it was when the line was written).
 Replaying the events through :class:`~parlour.match.Match` gives back the match where it was,
 because every deal follows from the seed and every bot choice from the position. A finished
 match is also kept as the JSON match record that ``parlour replay`` reads.
@@ -87,6 +89,16 @@ events_t = Table(
     Column("kind", String(8), nullable=False),  # "deal" or "action"
     Column("seat", Integer, nullable=False),
     Column("text", String(200), nullable=False),
+)
+
+names_t = Table(
+    # What the table called its seats from event ``n`` on (a JSON list of names, by seat): a
+    # row for each change, once the match has begun; a log line names the seats as they were
+    # when its action was played, restarts and all.
+    "parlour_names", metadata,
+    Column("table_id", String(64), primary_key=True),
+    Column("n", Integer, primary_key=True),
+    Column("names", Text, nullable=False),
 )
 
 
@@ -195,6 +207,22 @@ class Store:
             db.execute(self._add_event,
                        {"table_id": table_id, "n": n, "kind": kind, "seat": seat, "text": text})
 
+    def set_names(self, table_id: str, n: int, names: list[str]) -> None:
+        """Store what the table calls its seats from event ``n`` on (replacing what was stored
+        for ``n``)."""
+        with self.engine.begin() as db:
+            db.execute(delete(names_t).where(names_t.c.table_id == table_id, names_t.c.n == n))
+            db.execute(insert(names_t).values(table_id=table_id, n=n, names=json.dumps(names)))
+
+    def names(self, table_id: str) -> list[tuple[int, list[str]]]:
+        """What the table called its seats, change by change: ``(from event n, names)``, in
+        order; ``[]`` if they never changed once its match had begun."""
+        with self.engine.connect() as db:
+            rows = db.execute(select(names_t.c.n, names_t.c.names)
+                              .where(names_t.c.table_id == table_id)
+                              .order_by(names_t.c.n)).all()
+        return [(r.n, json.loads(r.names)) for r in rows]
+
     def set_status(self, table_id: str, status: str, record: dict[str, Any] | None = None) -> None:
         values: dict[str, Any] = {"status": status}
         if record is not None:
@@ -207,6 +235,7 @@ class Store:
         with self.engine.begin() as db:
             ids = select(tables_t.c.id).where(tables_t.c.owner == owner)
             db.execute(delete(events_t).where(events_t.c.table_id.in_(ids)))
+            db.execute(delete(names_t).where(names_t.c.table_id.in_(ids)))
             db.execute(delete(seats_t).where(seats_t.c.table_id.in_(ids)))
             db.execute(delete(tables_t).where(tables_t.c.owner == owner))
 

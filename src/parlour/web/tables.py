@@ -22,6 +22,7 @@ WebSocket handlers.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import json
 import logging
 import math
@@ -107,6 +108,10 @@ class Seat:
                 "away": human and (self.away or (deal > 0 and not self.seated(deal)))}
 
 
+#: What the table calls each seat, by seat (``Table.seat_label``).
+Names = tuple[str, ...]
+
+
 @dataclass(eq=False)
 class Client:
     """One WebSocket: the seat it said hello for (``None``: a spectator) and its outbox, which
@@ -156,8 +161,16 @@ class Table:
         self.advice: dict[int, OrderedDict[tuple[Any, ...], Advice]] = {}
         #: The table of the rematch, once a player asked for one.
         self.rematch_id: str | None = None
-        #: Per seat, the deal's log so far: (deal number, actions told, lines).
-        self._logs: dict[int, tuple[int, int, list[str]]] = {}
+        #: Per seat, the deal's log so far: (deal number, actions told, lines, and for each
+        #: line the seats' names when it was written).
+        self._logs: dict[int, tuple[int, int, list[str], list[Names]]] = {}
+        #: What the table called its seats (``seat_label``), change by change: the first event
+        #: each names applied to, and the names. A log line names the seats as they were when
+        #: its action was played: a seat handed on, or renumbered, changes no earlier line.
+        self._names: list[tuple[int, Names]] = [(1, self.seat_labels())]
+        #: Whether ``_names`` is in the database (it is, from its first change once the match
+        #: has begun: until then the seats' names are all there is to it).
+        self._names_stored = False
         self._task: asyncio.Task[None] | None = None
         #: The turn timer: when it fires, and its handle.
         self._turn_started = time.monotonic()
@@ -258,28 +271,78 @@ class Table:
         else:
             if seat is None:
                 observations = [state.observation(s) for s in range(self.game.players)]
-                part = spectator_view(observations, [self.log(o) for o in observations])
+                logs = [self.log(o) for o in observations]
+                part = spectator_view(observations, [lines for lines, _ in logs], logs[0][1])
             else:
                 obs = state.observation(seat)
                 legal = state.legal_actions() if state.current_player == seat else []
-                part = seat_view(obs, legal, self.log(obs))
+                part = seat_view(obs, legal, *self.log(obs))
             view = {"deal": self.deal_number, "step": len(state.history), **part,
                     "deal_over": state.is_over, "result": self.result()}
         cache[seat] = view
         return view
 
-    def log(self, obs: Observation) -> list[str]:
+    def log(self, obs: Observation) -> tuple[list[str], list[Names]]:
         """``obs.log_lines(0)``, extended by the lines of the new actions only: a deal's log
         for a seat only grows, and telling it all again on every move costs the most of an
-        update in the long deals."""
-        deal, told, lines = self._logs.get(obs.seat, (0, 0, []))
+        update in the long deals. With it, for each line, the seats' names when its action
+        was played."""
+        deal, told, lines, names = self._logs.get(obs.seat, (0, 0, [], []))
         steps = len(obs.history)
         if deal != self.deal_number or told > steps:
-            told, lines = 0, []
+            told, lines, names = 0, [], []
         if told < steps or not lines:
-            lines = lines + obs.log_lines(told)
-            self._logs[obs.seat] = (self.deal_number, steps, lines)
-        return lines
+            new = obs.log_lines(told)
+            lines = lines + new
+            names = names + self._line_names(obs, told, len(new))
+            self._logs[obs.seat] = (self.deal_number, steps, lines, names)
+        return lines, names
+
+    def _line_names(self, obs: Observation, told: int, count: int) -> list[Names]:
+        """The seats' names for each of the ``count`` lines of ``obs.log_lines(told)``: those in
+        force when the line's action was played. The lines of actions ``told`` on are split
+        only where the names changed in between (rarely): a line belongs to the action it
+        follows from, the lines of actions ``k`` on being ``obs.log_lines(k)``."""
+        # The shown deal's actions are its last events: action k is event first + k.
+        first = self.version - len(obs.history) + 1
+        steps = [self._names_at(first + k) for k in range(told, len(obs.history))]
+        out: list[Names] = []
+        left = count  # the lines of actions ``told + len(out)``'s action on
+        for k in range(1, len(steps)):
+            if steps[k] is not steps[k - 1]:
+                rest = len(obs.log_lines(told + k))
+                out += [steps[k - 1]] * (left - rest)
+                left = rest
+        return out + [steps[-1] if steps else self._names[-1][1]] * left
+
+    def _names_at(self, event: int) -> Names:
+        """What the table called its seats when event number ``event`` happened."""
+        at = bisect.bisect_right(self._names, event, key=lambda entry: entry[0]) - 1
+        return self._names[max(at, 0)][1]
+
+    def seat_labels(self) -> Names:
+        """What the table calls each seat now (:meth:`seat_label`)."""
+        return tuple(self.seat_label(s.seat) for s in self.seats)
+
+    def names_changed(self) -> None:
+        """Keep what the table calls its seats from the next event on, if that changed: in
+        the database too once the match has begun (the lines before a restart keep their
+        names)."""
+        names = self.seat_labels()
+        first, last = self._names[-1]
+        if names == last:
+            return
+        start = self.version + 1
+        if first == start:
+            self._names[-1] = (start, names)
+        else:
+            self._names.append((start, names))
+        if self.version == 0:
+            return  # no event yet: no line names a seat, and the seats say the names
+        kept = self._names if not self._names_stored else self._names[-1:]
+        for n, entry in kept:
+            self.store.set_names(self.id, n, list(entry))
+        self._names_stored = True
 
     def result(self) -> dict[str, Any] | None:
         state = self.state
@@ -394,6 +457,7 @@ class Table:
         """``seat`` changed hands: deal the first deal once every seat is taken; otherwise tell
         everyone. If it is that seat's turn, the turn starts afresh for its new holder (a
         person who just sat down is not away; a bot has no timer)."""
+        self.names_changed()
         if self.status == "waiting" and self.all_taken():
             self.deal()
         else:
@@ -998,6 +1062,12 @@ class Tables:
         table = Table(self, row.id, game, row.seed, seats, seeded=row.seeded,
                       owner_hash=row.owner_hash, turn_timeout=row.turn_timeout,
                       stand_in=row.stand_in or self.settings.stand_in)
+        # What the seats were called change by change; none stored (they never changed once
+        # the match had begun, or it was stored by an earlier version): the seats' names now.
+        names = self.store.names(row.id)
+        if names:
+            table._names = [(n, tuple(entry)) for n, entry in names]
+            table._names_stored = True
         session = table.session
         for kind, seat, text in self.store.events(row.id):
             table.version += 1

@@ -50,8 +50,37 @@ def common_lines(texts: Sequence[Sequence[str]]) -> list[str]:
     >>> common_lines([["a", "you: 3D", "b"], ["a", "you: 4C", "b"]])
     ['a', 'b']
     """
+    return [texts[0][i] for i in common_indices(texts)]
+
+
+def common_indices(texts: Sequence[Sequence[str]]) -> list[int]:
+    """The places in the first text of its lines that every other text has too.
+
+    >>> common_indices([["a", "you: 3D", "b"], ["a", "you: 4C", "b"]])
+    [0, 2]
+    """
     others = [set(t) for t in texts[1:]]
-    return [line for line in texts[0] if all(line in o for o in others)]
+    return [i for i, line in enumerate(texts[0]) if all(line in o for o in others)]
+
+
+#: Per log line, what the table called its seats (by seat) when the line was written.
+LineNames = Sequence[Sequence[str]]
+
+
+def log_names(names: LineNames) -> list[list[Any]]:
+    """The seats' names of a log's lines as runs: ``[first line, names]`` where they change.
+
+    >>> ann, bot = ("Ann", "greedy"), ("greedy 0", "greedy 1")
+    >>> log_names([ann, ann, bot, bot])
+    [[0, ['Ann', 'greedy']], [2, ['greedy 0', 'greedy 1']]]
+    """
+    runs: list[list[Any]] = []
+    last: Sequence[str] | None = None
+    for i, seats in enumerate(names):
+        if last is None or (seats is not last and seats != last):
+            runs.append([i, list(seats)])
+            last = seats
+    return runs
 
 
 def public_observation(observations: Sequence[Observation]) -> dict[str, Any]:
@@ -121,9 +150,11 @@ def _agreed(values: Sequence[Any]) -> Any:
     return values[0] if all(v == values[0] for v in values[1:]) else None
 
 
-def seat_view(obs: Observation, legal: Sequence[Action], log: list[str]) -> dict[str, Any]:
+def seat_view(obs: Observation, legal: Sequence[Action], log: list[str],
+              names: LineNames = ()) -> dict[str, Any]:
     """The part of a View that comes from the seat's observation (``legal`` only if to move;
-    ``log`` is ``obs.log_lines(0)``, which the table keeps up to date line by line)."""
+    ``log`` is ``obs.log_lines(0)``, which the table keeps up to date line by line, and
+    ``names`` what the table called its seats when each line was written)."""
     mine = obs.current_player == obs.seat
     entries = legal_entries(obs, legal) if mine else []
     seat = obs.view()
@@ -142,6 +173,7 @@ def seat_view(obs: Observation, legal: Sequence[Action], log: list[str]) -> dict
         "hand": [str(c) for c in obs.hand],
         "hand_sizes": list(obs.hand_sizes),
         "log": log,
+        "log_names": log_names(names),
         "legal": entries,
         "verbs": offered_verbs(legal) if mine else [],
         "marked": {str(card): why for card, why in seat.marked.items()},
@@ -149,13 +181,14 @@ def seat_view(obs: Observation, legal: Sequence[Action], log: list[str]) -> dict
     }
 
 
-def spectator_view(observations: Sequence[Observation],
-                   logs: Sequence[list[str]]) -> dict[str, Any]:
+def spectator_view(observations: Sequence[Observation], logs: Sequence[list[str]],
+                   names: LineNames = ()) -> dict[str, Any]:
     """The part of a View a spectator gets: the public view of every seat's observation
-    (``logs``: each seat's ``log_lines(0)``). The tricks, the caption, the result and the
-    seats' figures are public, so every seat's view has them alike; they are taken only when
-    it does."""
+    (``logs``: each seat's ``log_lines(0)``; ``names``: the seats' names of the first one's
+    lines). The tricks, the caption, the result and the seats' figures are public, so every
+    seat's view has them alike; they are taken only when it does."""
     first = observations[0]
+    public = common_indices(logs)
     views = [o.view() for o in observations]
     tricks = _agreed([v.tricks for v in views])
     return {
@@ -172,7 +205,8 @@ def spectator_view(observations: Sequence[Observation],
                          for label, v in (_agreed([v.seat_figures for v in views]) or {}).items()},
         "hand": [],
         "hand_sizes": list(first.hand_sizes),
-        "log": common_lines(logs),
+        "log": [logs[0][i] for i in public],
+        "log_names": log_names([names[i] for i in public] if names else ()),
         "legal": [],
         "verbs": [],
         "marked": {},
@@ -186,5 +220,5 @@ def empty_view(seat: int | None) -> dict[str, Any]:
         "seat": seat, "current_player": -1, "your_turn": False, "observation": None, "text": "",
         "panels": [], "tricks": [], "caption": None, "deal_result": None, "seat_figures": {},
         "hand": [],
-        "hand_sizes": [], "log": [], "legal": [], "verbs": [], "marked": {}, "new_card": None,
+        "hand_sizes": [], "log": [], "log_names": [], "legal": [], "verbs": [], "marked": {}, "new_card": None,
     }

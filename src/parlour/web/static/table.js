@@ -97,14 +97,19 @@ function relabel(text) {
 }
 
 function named(text) {
-  if (!S.labels) {
-    const n = S.table?.players ?? 0;
-    const labels = Array.from({ length: n }, (_, s) => [labelOf(s), seatName(s)]);
-    labels.sort((a, b) => b[0].length - a[0].length);
-    const escaped = labels.map(([l]) => l.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-    S.labels = { map: new Map(labels), re: escaped.length ? new RegExp(`\\b(${escaped.join("|")})\\b`, "g") : null };
-  }
-  return S.labels.re ? String(text).replace(S.labels.re, (l) => S.labels.map.get(l) ?? l) : String(text);
+  if (!S.labels) S.labels = namer(Array.from({ length: S.table?.players ?? 0 }, (_, s) => seatName(s)));
+  return S.labels(text);
+}
+
+/** A function that puts in a text each seat's name from `names` (by seat) for its label. */
+function namer(names) {
+  const labels = names.map((name, s) => [labelOf(s), name ?? labelOf(s)]);
+  labels.sort((a, b) => b[0].length - a[0].length);
+  const escaped = labels.map(([l]) => l.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  if (!escaped.length) return (text) => String(text);
+  const map = new Map(labels);
+  const re = new RegExp(`\\b(${escaped.join("|")})\\b`, "g");
+  return (text) => String(text).replace(re, (l) => map.get(l) ?? l);
 }
 
 // -- small pieces ---------------------------------------------------------------------------------
@@ -549,10 +554,18 @@ function fmt(value, signed = true) {
   return signed && v > 0 ? `+${text}` : text;
 }
 
+/** The log, each line naming the seats as the table called them when it was written (the
+ * server's `log_names`: a seat handed on since, or renumbered, changes no earlier line). */
 function renderLog() {
   const log = $("log");
   const lines = S.view.log ?? [];
-  log.replaceChildren(...lines.map((line) => element("li", { textContent: relabel(line) })));
+  const runs = S.view.log_names ?? [];
+  let run = -1;
+  let name = named;
+  log.replaceChildren(...lines.map((line, i) => {
+    while (run + 1 < runs.length && runs[run + 1][0] <= i) name = namer(runs[++run][1]);
+    return element("li", { textContent: name(prettyCards(line)) });
+  }));
   log.scrollTop = log.scrollHeight;
   $("text").textContent = relabel(S.view.text ?? "");
 }
