@@ -534,6 +534,12 @@ def test_an_environment_id_takes_players_and_options_and_refuses_what_is_no_id()
     assert env.unwrapped.game.players == 3 and env.unwrapped.game.options.hand_size == 7
     with pytest.raises(VariantError, match="unknown environment id 'parlour/Chess-v0'"):
         batched_env("parlour/Chess-v0")
+    # In a fresh interpreter: the module path imports the package, which registers the ids.
+    code = ("import gymnasium; env = gymnasium.make('parlour.envs:parlour/Rummy-v0'); "
+            "print(env.unwrapped.game.name, gymnasium.make('parlour/BigTwo-v0').spec.id)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.split() == ["rummy", "parlour/BigTwo-v0"]
 
 
 def test_the_ids_table_of_the_docs_says_each_environments_spaces():

@@ -9,19 +9,23 @@
   (:mod:`parlour.envs.batched`, numpy only).
 
 Each takes a variant's name or its environment id, ``parlour/<Variant>-v0``
-(:mod:`parlour.envs.registration`). Importing this package imports numpy, and registers the
-ids with Gymnasium when it is installed (``gymnasium.make("parlour/BigTwo-v0")``); pettingzoo
-is imported when an environment that needs it is made.
+(:mod:`parlour.envs.registration`), which Gymnasium's ``make`` takes too once registered.
+
+Importing this package imports numpy and nothing else beyond parlour: gymnasium and pettingzoo
+are imported when an environment that needs them is made (or the ids registered, see
+:func:`register_envs`).
 """
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any
 
 from parlour.envs.encoding import ActionIndex, Encoder, action_index, encoder, reward_scale
 from parlour.envs.registration import env_id, env_ids, register_envs
 
-register_envs()
+if "gymnasium" in sys.modules:  # gymnasium.make("parlour/…") then works after this import
+    register_envs()
 
 if TYPE_CHECKING:
     from parlour.envs.aec import ParlourAECEnv
@@ -58,4 +62,4 @@ def batched_env(variant: str, num_envs: int = 64, players: int | None = None, *,
 
 
 __all__ = ["ActionIndex", "Encoder", "action_index", "aec_env", "batched_env", "encoder",
-           "env_id", "env_ids", "reward_scale", "single_agent_env"]
+           "env_id", "env_ids", "register_envs", "reward_scale", "single_agent_env"]

@@ -1,12 +1,14 @@
 """Environment ids: ``parlour/<Variant>-v0`` for every variant, registered with Gymnasium.
 
-Importing :mod:`parlour.envs` registers them when Gymnasium is installed, so that
 ``gymnasium.make("parlour/BigTwo-v0", opponents=["greedy"])`` makes the single-agent
 environment (:class:`~parlour.envs.single.ParlourSingleAgentEnv`) of that variant, with the
-keywords it takes (``opponents``, ``seat``, ``players``, ``rewards``, the variant's options).
-``gymnasium.make("parlour.envs:parlour/BigTwo-v0")`` imports the package itself. The PettingZoo
-AEC and the batched environments take the same ids in place of a variant's name:
-``aec_env("parlour/BigTwo-v0")``, ``batched_env("parlour/Rummy-v0", num_envs=256)``.
+keywords it takes (``opponents``, ``seat``, ``players``, ``rewards``, the variant's options),
+once the ids are registered: importing :mod:`parlour.envs` registers them when Gymnasium is
+imported already (``import gymnasium`` first), and :func:`register_envs` does at any time.
+``gymnasium.make("parlour.envs:parlour/BigTwo-v0")`` imports the package itself. (Importing
+:mod:`parlour.envs` never imports Gymnasium by itself: bots use its encoders with numpy alone.)
+The PettingZoo AEC and the batched environments take the same ids in place of a variant's
+name: ``aec_env("parlour/BigTwo-v0")``, ``batched_env("parlour/Rummy-v0", num_envs=256)``.
 
 >>> env_id("big-two-4card"), variant_of("parlour/BigTwo4Card-v0"), variant_of("rummy")
 ('parlour/BigTwo4Card-v0', 'big-two-4card', 'rummy')
