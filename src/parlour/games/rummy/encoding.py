@@ -54,8 +54,7 @@ entries                    meaning
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import attrgetter
-from typing import Any
+from operator import attrgetter, methodcaller
 
 from parlour._core import EnvCore
 from parlour.envs.encoding import (
@@ -311,17 +310,12 @@ def rummy_scale(game: RummyGame) -> float:
 
 def rummy_compiled(game: RummyGame) -> Compiled:
     """The compiled encoding, index and deals (``rust/src/rummy/encoding.rs``), reading a
-    state's engine and each seat's discards (the engine keeps no history: they are folded from
-    the public record, carried on from step to step)."""
+    state's engine and each seat's discards (:meth:`RummyState.discards`, kept up to date as
+    the deal goes on)."""
     o = game.options
     core = EnvCore.rummy(game.players, o.forbid_discard_of_drawn_discard, o.score_melds,
                          core_turn_limit(o.turn_limit), float(o.turn_limit), game.hand_size)
-    fold = HistoryFold(_discards_by_seat, game.players)
-
-    def discards(state: Any) -> list[int]:
-        return [d >> KIND_BITS & FULL for d in fold(state.shared_view()["history"])]
-
-    return Compiled(core, attrgetter("_core"), discards)
+    return Compiled(core, attrgetter("_core"), methodcaller("discards"))
 
 
 register_family("rummy", RummyEncoding, RummyIndex, rummy_scale, rummy_compiled)

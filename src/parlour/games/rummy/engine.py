@@ -83,8 +83,10 @@ class RummyState(State):
         # What every seat sees alike, as observation fields, made again only when an action was
         # played since (the history only grows, so its length tells).
         self._shared: tuple[int, Mapping[str, Any]] = (-1, MappingProxyType({}))
-        # How many actions of the public record :meth:`_discarded` has read, and the cards.
-        self._named: tuple[int, int] = (0, 0)
+        # The past :meth:`discards` read, how many actions of the history after it, and each
+        # seat's discards in them.
+        self._discards: tuple[tuple[tuple[int, Action], ...], int, list[int]] = (
+            (), 0, [0] * game.players)
         self._setup: dict[str, Any] = {}
         # A sampled state's setup is its position with the whole public record: written out
         # only when asked for, from this untouched copy of the state as it began.
@@ -102,6 +104,12 @@ class RummyState(State):
 
     def parse_action(self, text: str) -> RummyAction:
         return parse_action(text)
+
+    def public_record(self) -> tuple[tuple[int, Action], ...]:
+        """Every ``(seat, action)`` of the deal as every seat saw it, those before a composed
+        start first: one new tuple of the shared pairs, much cheaper than :meth:`shared_view`
+        for a reader that needs the record alone."""
+        return self._past + tuple(self._history)
 
     def shared_view(self) -> Mapping[str, Any]:
         """The observation fields every seat sees alike (all but ``seat``, ``hand`` and
@@ -125,7 +133,7 @@ class RummyState(State):
                 "stock_size": stock_size,
                 "turn": turn,
                 "went_out": went_out,
-                "history": self._past + tuple(self._history),
+                "history": self.public_record(),
                 "discard_draws": tuple(map(TO_CARD.__getitem__, self._discard_draws)),
                 "rebuilds": tuple(self._rebuilds),
                 "shown": tuple(map(card_set, shown)),
@@ -175,15 +183,40 @@ class RummyState(State):
         hidden = self._core.hidden_from(self.check_seat(seat))
         return card_set(hidden & ~self._discarded())
 
+    def discards(self) -> list[int]:
+        """Each seat's discards of the public record so far (rummy-layout masks; a composed
+        position's past included), brought up to date from where the last call left off: the
+        history only grows, so a call reads only the actions since. Do not change the list.
+
+        >>> import parlour
+        >>> s = parlour.new_game("rummy").new_deal(hands=["5H 6H KS", "2C 3D 4S"],
+        ...                                        stock="KD 8C ...", discard="7H")
+        >>> for move in ("draw stock", "discard KS", "draw stock", "discard 2C"):
+        ...     s.apply(move)
+        >>> [str(card_set(m)) for m in s.discards()]
+        ['KS', '2C']
+        """
+        past, done, masks = self._discards
+        if past is not self._past:  # a position given with its past after it was made
+            past, done, masks = self._past, 0, [0] * self.game.players
+            for seat, a in past:
+                if a.kind == DISCARD:  # type: ignore[attr-defined]
+                    masks[seat] |= a.cards  # type: ignore[attr-defined]
+        record = self._history
+        if done < len(record):
+            masks = masks[:]  # a clone may share the list read so far
+            for seat, a in record[done:]:
+                if a.kind == DISCARD:
+                    masks[seat] |= a.cards
+            done = len(record)
+        self._discards = (past, done, masks)
+        return masks
+
     def _discarded(self) -> int:
-        """Every card the discards of the public record named, brought up to date from where
-        the last call left off."""
-        done, mask = self._named
-        record = self.shared_view()["history"]
-        for _, a in record[done:]:
-            if a.kind == DISCARD:
-                mask |= a.cards
-        self._named = (len(record), mask)
+        """Every card the discards of the public record named."""
+        mask = 0
+        for seat in self.discards():
+            mask |= seat
         return mask
 
     @property
