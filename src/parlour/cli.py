@@ -30,7 +30,6 @@ from typing import Any, NoReturn, TextIO
 
 import parlour
 from parlour.advice import RULE as REVIEW_RULE
-from parlour.advice import Hint
 from parlour.args import (
     game_from_args,
     isatty,
@@ -51,7 +50,7 @@ from parlour.records import (
     resume_match,
 )
 from parlour.registry import OptionInfo, get_variant, new_game, player_counts_text, variants
-from parlour.session import HUMAN, Position, TableSession
+from parlour.session import HUMAN, TableSession
 from parlour.stats import PlayerStats
 from parlour.text import clip, sentence
 
@@ -157,8 +156,6 @@ class Table:
         self.seat = self.session.humans()[0]
         self.prompt = prompt
         self.out = out
-        #: The last hint given, and the decision it was for.
-        self.hinted: tuple[Position, Hint] | None = None
 
     def run(self) -> int:
         game, out = self.game, self.out
@@ -247,12 +244,13 @@ class Table:
     def hint(self) -> None:
         """The judge's hint for this decision (:mod:`parlour.advice`); asked again, the figures
         behind it."""
-        position = self.session.position
-        if self.hinted is not None and self.hinted[0] == position:
-            self.out.write(f"hint: {self.hinted[1].details}\n")
+        given = self.session.given_hint()
+        if given is not None:
+            self.out.write(f"hint: {given.details}\n")
             return
-        advice = self.session.hint_turn(self.seat).advise()
-        self.hinted = (position, advice)
+        turn = self.session.hint_turn(self.seat)
+        advice = turn.advise()
+        self.session.note_hint(turn, advice)
         self.out.write(f"hint: {advice.text} Type: {advice.action}\n")
 
     def pause(self) -> bool:

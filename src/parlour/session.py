@@ -110,6 +110,8 @@ class TableSession:
                                        for s in self.seats]
         self.save_path = save_path
         self.stats = stats
+        # The last hint given, and the decision it was for (see given_hint).
+        self._hint: tuple[Position, Hint] | None = None
 
     # -- where the table is ---------------------------------------------------------------------
     @property
@@ -170,6 +172,20 @@ class TableSession:
         observation = state.observation(seat)
         return Turn(seat, adviser(level), observation, tuple(state.legal_actions()),
                     position_rng(observation), self.position)
+
+    def given_hint(self) -> Hint | None:
+        """The hint already given at this decision, if any: a table asked again shows it with
+        the figures behind it rather than judge the position again."""
+        given = self._hint
+        return given[1] if given is not None and given[0] == self.position else None
+
+    def note_hint(self, turn: Turn, advice: Hint) -> bool:
+        """Keep ``advice``, the hint of ``turn``; False (nothing kept) if the table moved on
+        while it was judged."""
+        if turn.position != self.position:
+            return False
+        self._hint = (turn.position, advice)
+        return True
 
     def apply_turn(self, turn: Turn, action: Action) -> bool:
         """Play a bot's answer to ``turn``; False (nothing changes) if the table moved on."""

@@ -33,7 +33,7 @@ from parlour.moves import verb_label as label
 from parlour.records import check_save_path
 from parlour.registry import new_game
 from parlour.review import review_deal, review_lines, reviewer_bot
-from parlour.session import HUMAN, Position, TableSession, Turn
+from parlour.session import HUMAN, TableSession, Turn
 from parlour.stats import PlayerStats
 from parlour.text import clip, plural
 from parlour.tui.moves import VERB_HELP, VERB_KEYS, game_verbs, verb_key
@@ -87,8 +87,6 @@ class TableScreen(Screen[None]):
         self.closed = False
         #: The deal-over screen's parts, shown again after a review.
         self.deal_over: tuple[str, list[str | RenderableType]] = ("", [])
-        #: The last hint shown, and the decision it was for.
-        self.hint_shown: tuple[Position, Hint] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -365,10 +363,9 @@ class TableScreen(Screen[None]):
         if not self.my_turn:
             self.say("A hint is for your turn.")
             return
-        shown = self.hint_shown
-        if shown is not None and shown[0] == self.session.position:
-            # Asked again at the same decision: the same hint, with the figures behind it.
-            self.say(f"Hint: {self.names.text(shown[1].details)}", "green")
+        given = self.session.given_hint()
+        if given is not None:  # asked again at the same decision: the figures behind it
+            self.say(f"Hint: {self.names.text(given.details)}", "green")
             return
         level = getattr(self.app, "advice_level", ADVISER)
         turn = self.session.hint_turn(self.seat, level)
@@ -380,14 +377,13 @@ class TableScreen(Screen[None]):
             except Exception as e:
                 self.app.call_from_thread(self.say, f"internal error in the hint: {e}", "red")
                 return
-            self.app.call_from_thread(self.hinted, advice, turn.position)
+            self.app.call_from_thread(self.hinted, advice, turn)
 
         self.run_worker(think, thread=True, group="hint", exit_on_error=False)
 
-    def hinted(self, advice: Hint, position: Position) -> None:
-        if self.closed or position != self.session.position:
+    def hinted(self, advice: Hint, turn: Turn) -> None:
+        if self.closed or not self.session.note_hint(turn, advice):
             return
-        self.hint_shown = (position, advice)
         move = parse_move(advice.action)
         self.query_one("#hand", Hand).select_only(set(move.cards))
         key = verb_key(move.verb)
