@@ -68,10 +68,10 @@ def make_bot(name: str, *, interactive: bool = False) -> Bot:
 
     >>> make_bot("greedy").name
     'greedy'
-    >>> make_bot("grumpy")
+    >>> make_bot("grumpy")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    parlour.errors.VariantError: unknown bot 'grumpy'; the bots are: random, greedy, easy, medium, hard, expert, learned
+    parlour.errors.VariantError: unknown bot 'grumpy'; the bots are: random, greedy, easy, medium, hard, expert, learned...
     """
     try:
         factories = _BOTS[name]
