@@ -274,7 +274,7 @@ def test_every_play_is_recorded_and_replays_to_its_result(tmp_path: Path) -> Non
         assert tuple(state.returns()) == play.returns
     out = io.StringIO()
     assert main(["replay", str(files[0])], out=out) == 0
-    assert "Result:" in out.getvalue()
+    assert "Result, points: " in out.getvalue()
 
 
 def _arena(tmp_path: Path, *args: str) -> tuple[int, str]:

@@ -112,7 +112,7 @@ def test_play_a_whole_match_through_stdin(variant: str, tmp_path: Path) -> None:
     assert saved["seats"] == ["greedy", "human", "random", "greedy"]
     replayed = io.StringIO()
     assert main(["replay", str(record)], out=replayed) == 0
-    assert "Result:" in replayed.getvalue()
+    assert re.search(r"^Result, (points|penalties): ", replayed.getvalue(), re.M)
 
 
 def test_play_tells_what_ends_the_match_at_the_start_and_after_each_deal() -> None:
@@ -124,7 +124,7 @@ def test_play_tells_what_ends_the_match_at_the_start_and_after_each_deal() -> No
     intro, _, rest = text.partition("=== Deal 1 ===")
     assert end in intro
     # After every deal but the last, the standing and what ends the match.
-    standings = re.findall(r"^Match standing after deal (\d+): .*\n(.*)$", rest, re.M)
+    standings = re.findall(r"^Match standing after deal (\d+), .*\n(.*)$", rest, re.M)
     assert [int(n) for n, _ in standings] == list(range(1, deals + 1))
     assert [line == end for _, line in standings] == [True] * (deals - 1) + [False]
 
@@ -447,6 +447,75 @@ def test_ctrl_c_in_simulate_stops_the_progress_bar(monkeypatch: pytest.MonkeyPat
     hide, show = "\x1b[?25l", "\x1b[?25h"
     assert hide in screen.getvalue()
     assert screen.getvalue().rindex(show) > screen.getvalue().rindex(hide)
+
+
+def _scores_in(line: str) -> tuple[str, list[str]]:
+    """What a line of scores counts and each seat's figure: ``"Result, penalties: P0 7, P1 0"``
+    gives ``("penalties", ["7", "0"])``."""
+    counts, figures = line.split(", ", 1)[1].split(": ", 1)
+    return counts, [pair.rsplit(" ", 1)[1] for pair in figures.split(" — ")[0].split(", ")]
+
+
+def _web_result(record: dict[str, Any], deal: int) -> dict[str, Any]:
+    """The web table's result of the record's deal number ``deal``: the record's match played
+    to that deal's end at a web table (its seed and seats, the record's moves)."""
+    from parlour.web.settings import Settings
+    from parlour.web.store import Store
+    from parlour.web.tables import Seat, Table, Tables
+
+    game = parlour.new_game(record["variant"], players=record["players"], **record["options"])
+    tables = Tables(Store("sqlite://"), Settings())
+    try:
+        seats = [Seat(s, "human", None, "Ann", "hash") if name == "human"
+                 else Seat(s, "bot", name, name, None) for s, name in enumerate(record["seats"])]
+        table = Table(tables, "t", game, record["seed"], seats)
+        for played in record["deals"][:deal]:
+            table.match.next_deal()
+            for seat, action in played["actions"]:
+                table.session.play(seat, action)
+            table.session.finish_deal()
+        result = table.result()
+        assert result is not None
+        return {**result, "info": table.info()}
+    finally:
+        tables.close()
+
+
+@pytest.mark.parametrize("variant", ["big-two", "spoil-five", "rummy"])
+def test_a_deals_scores_read_the_same_in_replay_the_plain_table_and_the_web(
+        variant: str, tmp_path: Path) -> None:
+    """Big Two's penalties, Spoil Five's chips and Rummy's points: a deal's scores and the
+    match totals are the same figures, counting the same thing, in ``parlour replay``, at the
+    plain table and in the web table's result; penalties are counted up, as the game's own
+    text counts them, never as negative numbers."""
+    path = tmp_path / "match.json"
+    code, text, _ = play([variant, "--seed", "4", "--bots", "greedy", *SHORT[variant],
+                          "--save", str(path)])
+    assert code == 0
+    record = load(path)
+    replayed = io.StringIO()
+    assert main(["replay", str(path)], out=replayed) == 0
+    results = re.findall(r"^Result, .*$", replayed.getvalue(), re.M)
+    [totals] = re.findall(r"^Match totals, .*$", replayed.getvalue(), re.M)
+    standings = re.findall(r"^Match standing after deal \d+, .*$", text, re.M)
+    assert len(results) == len(standings) == len(record["deals"]) >= 1
+    counts = {"big-two": "penalties", "spoil-five": "chips", "rummy": "points"}[variant]
+    # The match totals: the plain table's after the last deal, replay's, the web's.
+    assert _scores_in(standings[-1]) == _scores_in(totals)
+    web = _web_result(record, len(record["deals"]))
+    assert web["info"]["scores"]["totals"] == _scores_in(totals)[1]
+    assert web["info"]["scores"]["counts"] == counts
+    # The first deal's scores: replay's, and the web's, in its summary and its table.
+    web = _web_result(record, 1)
+    assert _scores_in(results[0]) == _scores_in(web["summary"]) == (counts, web["scores"]["deal"])
+    assert _scores_in(standings[0])[1] == web["scores"]["totals"]
+    if variant == "big-two":
+        # The game's own words at the end of the deal say the same penalties.
+        said = re.search(r"penalties: (.*)$", text, re.M)
+        assert said is not None
+        assert _scores_in("deal, penalties: " + said.group(1))[1] == _scores_in(results[0])[1]
+        assert not any(figure.startswith("-") for line in (*results, totals, web["summary"])
+                       for figure in _scores_in(line)[1])
 
 
 def test_replay_refuses_a_tampered_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

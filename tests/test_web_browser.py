@@ -362,6 +362,19 @@ def test_climbing_deal_through_the_lobby_with_a_refused_move_and_a_hint(
     assert all("Ann" in c and not c.startswith("Table") for c in captions), captions
     expect_deal_over(page)
     expect(page.locator("#next-deal")).to_be_visible()
+    # Big Two's penalties read as the game counts them, up from 0, as at every table: in the
+    # summary, under headings that say so, and in each seat's box; never as negative numbers.
+    panel = page.locator("#deal-over")
+    expect(panel.locator("table.results thead th")).to_have_text(
+        ["", "deal penalty", "match penalties"])
+    summary = panel.locator(".summary").inner_text()
+    assert summary.startswith("deal 1, penalties: "), summary
+    for row in panel.locator("table.results tbody tr").all():
+        name = row.locator("th").inner_text().removesuffix(" (you)")
+        deal, total = row.locator("td").all_inner_texts()
+        assert f"{name} {deal}" in summary and deal == total and deal.isdigit(), (name, deal)
+        box = page.locator(".seat-box", has=page.locator(".name", has_text=name)).first
+        expect(box.locator(".total")).to_have_text(f"penalties {total}")
     # The log tells the deal with the players' names, never the engine's seat labels; it, the
     # play to beat and the refusal show each card by its face, as the cards on the table do.
     log = page.locator("#log").inner_text()

@@ -231,7 +231,7 @@ def test_several_clients_play_a_whole_match(http: TestClient, variant: str,
         result = view["result"]
         assert view["current_player"] == -1 and result is not None
         assert len(result["returns"]) == game.players and result["summary"].startswith(
-            f"deal {deals}:")
+            f"deal {deals}, {game.scores.counts}: ")
         if result["match_over"]:
             break
         sessions[0].send({"type": "next_deal"})
@@ -264,9 +264,14 @@ def test_every_variant_plays_a_deal_against_bots(http: TestClient, variant: str)
     assert names[0] == "H0" and len(set(names)) == len(names)
     assert names[1:] == (["greedy"] if len(seats) == 2 else
                          [f"greedy {s}" for s in range(1, len(seats))])
-    for name, points in zip(names, view["result"]["returns"], strict=True):
-        shown = f"{int(points):+}" if float(points).is_integer() else f"{points:+}"
-        assert f"{name} {shown}" in view["result"]["summary"]
+    # Each seat's score as every table shows it: Big Two's penalties counted up from 0.
+    scores = game_of(table).scores
+    shown = [scores.deal(points) for points in view["result"]["returns"]]
+    assert view["result"]["scores"]["deal"] == shown
+    assert view["result"]["summary"].startswith(f"deal 1, {scores.counts}: " + ", ".join(
+        f"{name} {figure}" for name, figure in zip(names, shown, strict=True)))
+    if scores.penalty:
+        assert not any(figure.startswith("-") for figure in shown)
 
 
 def test_a_bots_only_table_plays_its_match_for_a_spectator(http: TestClient) -> None:

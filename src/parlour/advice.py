@@ -115,9 +115,10 @@ def hint(observation: Observation, legal: Sequence[Action], level: str | SearchB
     best = _candidate(result, move)
     lead, error = _lead(best, runner_up)
     other = runner_up.action.words()
+    scores = observation.game.scores  # penalty points counted up, as every table shows them
     details = (f"{said}: wins {best.win_rate:.0%} of {best.samples} trial deals, "
-               f"{best.mean:+.2f} points a deal; next best, {other}: wins "
-               f"{runner_up.win_rate:.0%}, {runner_up.mean:+.2f} points")
+               f"{scores.per_deal(best.mean)}; next best, {other}: wins "
+               f"{runner_up.win_rate:.0%}, {scores.amount(runner_up.mean)}")
     if lead > CLEAR * error:
         return told("clearly best", why, "Clearly the best move here.", "Clearly the best.",
                     details)

@@ -74,8 +74,10 @@ def _bots(spec: str, count: int) -> list[Bot]:
     return [make_bot(n) for n in _bot_names(spec, count)]
 
 
-def _totals(game: Game, totals: Sequence[float]) -> str:
-    return "  ".join(f"{game.seat_name(i)} {t:g}" for i, t in enumerate(totals))
+def _scores(game: Game, head: str, values: Sequence[float], *, total: bool = False) -> str:
+    """``head`` and each seat's score (or match ``total``) as every table shows them."""
+    names = [game.seat_name(i) for i in range(game.players)]
+    return game.scores.line(head, names, values, total=total)
 
 
 # -- parlour variants ----------------------------------------------------------------------------
@@ -207,7 +209,8 @@ class Table:
             for seat, hand in enumerate(result.hands):
                 if hand and seat != self.seat:
                     out.write(f"{game.seat_name(seat)} held {' '.join(map(str, hand))}\n")
-        out.write(f"Match standing after deal {number}: {_totals(game, result.totals)}\n")
+        out.write(_scores(game, f"Match standing after deal {number}", result.totals,
+                          total=True) + "\n")
         if not result.match_over:
             out.write(sentence(game.match_end_text()) + "\n")
         return True
@@ -374,12 +377,13 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     names = [game.seat_name(i) for i in range(game.players)]
     seat_w = max(len("seat"), *map(len, names)) + 2
     bot_w = max(len("bot"), *(len(b.name) for b in bots)) + 2
+    scores = game.scores
     rows = []
     for i in range(game.players):
         mean, half = mean_ci(returns[i])
-        rows.append((f"{mean:.3f}", f"[{mean - half:.3f}, {mean + half:.3f}]", f"{wins[i]:.1%}"))
+        rows.append((scores.mean(mean, 3), scores.interval(mean, half, 3), f"{wins[i]:.1%}"))
     ci_w = max(len("95% CI"), *(len(r[1]) for r in rows)) + 2
-    out.write(f"{'seat':<{seat_w}}{'bot':<{bot_w}}{'mean score':>12}{'95% CI':>{ci_w}}"
+    out.write(f"{'seat':<{seat_w}}{'bot':<{bot_w}}{scores.mean_heading:>12}{'95% CI':>{ci_w}}"
               f"{'win rate':>10}\n")
     for name, bot, (mean_text, ci, win) in zip(names, bots, rows, strict=True):
         out.write(f"{name:<{seat_w}}{bot.name:<{bot_w}}{mean_text:>12}{ci:>{ci_w}}{win:>10}\n")
@@ -398,11 +402,11 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
         for seat, action in state.history:
             out.write(f"{game.seat_name(seat)}: {action}\n")
         if state.is_over:
-            out.write("Result: " + _totals(game, state.returns()) + "\n")
+            out.write(_scores(game, "Result", state.returns()) + "\n")
         else:
             out.write("(unfinished)\n")
     if not is_deal and states and "totals" in record:
-        out.write("Match totals: " + _totals(states[0].game, record["totals"]) + "\n")
+        out.write(_scores(states[0].game, "Match totals", record["totals"], total=True) + "\n")
     return EXIT_OK
 
 

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self
 from parlour._core import shuffle as _shuffle
 from parlour.cards import CARDS, Card, CardSet, parse_cards
 from parlour.errors import DealError, IllegalAction, SeatError
+from parlour.text import Scores
 from parlour.view import SeatView
 
 if TYPE_CHECKING:
@@ -316,6 +317,20 @@ class Game(ABC):
         """Whether a deal scores penalty points (the fewer the better): the returns are then
         their negatives, and a table shows them counted up from 0 as the rules count them."""
         return False
+
+    #: What a score counts where the deals score no penalties: points, or Spoil Five's chips.
+    score_unit: ClassVar[str] = "points"
+
+    @property
+    def scores(self) -> Scores:
+        """How this game's scores read to a player, in every front end (penalty points
+        counted up from 0, other scores signed): :class:`parlour.text.Scores`.
+
+        >>> import parlour
+        >>> parlour.new_game("big-two").scores.line("Result", ["P0", "P1"], [-7.0, 0.0])
+        'Result, penalties: P0 7, P1 0'
+        """
+        return Scores(penalty=self.penalty_scoring, unit=self.score_unit)
 
     @property
     def name(self) -> str:

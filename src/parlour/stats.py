@@ -11,9 +11,11 @@ that cannot be read is never overwritten: the statistics are then left alone, an
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "stats.json"
 >>> stats = PlayerStats(path)
 >>> stats.add_deal("big-two", ["greedy", "greedy", "expert"], points=-3.0, won=False)
->>> stats.add_deal("big-two", ["expert", "greedy", "greedy"], points=12.0, won=True)
+>>> stats.add_deal("big-two", ["expert", "greedy", "greedy"], points=-0.0, won=True)
 >>> [(row.variant, row.opponents, row.deals, row.wins, row.points) for row in stats.rows()]
-[('big-two', 'expert, greedy', 2, 1, 9.0)]
+[('big-two', 'expert, greedy', 2, 1, -3.0)]
+>>> stats.lines()
+['big-two against expert, greedy: 2 deals, won 50%, 1.50 penalty points a deal']
 >>> PlayerStats(path).rows() == stats.rows()
 True
 """
@@ -28,8 +30,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from parlour.errors import RecordError
-from parlour.text import plural, signed
+from parlour.errors import ParlourError, RecordError
+from parlour.text import Scores, plural
 
 FORMAT = "parlour-stats/1"
 
@@ -61,7 +63,18 @@ class Row:
         mean = self.points / self.deals if self.deals else 0.0
         matches = (f"; matches {self.match_wins} won of {self.matches}" if self.matches else "")
         return (f"{self.variant} against {self.opponents}: {plural(self.deals, 'deal')}, "
-                f"won {rate:.0%}, {signed(mean)} points a deal{matches}")
+                f"won {rate:.0%}, {_scores(self.variant).per_deal(mean)}{matches}")
+
+
+def _scores(variant: str) -> Scores:
+    """How ``variant``'s scores read, by its default rules (a row counts the variant's deals
+    whatever their options)."""
+    from parlour.registry import new_game  # the registry loads every game: only when shown
+
+    try:
+        return new_game(variant).scores
+    except ParlourError:
+        return Scores()
 
 
 class PlayerStats:

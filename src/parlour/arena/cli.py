@@ -172,24 +172,33 @@ def _report(result: ArenaResult, out: TextIO) -> None:
     out.write(f"{game.name}, {game.players} players, {labels}: {result.deals} deals{how}, "
               f"seed {result.seed}\n\n")
     stats = bot_stats(result)
-    _table(out, ["bot", "seat-deals", "deals", "mean score", "95% CI", "win rate"], [
-        [s.label, str(s.seat_deals), str(s.deals), f"{s.mean:+.3f}", _ci(s.mean, s.half),
-         f"{s.win_rate:.1%}"] for s in stats])
-    out.write(f"Mean score and win rate per seat-deal; CIs over deals, each bot's seat-returns "
-              f"averaged within a deal first. Win-rate parity {1 / game.players:.1%}.\n\n")
+    # The scores read as at every table: a bot's mean in penalty points where those count
+    # (fewer is better); a difference, the penalties the first bot saves (more is better).
+    scores = game.scores
+    _table(out, ["bot", "seat-deals", "deals", scores.mean_heading, "95% CI", "win rate"], [
+        [s.label, str(s.seat_deals), str(s.deals), scores.mean(s.mean, 3),
+         scores.interval(s.mean, s.half), f"{s.win_rate:.1%}"] for s in stats])
+    what = "penalty points paid (fewer is better)" if scores.penalty else "score"
+    out.write(f"Mean {what} and win rate per seat-deal; CIs over deals, each bot's "
+              f"seat-returns averaged within a deal first. Win-rate parity "
+              f"{1 / game.players:.1%}.\n\n")
     pairs = head_to_head(result)
     if pairs:
-        _table(out, ["head to head", "deals", "difference", "95% CI"], [
-            [f"{p.first} − {p.second}", str(p.deals), f"{p.mean:+.3f}", _ci(p.mean, p.half)]
-            for p in pairs])
-        out.write("Mean per-deal score difference over the deals where both sat.\n")
+        _table(out, ["head to head", "deals", scores.difference_heading, "95% CI"], [
+            [f"{p.first} {'v' if scores.penalty else '−'} {p.second}", str(p.deals),
+             scores.difference(p.mean),
+             scores.interval(p.mean, p.half, difference=True)] for p in pairs])
+        out.write("Mean per-deal penalties the first saves against the second" if scores.penalty
+                  else "Mean per-deal score difference")
+        out.write(" over the deals where both sat.\n")
     splits = split_differences(result)
     if splits:
         first, second = (e.label for e in result.entries)
         out.write("\n")
-        _table(out, ["by split of the seats", "deals", "difference", "95% CI"], [
+        _table(out, ["by split of the seats", "deals", scores.difference_heading, "95% CI"], [
             [f"{s.seats} {first} v {s.others} {second}", str(s.difference.deals),
-             f"{s.difference.mean:+.3f}", _ci(s.difference.mean, s.difference.half)]
+             scores.difference(s.difference.mean),
+             scores.interval(s.difference.mean, s.difference.half, difference=True)]
             for s in splits])
         out.write(f"The same difference within each split of the {result.game.players} seats "
                   f"between the two bots.\n")
@@ -199,10 +208,6 @@ def _leaderboard(standings: Sequence[Standing], out: TextIO) -> None:
     _table(out, ["variant", "bot", "mu", "sigma", "ordinal", "games"], [
         [s.variant, s.bot, f"{s.mu:.2f}", f"{s.sigma:.2f}", f"{s.ordinal:.2f}", str(s.games)]
         for s in standings])
-
-
-def _ci(mean: float, half: float) -> str:
-    return f"[{mean - half:+.3f}, {mean + half:+.3f}]"
 
 
 def _table(out: TextIO, header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:

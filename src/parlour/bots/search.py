@@ -97,6 +97,7 @@ from parlour._core import MAX_ITERATIONS, Race
 from parlour.bots.base import Bot
 from parlour.errors import ParlourError
 from parlour.game import Action, Observation
+from parlour.text import Scores
 
 #: A search's playout policy for an observation's variant: a compiled policy its knowledge
 #: plays worlds out with (such as :func:`parlour.bots.learned.playouts`), or ``None`` for the
@@ -297,17 +298,20 @@ class SearchResult:
     #: (:class:`Opponents`); empty without such a model.
     rule_based: tuple[int, ...] = ()
 
-    def explanation(self, seat_name: Callable[[int], str] = "P{}".format) -> str:
+    def explanation(self, seat_name: Callable[[int], str] = "P{}".format,
+                    scores: Scores | None = None) -> str:
         """One line in plain words: the move, how it fared in the simulated deals, and the next
         best; where the next best shows a higher figure (it wins more often, or it scored
         more but the policy's choice was kept), the line says why it was not chosen; and the
         seats the search took for rule-based players (named by ``seat_name``, as
-        :meth:`Game.seat_name <parlour.game.Game.seat_name>` does).
+        :meth:`Game.seat_name <parlour.game.Game.seat_name>` does). The figures read as
+        ``scores`` says (``Game.scores``: penalty points counted up where those count; points
+        when not given).
 
         ``"the pair of 9s (9♠ 9♥): wins 62% of 400 simulated deals, +1.25 points a deal; next
         best pass: wins 48%, +0.10 points; took P2 for a rule-based player"``
         """
-        text = self._figures()
+        text = self._figures(scores or Scores())
         if self.rule_based and self.worlds:
             *others, last = map(seat_name, self.rule_based)
             if others:
@@ -316,32 +320,35 @@ class SearchResult:
                 text += f"; took {last} for a rule-based player"
         return text
 
-    def _figures(self) -> str:
+    def _figures(self, scores: Scores) -> str:
         best = next(c for c in self.candidates if c.action == self.action)
         pick = "the learned network's pick" if self.guided else "the rule-based pick"
         if self.unsearched:
             return f"{best.action.words()}: {pick}, not searched ({self.unsearched})"
         if not self.worlds and len(self.candidates) > 1:  # the guide's choice was clear
             second = self.candidates[1]
-            return (f"{best.action.words()}: the learned network rates it "
-                    f"{best.prior - second.prior:+.2f} points a deal above the next best, "
-                    f"{second.action.words()}")
+            lead = best.prior - second.prior
+            rated = (f"{lead:.2f} penalty points a deal fewer than" if scores.penalty
+                     else f"{lead:+.2f} {scores.unit} a deal above")
+            return (f"{best.action.words()}: the learned network rates it {rated} the next "
+                    f"best, {second.action.words()}")
         text = (f"{best.action.words()}: wins {best.win_rate:.0%} of {best.samples} simulated deals, "
-                f"{best.mean:+.2f} points a deal")
+                f"{scores.per_deal(best.mean)}")
         if self.prior_weight:
-            text += f" (learned network {best.prior:+.2f})"
+            text += f" (learned network {scores.mean(best.prior)})"
         others = [c for c in self.candidates if c is not best and c.samples]
         if not others:
             return text
         w = self.prior_weight
         second = max(others, key=lambda c: (c.score(w), -c.rank))
-        figures = f"wins {second.win_rate:.0%}, {second.mean:+.2f} points"
+        figures = f"wins {second.win_rate:.0%}, {scores.amount(second.mean)}"
         if second.score(w) > best.score(w):  # SearchBot(keep_policy=…) kept the policy's choice
             return (f"{text}; {second.action.words()} scored more ({figures}), but not by "
                     f"enough to set aside {pick}")
         if second.win_rate > best.win_rate:
-            return (f"{text}; {second.action.words()} wins more often ({figures}) but scores fewer "
-                    "points a deal")
+            fewer = ("pays more penalty points" if scores.penalty
+                     else f"scores fewer {scores.unit}")
+            return f"{text}; {second.action.words()} wins more often ({figures}) but {fewer} a deal"
         return f"{text}; next best {second.action.words()}: {figures}"
 
 
@@ -504,7 +511,8 @@ class SearchBot(Bot):
         result = self.search(observation, legal_actions, rng)
         if len(result.candidates) == 1:
             return result.action, f"{result.action.words()}: the only legal move"
-        return result.action, result.explanation(observation.game.seat_name)
+        return result.action, result.explanation(observation.game.seat_name,
+                                                 observation.game.scores)
 
     def search(
         self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random,

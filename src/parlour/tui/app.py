@@ -48,7 +48,7 @@ from parlour.tui.screens import (
     StartScreen,
     guarded,
 )
-from parlour.tui.views import SeatNames, deal_points, grid, standing, view
+from parlour.tui.views import SeatNames, grid, standing, view
 from parlour.tui.widgets import Hand, cards_markup
 
 #: Seconds between two bots' moves, so that each can be followed.
@@ -252,12 +252,11 @@ class TableScreen(Screen[None]):
         # The standing as the finished deal's table shows it (Spoil Five's chips after it).
         scores = standing(game, result.totals, view(self.state.observation(self.seat)).figures)
         seat_rows = [[name(i) + (" (you)" if i == self.seat else ""),
-                      deal_points(game, result.returns[i]), figure]
+                      game.scores.deal(result.returns[i]), figure]
                      for i, figure in enumerate(scores.figures)]
         parts: list[str | RenderableType] = [
             self.names.text(result.summary), "",
-            grid(["", "this deal", "match total" if scores.label == "match" else scores.label],
-                 seat_rows, right=2)]
+            grid(["", *game.scores.headings], seat_rows, right=2)]
         if result.hands is not None:
             held = [f"{name(i)} held {' '.join(map(str, hand))}"
                     for i, hand in enumerate(result.hands) if hand and i != self.seat]

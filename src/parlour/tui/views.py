@@ -18,18 +18,8 @@ from rich.text import Text
 
 from parlour.cards import Card
 from parlour.game import Game, Observation
-from parlour.text import signed
+from parlour.text import number
 from parlour.tui.widgets import cards_markup
-
-
-def points(value: float) -> str:
-    """A score as the table shows it, never ``-0``.
-
-    >>> points(7.0), points(-0.0), points(-2.5)
-    ('7', '0', '-2.5')
-    """
-    text = f"{value:g}"
-    return "0" if text == "-0" else text
 
 
 class SeatNames:
@@ -78,8 +68,8 @@ def standing(game: Game, totals: Sequence[float],
              figures: Mapping[str, Sequence[float]]) -> Standing:
     """The seats' standing: the figure per seat the seat's view counts, if it counts one
     (``SeatView.seat_figures``: Spoil Five's chips, with this deal's ante already in the pool,
-    as its table says); otherwise the match totals, as penalty points where the game counts
-    those.
+    as its table says); otherwise the match totals as every table shows them (``Game.scores``:
+    penalty points counted up from 0 where the game counts those).
 
     >>> import parlour
     >>> standing(parlour.new_game("big-two"), [-7.0, -0.0], {})
@@ -89,20 +79,9 @@ def standing(game: Game, totals: Sequence[float],
     """
     if figures:
         label, values = next(iter(figures.items()))
-        return Standing(label, tuple(points(value) for value in values))
-    if game.penalty_scoring:
-        return Standing("penalties", tuple(points(-total) for total in totals))
-    return Standing("match", tuple(points(total) for total in totals))
-
-
-def deal_points(game: Game, value: float) -> str:
-    """A seat's score for one deal, counted as the game's texts count it.
-
-    >>> import parlour
-    >>> deal_points(parlour.new_game("big-two"), -7.0), deal_points(parlour.new_game("rummy"), 0.0)
-    ('7', '0')
-    """
-    return points(-value) if game.penalty_scoring else signed(value)
+        return Standing(label, tuple(number(value) for value in values))
+    scores = game.scores
+    return Standing(scores.standing, tuple(scores.total(total) for total in totals))
 
 
 def grid(headers: Sequence[str], rows: Sequence[Sequence[str | Text]], *,

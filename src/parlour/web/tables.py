@@ -205,10 +205,19 @@ class Table:
             "id": self.id, **self.game.describe(), "status": self.status,
             **self.seed_info(), "turn_timeout": self.turn_timeout, "stand_in": self.stand_in,
             "deal": self.deal_number, "totals": list(self.match.totals),
+            "scores": self.scores_info(),
             "match_end": self.game.match_end_text(),
             "seats": [{**s.info(self.deal_number), "label": self.game.seat_name(s.seat),
                        "display": self.seat_label(s.seat)} for s in self.seats],
         }
+
+    def scores_info(self) -> dict[str, Any]:
+        """How the page shows the scores (``Game.scores``, as every table shows them): what
+        they count, the headings of a deal's and the match's, and each seat's match total."""
+        scores = self.game.scores
+        return {"counts": scores.counts, "headings": list(scores.headings),
+                "standing": scores.standing,
+                "totals": [scores.total(t) for t in self.match.totals]}
 
     def seed_info(self) -> dict[str, Any]:
         """``seeded``, and the seed if the creator chose it: a drawn seed is told nobody."""
@@ -350,12 +359,15 @@ class Table:
             return None
         result = self.session.result()
         name = self.seat_label
-        summary = "; ".join(f"{name(s)} {_number(r):+}" for s, r in enumerate(result.returns))
-        line = f"deal {result.number}: {summary}"
+        scores = self.game.scores
+        line = scores.line(f"deal {result.number}", list(map(name, range(self.game.players))),
+                           result.returns)
         if result.match_over:
             line += " — match over, won by " + ", ".join(map(name, result.winners))
         hands = None if result.hands is None else [[str(c) for c in h] for h in result.hands]
         return {"returns": list(result.returns), "totals": list(result.totals),
+                "scores": {"deal": [scores.deal(r) for r in result.returns],
+                           "totals": [scores.total(t) for t in result.totals]},
                 "match_over": result.match_over, "winners": list(result.winners),
                 "summary": line, "hands": hands}
 

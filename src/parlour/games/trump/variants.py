@@ -257,6 +257,8 @@ class SpoilFiveGame(TrumpGame):
 
     options_type = SpoilFiveOptions
     partnership = False
+    # The match totals are each player's chips, and a deal wins or loses some.
+    score_unit = "chips"
 
     def __init__(self, variant: Variant, players: int, options: SpoilFiveOptions) -> None:
         if options.ante > options.starting_chips:

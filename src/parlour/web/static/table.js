@@ -327,9 +327,10 @@ function seatBox(obs, seat, mine) {
   for (const [label, values] of Object.entries(S.view?.seat_figures ?? {})) {
     if (values[seat] !== undefined) row.append(element("span", { className: "stat", textContent: `${values[seat]} ${label}` }));
   }
-  const total = S.table.totals?.[seat];
-  // The trump games show their match score in place: the sides' points, or the chips.
-  if (total !== undefined && S.family !== "trump") row.append(element("span", { className: "total", textContent: `match ${fmt(total, false)}` }));
+  // The match total as every table shows it (penalties counted up from 0). The trump games
+  // show theirs in place: the sides' points, or the chips.
+  const total = S.table.scores?.totals?.[seat];
+  if (total !== undefined && S.family !== "trump") row.append(element("span", { className: "total", textContent: `${S.table.scores.standing} ${total}` }));
   box.append(row);
   const menu = ownerMenu(seat, info);
   if (menu) box.append(menu);
@@ -351,8 +352,8 @@ function renderHead() {
   const standing = $("standing");
   standing.replaceChildren();
   if (t.deal > 0) {
-    standing.append(element("span", { className: "muted", textContent: "match: " }),
-      ...t.seats.map((s) => element("span", { className: "standing-seat", dataset: { seat: s.seat }, textContent: `${seatName(s.seat)} ${t.totals?.[s.seat] ?? 0}` })));
+    standing.append(element("span", { className: "muted", textContent: `${t.scores?.standing ?? "match"}: ` }),
+      ...t.seats.map((s) => element("span", { className: "standing-seat", dataset: { seat: s.seat }, textContent: `${seatName(s.seat)} ${t.scores?.totals?.[s.seat] ?? 0}` })));
   }
   if (t.match_end) standing.append(element("span", { className: "muted match-end", textContent: t.match_end }));
   const free = t.seats.some((s) => s.kind === "human" && !s.taken);
@@ -509,13 +510,15 @@ function renderDealOver(obs) {
   const winners = new Set(result.winners ?? []);
   const rows = Array.from({ length: n }, (_, s) => element("tr", { className: winners.has(s) ? "winner" : "" },
     element("th", { textContent: seatName(s) + (s === S.seat ? " (you)" : "") }),
-    element("td", { textContent: fmt(result.returns?.[s]) }),
-    element("td", { textContent: fmt(result.totals?.[s], false) })));
+    element("td", { textContent: result.scores?.deal?.[s] ?? "" }),
+    element("td", { textContent: result.scores?.totals?.[s] ?? "" })));
+  // The scores as every table shows them, under headings that say what they count.
+  const [dealHeading, matchHeading] = S.table.scores?.headings ?? ["this deal", "match"];
   const parts = [
     element("h3", { textContent: result.match_over ? "The match is over" : `Deal ${view.deal} is over` }),
     element("p", { className: "summary", textContent: relabel(result.summary ?? "") }),
     element("table", { className: "results" },
-      element("thead", {}, element("tr", {}, element("th", { textContent: "" }), element("th", { textContent: "this deal" }), element("th", { textContent: "match" }))),
+      element("thead", {}, element("tr", {}, element("th", { textContent: "" }), element("th", { textContent: dealHeading }), element("th", { textContent: matchHeading }))),
       element("tbody", {}, ...rows)),
   ];
   // The hands left, where the rules lay them down to be counted.
@@ -544,14 +547,6 @@ function renderDealOver(obs) {
   }
   panel.replaceChildren(...parts);
   panel.hidden = false;
-}
-
-/** A score for the page: whole numbers as they are, others to two places; `signed` adds "+". */
-function fmt(value, signed = true) {
-  if (value === undefined || value === null) return "";
-  const v = Number(value);
-  const text = Number.isInteger(v) ? String(v) : v.toFixed(2);
-  return signed && v > 0 ? `+${text}` : text;
 }
 
 /** The log, each line naming the seats as the table called them when it was written (the
