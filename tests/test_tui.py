@@ -985,6 +985,24 @@ async def test_spoil_five_chips_are_the_same_in_the_seat_panel_and_at_the_table(
         assert int(at_table["P0"]) == table.match.totals[0] - 1  # the ante is in the pool
 
 
+@sync
+async def test_rummy_keeps_the_top_discard_in_sight_at_60x20() -> None:
+    """At the smallest window Rummy's melds grow all deal long, more than the table panel has
+    rows for: the piles come first, so the top discard stays in sight at every turn."""
+    app = sit("rummy", players=4, seed=3)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        most = 0
+        while isinstance(app.screen, TableScreen) and most < 5:
+            table = app.screen
+            obs = table.state.observation(table.seat)
+            shown = words(" ".join(rows_of(app, table.query_one("#table-scroll"))))
+            assert f"top {card_face(obs.discard[-1])};" in shown, shown
+            most = max(most, len(obs.melds))
+            await play_greedy(pilot, table)
+        assert most == 5  # the melds alone take more rows than the panel shows
+
+
 def test_a_climbing_refusal_counts_its_cards() -> None:
     state = parlour.new_game("big-two").new_deal(seed=1)
     state.apply("3D")

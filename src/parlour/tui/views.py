@@ -98,6 +98,12 @@ def grid(headers: Sequence[str], rows: Sequence[Sequence[str | Text]], *,
     return table
 
 
+#: The panels the table shows first, whatever their place in the game's text: what a player
+#: looks at every turn, that a panel growing all deal long would push out of a small window's
+#: sight (Rummy's piles, with the top discard, before its melds).
+FIRST = ("piles",)
+
+
 @dataclass(frozen=True)
 class View:
     """One seat's observation split for the table's panels."""
@@ -115,16 +121,21 @@ class View:
 
 
 def view(obs: Observation, names: SeatNames | None = None) -> View:
-    """``obs.view()`` for the table's panels: the panels but the hand, as coloured text, with the
-    seats called by ``names``.
+    """``obs.view()`` for the table's panels: the panels but the hand (those of :data:`FIRST`
+    first), as coloured text, with the seats called by ``names``.
 
     >>> import parlour
     >>> v = view(parlour.new_game("big-two").new_deal(seed=1).observation(0))
     >>> v.title, len(v.hand), "Your hand" in v.table.plain
     ('big-two — you are P0', 13, False)
+    >>> state = parlour.new_game("rummy").new_deal(hands=["9H 2C AC", "2S 3D 4S"], stock="4C ...",
+    ...                                             discard="9D", melds=["JS QS KS"])
+    >>> view(state.observation(0)).table.plain.splitlines()[:2]
+    ['discard pile: 1 card, top 9♦; stock: 42 cards', '  meld 1: J♠ Q♠ K♠']
     """
     seat = obs.view()
     rename = names.text if names is not None else str
-    lines = [line for panel in seat.table_panels() for line in panel.lines]
+    shown = sorted(seat.table_panels(), key=lambda panel: panel.name not in FIRST)
+    lines = [line for panel in shown for line in panel.lines]
     return View(rename(seat.title), cards_markup(rename("\n".join(lines))), list(seat.hand),
                 seat.just_drawn(), seat.seat_figures)
