@@ -3,10 +3,11 @@
 ``gymnasium.make("parlour/BigTwo-v0", opponents=["greedy"])`` makes the single-agent
 environment (:class:`~parlour.envs.single.ParlourSingleAgentEnv`) of that variant, with the
 keywords it takes (``opponents``, ``seat``, ``players``, ``rewards``, the variant's options),
-once the ids are registered: importing :mod:`parlour.envs` registers them when Gymnasium is
-imported already (``import gymnasium`` first), and :func:`register_envs` does at any time.
-``gymnasium.make("parlour.envs:parlour/BigTwo-v0")`` imports the package itself. (Importing
-:mod:`parlour.envs` never imports Gymnasium by itself: bots use its encoders with numpy alone.)
+once the ids are registered: importing :mod:`parlour.interop.gymnasium` registers them (and
+``gymnasium.make("parlour.interop.gymnasium:parlour/BigTwo-v0")`` imports it by itself), as
+does :func:`register_envs` at any time, and importing :mod:`parlour.envs` when Gymnasium is
+imported already. (Importing :mod:`parlour.envs` never imports Gymnasium by itself: bots use
+its encoders with numpy alone.)
 The PettingZoo AEC and the batched environments take the same ids in place of a variant's
 name: ``aec_env("parlour/BigTwo-v0")``, ``batched_env("parlour/Rummy-v0", num_envs=256)``.
 
