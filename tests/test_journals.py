@@ -11,13 +11,18 @@ import pytest
 
 import parlour
 from parlour.arena import run_arena
-from parlour.arena.cli import _ci  # the interval as the arena's report prints it
 from parlour.arena.deals import make_entries
 from parlour.arena.journal import Journal
 from parlour.arena.stats import head_to_head, paired_runs, split_differences
+from parlour.text import Scores
 
 ROOT = Path(__file__).resolve().parents[1]
 JOURNALS = ROOT / "journals"
+
+
+def _ci(mean: float, half: float) -> str:
+    """The interval of a difference as the arena's report prints it."""
+    return Scores().interval(mean, half, difference=True)
 #: The pages that quote the runs: the figures, and the experiments behind the levels.
 SPEED = "\n".join((ROOT / "docs" / page).read_text() for page in ("speed-strength.md", "tuning.md"))
 LISTED = (JOURNALS / "README.md").read_text()
