@@ -254,6 +254,7 @@ def test_output_closed_early_ends_quietly() -> None:
     proc = subprocess.Popen([sys.executable, "-m", "parlour", "bench", "--seconds", "0.05"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline().startswith(b"machine: ")
     assert proc.stdout.readline().startswith(b"big-two-4card")
     proc.stdout.close()
     err = proc.stderr.read().decode(errors="replace")
