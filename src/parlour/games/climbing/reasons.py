@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from parlour.cards import bits
 from parlour.games.climbing.combos import MASK, PASS_VALUE, ClimbingAction, can_beat
 from parlour.games.climbing.rules import RANK_WORDS
 
@@ -51,13 +52,15 @@ def reason(obs: ClimbingObservation, move: ClimbingAction, legal: Sequence[Climb
     if mask == hand:
         return "it goes out"
     facts: list[str] = []
+    broken = _broken(hand, mask)
+    top_key = hand.bit_length() - 1  # the hand's highest card
     if not can_beat(t.hand_combos(unseen), int(move)):
         facts.append("nobody can beat it, so you keep the lead")
     if obs.table is not None:
         if plays and move == plays[0]:
             facts.append(f"it is your lowest play that beats {obs.table.words()}")
         elif plays:
-            kept = _broken(hand, int(plays[0]) & MASK) - _broken(hand, mask)
+            kept = _broken(hand, int(plays[0]) & MASK) - broken
             if kept:
                 facts.append(f"it beats {obs.table.words()} without breaking up "
                              f"{_group(hand, min(kept))}")
@@ -68,17 +71,15 @@ def reason(obs: ClimbingObservation, move: ClimbingAction, legal: Sequence[Climb
         elif move.size > 1:
             facts.append(f"it sheds {move.size} cards at once")
     if any(n == 1 for seat, n in enumerate(obs.hand_sizes) if seat != obs.seat):
-        top = 1 << (hand.bit_length() - 1)
         if move.size > 1:
             facts.append("a player with one card left cannot follow it")
-        elif mask == top:
+        elif mask == 1 << top_key:
             facts.append("a player has one card left, so you play your highest")
-    top_key = hand.bit_length() - 1
     if not mask >> top_key & 1 and top_key > unseen.bit_length() - 1:
         card = t.cards(1 << top_key)[0]
         facts.append(f"it keeps your {card.symbol()}, the highest card left, for later")
     if instead is not None and instead != PASS_VALUE and len(facts) < 2:
-        kept = _broken(hand, int(instead) & MASK) - _broken(hand, mask)
+        kept = _broken(hand, int(instead) & MASK) - broken
         if kept:
             facts.append(f"it does not break up {_group(hand, min(kept))}")
     return _joined(facts[:2])
@@ -87,19 +88,15 @@ def reason(obs: ClimbingObservation, move: ClimbingAction, legal: Sequence[Climb
 def _broken(hand: int, play: int) -> set[int]:
     """The ranks (0 for 3s … 12 for 2s) of which ``hand`` holds two or more and ``play``
     takes some but not all."""
-    held = Counter(k // 4 for k in _keys(hand))
-    taken = Counter(k // 4 for k in _keys(play))
+    held = Counter(k // 4 for k in bits(hand))
+    taken = Counter(k // 4 for k in bits(play))
     return {r for r, n in taken.items() if held[r] >= 2 and n < held[r]}
 
 
 def _group(hand: int, rank: int) -> str:
     """``hand``'s cards of ``rank`` in words: "your pair of 7s", "your three kings"."""
-    n = sum(1 for k in _keys(hand) if k // 4 == rank)
+    n = sum(1 for k in bits(hand) if k // 4 == rank)
     return f"your {_GROUP[n]} {RANK_WORDS[rank]}"
-
-
-def _keys(mask: int) -> list[int]:
-    return [k for k in range(52) if mask >> k & 1]
 
 
 def _your(words: str) -> str:

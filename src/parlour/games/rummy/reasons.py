@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from parlour.cards import bits
 from parlour.games.rummy.actions import DISCARD, DRAW_DISCARD, DRAW_STOCK, LAYOFF, MELD, RummyAction
 from parlour.games.rummy.melds import COLUMN, TO_CARD, VALUE, extensions, mask_value, rummy_mask
 
@@ -40,18 +41,18 @@ def reason(obs: RummyObservation, move: RummyAction) -> str:
             return ""
         top = rummy_mask([obs.discard[-1]])
         name = TO_CARD[top.bit_length() - 1].symbol()
-        meld = _meld_with(top, hand)
-        if kind == DRAW_DISCARD:
-            if meld:
-                return f"the {name} makes a meld with your {_symbols(meld)}"
-            if any(extensions(m, top) for m in melds):
-                return f"the {name} lays off on a meld on the table"
-            partners = _partners(top, hand)
-            if partners:
-                return f"the {name} goes with your {_symbols(partners)}"
-            return ""
-        if not meld and not _partners(top, hand) and not any(extensions(m, top) for m in melds):
+        meld, partners = _meld_with(top, hand), _partners(top, hand)
+        lays_off = any(extensions(m, top) for m in melds)
+        if kind == DRAW_STOCK:
+            if meld or partners or lays_off:
+                return ""
             return f"the top discard, the {name}, goes with none of your cards"
+        if meld:
+            return f"the {name} makes a meld with your {_symbols(meld)}"
+        if lays_off:
+            return f"the {name} lays off on a meld on the table"
+        if partners:
+            return f"the {name} goes with your {_symbols(partners)}"
         return ""
     if kind in (MELD, LAYOFF):
         return (f"it puts {mask_value(move.cards)} points on the table, where they score for "
@@ -65,7 +66,7 @@ def reason(obs: RummyObservation, move: RummyAction) -> str:
     name = TO_CARD[card.bit_length() - 1].symbol()
     if _partners(card, rest):
         return ""
-    lone = [b for b in range(52) if rest >> b & 1 and not _partners(1 << b, rest & ~(1 << b))]
+    lone = [b for b in bits(rest) if not _partners(1 << b, rest & ~(1 << b))]
     feeds = any(extensions(m, card) for m in melds)
     said = f"the {name} goes with none of your cards"
     if all(VALUE[card.bit_length() - 1] >= VALUE[b] for b in lone) and lone:
@@ -104,4 +105,4 @@ def _meld_with(card: int, hand: int) -> int:
 
 
 def _symbols(mask: int) -> str:
-    return " ".join(TO_CARD[b].symbol() for b in range(52) if mask >> b & 1)
+    return " ".join(TO_CARD[b].symbol() for b in bits(mask))
