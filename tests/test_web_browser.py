@@ -179,7 +179,9 @@ def fits_the_width(page: Page) -> bool:
     """Whether the page, once laid out again (a resize or an update may be under way), is no
     wider than the window: it must come to fit within a few seconds."""
     try:
-        page.wait_for_function("document.documentElement.scrollWidth <= window.innerWidth",
+        # A function, not an expression: polling an expression evaluates it as a string in
+        # the page, which its Content-Security-Policy (no 'unsafe-eval') refuses.
+        page.wait_for_function("() => document.documentElement.scrollWidth <= window.innerWidth",
                                timeout=5_000)
     except PlaywrightTimeout:
         return False
@@ -467,7 +469,7 @@ def test_the_page_runs_under_its_content_security_policy(server: str,
     assert page.evaluate("window.violations") == []
     page.evaluate("""() => { const s = document.createElement("script");
                             s.textContent = "window.ran = true"; document.body.append(s); }""")
-    page.wait_for_function("window.violations.length > 0")
+    page.wait_for_function("() => window.violations.length > 0")
     assert page.evaluate("window.ran") is None
     assert page.evaluate("window.violations") == ["script-src-elem"]
 
