@@ -1,6 +1,7 @@
 """The environments' speed in every variant, as one table: the AEC environment's steps/s, and
 the batched environment's agent steps/s with 1,024 and 8,192 deals per call, on one thread and
-on two (``threads=2``), in one process. The figures of docs/rl.md's Speed section:
+on two (``threads=2``), in one process (the two taking turns in short rounds, each figure
+their median: :func:`parlour.envs.speed.batched_rates`). The figures of docs/rl.md's Speed section:
 
     .venv/bin/python scripts/bench_envs.py                # 3 s a figure
     .venv/bin/python scripts/bench_envs.py --seconds 10
@@ -15,7 +16,7 @@ import argparse
 import parlour
 from parlour.bench import machine
 from parlour.envs.aec import ParlourAECEnv
-from parlour.envs.speed import AECRunner, batched_steps
+from parlour.envs.speed import AECRunner, batched_rates
 from parlour.timing import timed
 
 BATCHES = (1024, 8192)
@@ -39,8 +40,7 @@ def main() -> None:
         _, steps, elapsed = timed(args.seconds, aec)
         cells = [f"{steps / elapsed:,.0f}"]
         for batch in BATCHES:
-            one = batched_steps(game, args.seconds, batch)
-            two = batched_steps(game, args.seconds, batch, threads=2)
+            one, two = batched_rates(game, args.seconds, batch, (1, 2))
             cells += [f"{one:,.0f}", f"{two:,.0f} ({two / one:.2f}×)"]
         print(f"| {variant.name} ({game.players} players) | {' | '.join(cells)} |", flush=True)
 

@@ -6,8 +6,11 @@
 //! environment drew them (`random.Random(seed)` then `getrandbits(63)` per deal, with
 //! CPython's generator ported in [`crate::pyrandom`]), so the same seed gives the same deals.
 
-use rayon::prelude::*;
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
 
+use super::crew::Crew;
 use crate::pyrandom::Mt19937;
 
 /// What the batched environment needs from a family. Rows are stepped on several threads,
@@ -50,6 +53,14 @@ pub trait Family: Sync {
 /// this many on the stack).
 const MAX_PLAYERS: usize = 16;
 
+/// On several threads a call's rows are split into about this many parts a thread, taken by
+/// whichever thread is free: a thread that starts late (waking a sleeping thread takes tens
+/// of microseconds) finds less to do rather than holding the others up.
+const PARTS_PER_THREAD: usize = 16;
+
+/// The fewest rows in a part.
+const MIN_PART: usize = 16;
+
 /// One row: its deal, the deal's seed, the action indexes played in it so far, and its legal
 /// moves now with their indexes (kept per row, so that rows are observed independently).
 struct Row<F: Family> {
@@ -59,8 +70,8 @@ struct Row<F: Family> {
     played: Vec<u32>,
     moves: Vec<F::Move>,
     indexes: Vec<i64>,
-    /// The seed of the deal this row is to be dealt next, when its deal has just ended.
-    redeal: Option<u64>,
+    /// The place of this call's action in `indexes`.
+    chosen: usize,
 }
 
 impl<F: Family> Row<F> {
@@ -73,13 +84,10 @@ impl<F: Family> Row<F> {
             played: Vec::new(),
             moves: Vec::with_capacity(64),
             indexes: Vec::with_capacity(64),
-            redeal: None,
+            chosen: 0,
         }
     }
 }
-
-/// A row with its choice, and where its rewards and end are written.
-type Played<'a, F> = ((&'a mut Row<F>, &'a usize), (&'a mut [f32], &'a mut bool));
 
 /// Where a call writes each row's results; every entry is written. `obs` holds `rows ×
 /// obs_size` entries, `player` and `done` one per row, `rewards` `rows × players`, `offsets`
@@ -105,49 +113,155 @@ pub enum Refused {
     Illegal(usize),
 }
 
+/// A part of a call's rows with its share of every array: `offsets` are its rows' ends in
+/// `legal` (its rows' legal indexes, flat), made global once every part is done.
+struct Part<'a, F: Family> {
+    first: usize,
+    rows: &'a mut [Row<F>],
+    actions: &'a [i64],
+    obs: &'a mut [f32],
+    player: &'a mut [i64],
+    rewards: &'a mut [f32],
+    done: &'a mut [bool],
+    offsets: &'a mut [i64],
+    legal: &'a mut Vec<i64>,
+}
+
+/// The stages of a call, each finished in every part before the next starts: check the
+/// actions (so that a refused call changes nothing), play them, then deal the ended rows
+/// again and observe every row (an ended row's seed is known once every part has counted
+/// the rows that ended before it).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    Check,
+    Play,
+    Observe,
+}
+
+const STAGES: [Stage; 3] = [Stage::Check, Stage::Play, Stage::Observe];
+
+/// How the threads of one call share its parts and wait for each other. Each thread has its
+/// own run of parts, the same in every call (so its rows stay in its core's cache), and takes
+/// from the others' runs when its own are done.
+struct Shared {
+    threads: usize,
+    parts: usize,
+    /// Per stage and thread, the next part of that thread's run to take.
+    next: Vec<AtomicUsize>,
+    /// Per stage, the parts finished.
+    finished: [AtomicUsize; 3],
+    /// The first row whose action is illegal (`usize::MAX`: none).
+    illegal: AtomicUsize,
+    /// Set when a thread panicked, so that no other waits on a part it held.
+    failed: AtomicBool,
+}
+
+impl Shared {
+    fn new(threads: usize, parts: usize) -> Shared {
+        Shared {
+            threads,
+            parts,
+            next: (0..3 * threads).map(|_| AtomicUsize::new(0)).collect(),
+            finished: Default::default(),
+            illegal: AtomicUsize::new(usize::MAX),
+            failed: AtomicBool::new(false),
+        }
+    }
+}
+
+impl Shared {
+    /// The next part for `thread` to take at stage `s`, if any is left.
+    fn take(&self, s: usize, thread: usize) -> Option<usize> {
+        let (n, t) = (self.parts, self.threads);
+        (0..t).map(|k| (thread + k) % t).find_map(|run| {
+            let (start, end) = (run * n / t, (run + 1) * n / t);
+            let p = start + self.next[s * t + run].fetch_add(1, Ordering::Relaxed);
+            (p < end).then_some(p)
+        })
+    }
+}
+
+/// Waits until `ready` (spinning, since the wait is a few microseconds, then yielding the
+/// core, in case there are more threads than cores); false if a thread panicked.
+fn wait_for(shared: &Shared, ready: impl Fn() -> bool) -> bool {
+    let mut spins = 0u32;
+    while !ready() {
+        if shared.failed.load(Ordering::Acquire) {
+            return false;
+        }
+        if spins < 1 << 12 {
+            spins += 1;
+            std::hint::spin_loop();
+        } else {
+            std::thread::yield_now();
+        }
+    }
+    true
+}
+
+/// Marks the call failed if the thread holding it unwinds.
+struct FailOnPanic<'a>(&'a AtomicBool);
+
+impl Drop for FailOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Release);
+        }
+    }
+}
+
 /// N deals of one family's game, stepped on one thread or several: every row is stepped on
 /// its own (its deal, its part of each array), and the one thing the rows share, the
-/// generator of new deals' seeds, is drawn from in row order between the parallel parts, so
-/// the results do not depend on the number of threads.
+/// generator of new deals' seeds, is drawn ahead and handed out by each ended row's rank
+/// among the rows that ended, so the results do not depend on the number of threads.
 pub struct Batch<F: Family> {
     family: F,
     size: usize,
     rows: Vec<Row<F>>,
     /// Draws each new deal's seed (`random.Random(seed)`).
     deals: Mt19937,
-    /// Every row's legal indexes, flat: row `i`'s at `indexes[offsets[i]..offsets[i + 1]]`.
-    indexes: Vec<i64>,
-    offsets: Vec<usize>,
-    /// Each row's choice: its place in the row's legal moves.
-    chosen: Vec<usize>,
+    /// The next `size` seeds of `deals`, drawn ahead (a call deals at most `size` rows).
+    ahead: VecDeque<u64>,
+    /// Rows per part, and each part's legal indexes, flat.
+    part: usize,
+    legal: Vec<Vec<i64>>,
+    /// Each part's rows that ended in this call.
+    ended: Vec<AtomicUsize>,
     /// What rewards are divided by (1 for the variant's own scores).
     scale: f32,
-    /// The threads rows are stepped on; `None`: the calling thread alone.
-    pool: Option<rayon::ThreadPool>,
+    /// The threads that step rows beside the calling thread; `None`: the calling thread alone.
+    crew: Option<Crew>,
 }
 
 impl<F: Family> Batch<F> {
     /// `size` rows (none dealt until [`Batch::reset`]); new deals' seeds from `deals`;
     /// rewards divided by `scale`; stepped on `threads` threads (1: the calling thread).
     pub fn new(family: F, size: usize, deals: Mt19937, scale: f64, threads: usize) -> Batch<F> {
-        let pool = if threads > 1 {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .ok()
+        let crew = if threads > 1 {
+            Crew::new(threads - 1)
         } else {
             None
         };
+        let parts = if crew.is_some() {
+            (threads * PARTS_PER_THREAD)
+                .min(size.div_ceil(MIN_PART))
+                .max(1)
+        } else {
+            1
+        };
+        let part = size.div_ceil(parts).max(1);
+        let parts = size.div_ceil(part).max(1);
         Batch {
             family,
             size,
             rows: Vec::with_capacity(size),
             deals,
-            indexes: Vec::new(),
-            offsets: vec![0],
-            chosen: Vec::with_capacity(size),
+            ahead: VecDeque::with_capacity(size),
+            part,
+            legal: vec![Vec::new(); parts],
+            ended: (0..parts).map(|_| AtomicUsize::new(0)).collect(),
             scale: scale as f32,
-            pool,
+            crew,
         }
     }
 
@@ -162,9 +276,7 @@ impl<F: Family> Batch<F> {
 
     /// The number of threads rows are stepped on.
     pub fn threads(&self) -> usize {
-        self.pool
-            .as_ref()
-            .map_or(1, rayon::ThreadPool::current_num_threads)
+        self.crew.as_ref().map_or(1, Crew::threads)
     }
 
     /// Whether the rows are dealt.
@@ -183,8 +295,8 @@ impl<F: Family> Batch<F> {
     }
 
     /// Every row's legal indexes, flat (see [`Out`]'s `offsets`).
-    pub fn legal_indexes(&self) -> &[i64] {
-        &self.indexes
+    pub fn legal_indexes(&self) -> Vec<i64> {
+        self.legal.concat()
     }
 
     fn check_out(&self, out: &Out<'_>) -> Result<(), Refused> {
@@ -197,23 +309,32 @@ impl<F: Family> Batch<F> {
         if fits { Ok(()) } else { Err(Refused::Buffers) }
     }
 
+    /// Draws seeds until `size` are waiting.
+    fn draw_ahead(&mut self) {
+        while self.ahead.len() < self.size {
+            self.ahead.push_back(self.deals.getrandbits(63));
+        }
+    }
+
     /// Fresh deals in every row, seeds drawn from `deals` when given (else the generator goes
     /// on); the rows' first decisions into `out` (rewards 0, nothing done).
     pub fn reset(&mut self, deals: Option<Mt19937>, out: Out<'_>) -> Result<(), Refused> {
         self.check_out(&out)?;
         if let Some(deals) = deals {
             self.deals = deals;
+            self.ahead.clear();
         }
-        let seeds: Vec<u64> = (0..self.size).map(|_| self.deals.getrandbits(63)).collect();
+        self.draw_ahead();
         let family = &self.family;
-        let deal = |&seed: &u64| Row::dealt(family, seed);
-        self.rows = match &self.pool {
-            Some(pool) => pool.install(|| seeds.par_iter().map(deal).collect()),
-            None => seeds.iter().map(deal).collect(),
-        };
+        self.rows = self
+            .ahead
+            .drain(..)
+            .map(|seed| Row::dealt(family, seed))
+            .collect();
+        self.draw_ahead();
         out.rewards.fill(0.0);
         out.done.fill(false);
-        self.observe(out.obs, out.player, out.offsets);
+        self.run(None, out);
         Ok(())
     }
 
@@ -227,104 +348,192 @@ impl<F: Family> Batch<F> {
         if actions.len() != self.size {
             return Err(Refused::Count);
         }
-        self.chosen.clear();
-        for (row, (r, &a)) in self.rows.iter().zip(actions).enumerate() {
-            match r.indexes.iter().position(|&i| i == a) {
-                Some(j) => self.chosen.push(j),
-                None => return Err(Refused::Illegal(row)),
-            }
+        match self.run(Some(actions), out) {
+            usize::MAX => Ok(()),
+            row => Err(Refused::Illegal(row)),
         }
-        let players = self.family.players();
-        let (family, scale) = (&self.family, self.scale);
-        // Each row plays its move; an ended deal writes its returns.
-        let play = |((r, &j), (rewards, done)): Played<'_, F>| {
-            let m = r.moves[j];
-            family.apply(&mut r.state, &mut r.track, m);
-            r.played.push(r.indexes[j] as u32);
-            *done = family.to_move(&r.state) < 0;
-            if *done {
-                let mut returns = [0.0; MAX_PLAYERS];
-                family.returns_into(&r.state, &mut returns[..players]);
-                for (x, &v) in rewards.iter_mut().zip(&returns) {
-                    let v = v as f32;
-                    *x = if scale == 1.0 { v } else { v / scale };
-                }
-            } else {
-                rewards.fill(0.0);
-            }
-        };
-        match &self.pool {
-            Some(pool) => pool.install(|| {
-                self.rows
-                    .par_iter_mut()
-                    .zip(self.chosen.par_iter())
-                    .zip(
-                        out.rewards
-                            .par_chunks_mut(players)
-                            .zip(out.done.par_iter_mut()),
-                    )
-                    .for_each(play)
-            }),
-            None => self
-                .rows
-                .iter_mut()
-                .zip(self.chosen.iter())
-                .zip(out.rewards.chunks_mut(players).zip(out.done.iter_mut()))
-                .for_each(play),
-        }
-        // The next deals' seeds, in row order as the rows ended.
-        for (r, &done) in self.rows.iter_mut().zip(out.done.iter()) {
-            if done {
-                r.redeal = Some(self.deals.getrandbits(63));
-            }
-        }
-        self.observe(out.obs, out.player, out.offsets);
-        Ok(())
     }
 
-    /// Every row's decision (a row whose deal ended dealt again first): its seat, its
-    /// encoding and its legal moves.
-    fn observe(&mut self, obs: &mut [f32], player: &mut [i64], offsets: &mut [i64]) {
-        let size = self.family.obs_size();
+    /// One call over every part, on every thread: the actions (if any) checked and played,
+    /// then every row observed. Returns the first row whose action is illegal (nothing then
+    /// changed), or `usize::MAX`.
+    fn run(&mut self, actions: Option<&[i64]>, out: Out<'_>) -> usize {
+        let (size, players) = (self.family.obs_size(), self.family.players());
+        let (part, threads) = (self.part, self.threads());
+        let first = if actions.is_some() {
+            Stage::Check
+        } else {
+            Stage::Observe
+        };
+        for ended in &self.ended {
+            ended.store(0, Ordering::Relaxed);
+        }
+        let Out {
+            obs,
+            player,
+            rewards,
+            done,
+            offsets,
+        } = out;
+        offsets[0] = 0;
+        let actions = actions.unwrap_or(&[]);
+        let parts: Vec<Mutex<Part<'_, F>>> = self
+            .rows
+            .chunks_mut(part)
+            .zip(obs.chunks_mut(part * size))
+            .zip(player.chunks_mut(part))
+            .zip(rewards.chunks_mut(part * players))
+            .zip(done.chunks_mut(part))
+            .zip(offsets[1..].chunks_mut(part))
+            .zip(self.legal.iter_mut())
+            .enumerate()
+            .map(
+                |(p, ((((((rows, obs), player), rewards), done), offsets), legal))| {
+                    let first = p * part;
+                    let actions = actions.get(first..first + rows.len()).unwrap_or(&[]);
+                    Mutex::new(Part {
+                        first,
+                        rows,
+                        actions,
+                        obs,
+                        player,
+                        rewards,
+                        done,
+                        offsets,
+                        legal,
+                    })
+                },
+            )
+            .collect();
+        let shared = Shared::new(threads, parts.len());
         let family = &self.family;
-        let decide = |(r, (obs, player)): (&mut Row<F>, (&mut [f32], &mut i64))| {
-            if let Some(seed) = r.redeal.take() {
-                let (state, track) = family.deal(seed);
-                (r.state, r.track, r.seed) = (state, track, seed);
-                r.played.clear(); // the old deal's record, its allocation kept
-            }
-            let seat = family.to_move(&r.state).max(0) as usize;
-            *player = seat as i64;
-            family.encode(&r.state, &r.track, seat, obs);
-            family.legal_into(&mut r.state, &mut r.moves);
-            r.indexes.clear();
-            for &m in &r.moves {
-                r.indexes.push(family.index(&r.state, m));
+        let (ended, seeds, scale) = (
+            &self.ended,
+            self.ahead.make_contiguous() as &[u64],
+            self.scale,
+        );
+        let stage_of = |stage: Stage, p: usize| {
+            let mut part = parts[p].lock().unwrap_or_else(PoisonError::into_inner);
+            match stage {
+                Stage::Check => check(&mut part, &shared.illegal),
+                Stage::Play => {
+                    ended[p].store(play(family, &mut part, players, scale), Ordering::Release)
+                }
+                Stage::Observe => {
+                    let rank: usize = ended[..p].iter().map(|e| e.load(Ordering::Acquire)).sum();
+                    observe(family, &mut part, &seeds[rank..], size);
+                }
             }
         };
-        match &self.pool {
-            Some(pool) => pool.install(|| {
-                self.rows
-                    .par_iter_mut()
-                    .zip(obs.par_chunks_mut(size).zip(player.par_iter_mut()))
-                    .for_each(decide)
-            }),
-            None => self
-                .rows
-                .iter_mut()
-                .zip(obs.chunks_mut(size).zip(player.iter_mut()))
-                .for_each(decide),
+        let work = |thread: usize| {
+            let _guard = FailOnPanic(&shared.failed);
+            for (s, &stage) in STAGES.iter().enumerate() {
+                if stage_rank(stage) < stage_rank(first) {
+                    continue;
+                }
+                while let Some(p) = shared.take(s, thread) {
+                    stage_of(stage, p);
+                    shared.finished[s].fetch_add(1, Ordering::Release);
+                }
+                if !wait_for(&shared, || {
+                    shared.finished[s].load(Ordering::Acquire) == parts.len()
+                }) {
+                    break;
+                }
+                if shared.illegal.load(Ordering::Acquire) != usize::MAX {
+                    break;
+                }
+            }
+        };
+        match &self.crew {
+            None => work(0),
+            Some(crew) => crew.run(&work),
         }
-        self.indexes.clear();
-        self.offsets.clear();
-        self.offsets.push(0);
-        for r in &self.rows {
-            self.indexes.extend_from_slice(&r.indexes);
-            self.offsets.push(self.indexes.len());
+        drop(parts);
+        let illegal = shared.illegal.load(Ordering::Acquire);
+        if illegal != usize::MAX {
+            return illegal;
         }
-        for (o, &x) in offsets.iter_mut().zip(&self.offsets) {
-            *o = x as i64;
+        // Each part's offsets from its own start to the whole's, and the seeds used.
+        let mut base = 0;
+        for (offsets, legal) in offsets[1..].chunks_mut(part).zip(&self.legal) {
+            for o in offsets {
+                *o += base;
+            }
+            base += legal.len() as i64;
         }
+        let used: usize = self.ended.iter().map(|e| e.load(Ordering::Relaxed)).sum();
+        self.ahead.drain(..used);
+        self.draw_ahead();
+        usize::MAX
+    }
+}
+
+fn stage_rank(stage: Stage) -> usize {
+    STAGES.iter().position(|&s| s == stage).unwrap_or(0)
+}
+
+/// Each row's action's place among its legal indexes; the first illegal row noted.
+fn check<F: Family>(part: &mut Part<'_, F>, illegal: &AtomicUsize) {
+    for (i, (r, &a)) in part.rows.iter_mut().zip(part.actions).enumerate() {
+        match r.indexes.iter().position(|&x| x == a) {
+            Some(j) => r.chosen = j,
+            None => {
+                illegal.fetch_min(part.first + i, Ordering::AcqRel);
+                return;
+            }
+        }
+    }
+}
+
+/// Each row plays its move; an ended deal writes its returns. Returns the rows that ended.
+fn play<F: Family>(family: &F, part: &mut Part<'_, F>, players: usize, scale: f32) -> usize {
+    let mut ended = 0;
+    let results = part.rewards.chunks_mut(players).zip(part.done.iter_mut());
+    for (r, (rewards, done)) in part.rows.iter_mut().zip(results) {
+        let m = r.moves[r.chosen];
+        family.apply(&mut r.state, &mut r.track, m);
+        r.played.push(r.indexes[r.chosen] as u32);
+        *done = family.to_move(&r.state) < 0;
+        if *done {
+            ended += 1;
+            let mut returns = [0.0; MAX_PLAYERS];
+            family.returns_into(&r.state, &mut returns[..players]);
+            for (x, &v) in rewards.iter_mut().zip(&returns) {
+                let v = v as f32;
+                *x = if scale == 1.0 { v } else { v / scale };
+            }
+        } else {
+            rewards.fill(0.0);
+        }
+    }
+    ended
+}
+
+/// Every row's decision (a row whose deal ended dealt again first, from the next of `seeds`):
+/// its seat, its encoding and its legal moves.
+fn observe<F: Family>(family: &F, part: &mut Part<'_, F>, seeds: &[u64], size: usize) {
+    let mut seeds = seeds.iter();
+    part.legal.clear();
+    let each = part.obs.chunks_mut(size).zip(part.player.iter_mut());
+    let each = each.zip(part.done.iter().zip(part.offsets.iter_mut()));
+    for (r, ((obs, player), (&done, offset))) in part.rows.iter_mut().zip(each) {
+        if done {
+            let seed = *seeds.next().expect("a seed drawn ahead for every row");
+            let (state, track) = family.deal(seed);
+            (r.state, r.track, r.seed) = (state, track, seed);
+            r.played.clear(); // the old deal's record, its allocation kept
+        }
+        let seat = family.to_move(&r.state).max(0) as usize;
+        *player = seat as i64;
+        family.encode(&r.state, &r.track, seat, obs);
+        family.legal_into(&mut r.state, &mut r.moves);
+        r.indexes.clear();
+        for &m in &r.moves {
+            r.indexes.push(family.index(&r.state, m));
+        }
+        part.legal.extend_from_slice(&r.indexes);
+        *offset = part.legal.len() as i64;
     }
 }
 
@@ -389,7 +598,7 @@ mod tests {
             assert!(buf.obs.iter().all(|x| (0.0..=1.0).contains(x)));
             assert!(buf.player.iter().all(|p| (0..4).contains(p)));
             assert!(buf.offsets.windows(2).all(|w| w[0] < w[1]));
-            let legal = b.legal_indexes().to_vec();
+            let legal = b.legal_indexes();
             // The last legal action of each row (the strongest play, or the pass).
             let actions: Vec<i64> = (0..6)
                 .map(|r| legal[buf.offsets[r + 1] as usize - 1])
@@ -425,7 +634,7 @@ mod tests {
             assert_eq!(one.legal_indexes(), three.legal_indexes());
             ended += a.done.iter().filter(|&&d| d).count();
             // A varied legal action in each row.
-            let legal = one.legal_indexes().to_vec();
+            let legal = one.legal_indexes();
             let actions: Vec<i64> = (0..37)
                 .map(|r| {
                     let (lo, hi) = (a.offsets[r] as usize, a.offsets[r + 1] as usize);

@@ -9,6 +9,7 @@
 //! from those).
 
 pub mod batch;
+mod crew;
 #[cfg(feature = "python")]
 pub(crate) mod python;
 

@@ -551,7 +551,7 @@ impl BatchedCore {
     /// Every row's legal action indexes, flat (a new array), row `i`'s at
     /// `[offsets[i]:offsets[i + 1]]`.
     fn legal<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        PyArray1::from_slice(py, each!(&self.batch, b => b.legal_indexes()))
+        PyArray1::from_vec(py, each!(&self.batch, b => b.legal_indexes()))
     }
 
     /// The seed of each row's deal (`game.new_deal(seed=…)`).

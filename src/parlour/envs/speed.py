@@ -68,28 +68,40 @@ def env_bench_lines(game: Game, seconds: float, raw_steps: float,
         _, steps, elapsed = timed(seconds, lambda i: runner.run(32))
         yield (f"  AEC env:        {runner.deals / elapsed:10,.0f} deals/s  {steps / elapsed:12,.0f} "
                f"steps/s  {steps / elapsed / raw_steps:6.0%} of random play")
-    one = batched_steps(game, seconds, batch)
+    if threads > 1:
+        one, many = batched_rates(game, seconds, batch, (1, threads))
+    else:
+        (one,) = batched_rates(game, seconds, batch, (1,))
     yield (f"  batched env:    {one:10,.0f} agent steps/s "
            f"({batch} deals per call, random legal actions)")
     if threads > 1:
-        many = batched_steps(game, seconds, batch, threads)
         yield (f"  batched env, {threads} threads: {many:10,.0f} agent steps/s "
                f"({many / one:.2f}× one thread)")
 
 
-def batched_steps(game: Game, seconds: float, batch: int = BATCH, threads: int = 1) -> float:
-    """Agent steps per second of the batched environment with ``batch`` deals stepped on
-    ``threads`` threads and a uniformly random legal action in each."""
+#: Rounds the batched figures are taken in, the thread counts taking turns.
+ROUNDS = 8
+
+
+def batched_rates(game: Game, seconds: float, batch: int = BATCH,
+                  threads: tuple[int, ...] = (1,)) -> list[float]:
+    """The batched environment's agent steps/s on each number of ``threads`` (``seconds`` for
+    each): measured in :data:`ROUNDS` short rounds that take turns, each figure the median of
+    its rounds, so that a burst of other work on the machine lands in a round or two of each
+    rather than in one figure."""
     from parlour.envs.batched import BatchedEnv, sample_legal
     from parlour.timing import timed
 
-    env = BatchedEnv(game, batch, seed=0, threads=threads)
     rng = np.random.default_rng(0)
-    current = [env.reset()]
+    envs = [BatchedEnv(game, batch, seed=0, threads=t) for t in threads]
+    current = [env.reset() for env in envs]
+    rounds: list[list[float]] = [[] for _ in threads]
+    for _ in range(ROUNDS):
+        for k, env in enumerate(envs):
+            def one(_: int, env: BatchedEnv = env, k: int = k) -> int:
+                current[k] = env.step(sample_legal(current[k], rng))
+                return batch
 
-    def one(_: int) -> int:
-        current[0] = env.step(sample_legal(current[0], rng))
-        return batch
-
-    _, steps, elapsed = timed(seconds, one)
-    return steps / elapsed
+            _, steps, elapsed = timed(seconds / ROUNDS, one)
+            rounds[k].append(steps / elapsed)
+    return [float(np.median(r)) for r in rounds]
