@@ -10,10 +10,13 @@ seed gives the same moves.
 
 from __future__ import annotations
 
+import io
 import pickle
 import random
+import re
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pyspiel
@@ -23,7 +26,7 @@ import parlour
 import parlour.interop.openspiel as ios
 from helpers import CONFIGS, IDS, hidden_now, named_cards, other_options
 from parlour.arena.deals import play_deal
-from parlour.bots import ISMCTSBot, bot_names, make_bot, offered_bots
+from parlour.bots import ISMCTSBot, bot_names, bot_spec, make_bot, offered_bots
 from parlour.cli import main
 from parlour.envs import action_index, encoder, reward_scale
 from parlour.game import State
@@ -191,13 +194,63 @@ def test_importing_parlour_does_not_import_openspiel() -> None:
 
 # -- the bot -----------------------------------------------------------------------------------
 
-def test_ismcts_is_a_bot_name_offered_at_no_table() -> None:
+def test_ismcts_is_offered_at_every_table_and_takes_its_settings_after_its_name(
+        capsys: pytest.CaptureFixture[str]) -> None:
     assert "ismcts" in bot_names()
     assert isinstance(make_bot("ismcts"), ISMCTSBot)
-    assert all("ismcts" not in offered_bots(v.name, n) for v in parlour.variants()
+    assert all("ismcts" in offered_bots(v.name, n) for v in parlour.variants()
                for n in v.players)
+    bot = make_bot("ismcts:uct_c=0.5:simulations=7", interactive=True)
+    assert isinstance(bot, ISMCTSBot) and (bot.simulations, bot.uct_c) == (7, 0.5)
+    assert bot_spec("ismcts:uct_c=0.5:simulations=7") == "ismcts:simulations=7:uct_c=0.5"
+    for spec, why in [
+        ("ismcts:simulations=0", "ismcts: simulations must be a whole number from 1 to 100,000"),
+        ("ismcts:simulations=2.5", "must be a whole number"),
+        ("ismcts:uct_c=nan", "uct_c must be a number from 0 to 100, not 'nan'"),
+        ("ismcts:depth=3", "ismcts has no setting 'depth=3'; write ismcts:setting=value with "
+                           "one of: simulations, uct_c"),
+        ("ismcts:simulations", "has no setting 'simulations'"),
+        ("ismcts:simulations=3:simulations=4", "simulations is given twice"),
+        ("expert:simulations=3", "expert takes no settings"),
+    ]:
+        with pytest.raises(parlour.VariantError, match=re.escape(why)):
+            make_bot(spec)
     with pytest.raises(parlour.VariantError, match="simulations must be a whole number"):
         ISMCTSBot(simulations=0)
+    assert main(["simulate", "forty-five", "--players", "2", "--games", "1",
+                 "--bots", "ismcts:simulations=abc,greedy"], out=io.StringIO()) == 2
+    assert ("simulations must be a whole number from 1 to 100,000, not 'abc'"
+            in capsys.readouterr().err)
+
+
+def test_ismcts_at_a_web_table_and_through_parlour_client(tmp_path: Path) -> None:
+    """The lobby offers it, a table seats it with a budget, and ``parlour client`` plays it at
+    a remote seat; a budget out of range is refused as any bad input is."""
+    import httpx2 as httpx
+
+    from parlour.web.app import create_app
+    from web_helpers import running_server
+
+    app = create_app(f"sqlite:///{tmp_path / 'web.sqlite'}", bot_delay=0)
+    with running_server(app) as live:
+        listed = httpx.get(f"{live.url}/api/variants").json()
+        assert all("ismcts" in v["bots"] for v in listed["variants"])
+        bad = httpx.post(f"{live.url}/api/tables", json={
+            "variant": "forty-five", "players": 2,
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "ismcts:simulations=-1"}]})
+        assert bad.status_code == 400
+        assert "seat 1: ismcts: simulations must be a whole number" in bad.json()["error"]
+        table = httpx.post(f"{live.url}/api/tables", json={
+            "variant": "forty-five", "players": 2, "options": {"target": 5}, "seed": 3,
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "ismcts:simulations=5"}],
+        }).json()["table"]
+        printed = io.StringIO()
+        code = main(["client", live.url, table["id"], "--seat", "0",
+                     "--bot", "ismcts:simulations=5", "--name", "R0"], out=printed)
+        assert code == 0, printed.getvalue()
+        record = httpx.get(f"{live.url}/api/tables/{table['id']}/record").json()
+        assert record["over"] and len(record["deals"]) >= 1
+        assert [s["name"] for s in record["seats"]] == ["R0", "ismcts:simulations=5"]
 
 
 class Checked:

@@ -1,13 +1,23 @@
 """Computer players. Every bot implements :class:`Bot`; :func:`make_bot` builds one by name:
 ``random``, ``greedy``, the levels ``easy``, ``medium``, ``hard``, ``expert``
 (:mod:`parlour.bots.levels`), ``learned`` (:mod:`parlour.bots.learned`) and, where OpenSpiel is
-installed (``parlour[openspiel]``), ``ismcts`` (:mod:`parlour.bots.ismcts`)."""
+installed (``parlour[openspiel]``), ``ismcts`` (:mod:`parlour.bots.ismcts`). A bot that takes
+settings has them after its name: ``make_bot("ismcts:simulations=400")`` (:func:`parse_bot`)."""
 
 from importlib.util import find_spec
 
-from parlour.bots.base import Bot, bot_names, make_bot, register_bot
+from parlour.bots.base import (
+    Bot,
+    BotOption,
+    bot_names,
+    bot_options,
+    bot_spec,
+    make_bot,
+    parse_bot,
+    register_bot,
+)
 from parlour.bots.greedy import GreedyBot
-from parlour.bots.ismcts import ISMCTSBot
+from parlour.bots.ismcts import ISMCTS_OPTIONS, ISMCTSBot
 from parlour.bots.learned import WEIGHTS, LearnedBot
 from parlour.bots.levels import EasyBot, register_levels
 from parlour.bots.random_bot import RandomBot
@@ -19,7 +29,7 @@ register_bot("greedy", GreedyBot)
 register_levels()
 register_bot("learned", LearnedBot)
 if find_spec("pyspiel") is not None:  # OpenSpiel, imported by the bot's first move
-    register_bot("ismcts", ISMCTSBot)
+    register_bot("ismcts", ISMCTSBot, options=ISMCTS_OPTIONS)
 
 #: Each computer player's level in a line short enough for a 60-column window, weakest first.
 #: The searching levels deal the hidden cards in ways they may lie and play their candidate
@@ -32,11 +42,8 @@ BOT_LEVELS = {
     "hard": "tries 60 to 360 deals a move",
     "expert": "tries 800 to 18,000 deals a move",
     "learned": "a network that taught itself",
+    "ismcts": "OpenSpiel's search, 100 deals a move",
 }
-
-
-#: Bots for comparing with, in the arena and through the API, that no table offers a player.
-RESEARCH_BOTS = frozenset({"ismcts"})
 
 
 def offered_bots(variant: str, players: int | None = None) -> list[str]:
@@ -44,11 +51,11 @@ def offered_bots(variant: str, players: int | None = None) -> list[str]:
     the variant's usual number): the levels weakest first, then ``learned`` (the network alone:
     below ``expert`` in every variant; below ``hard`` in big-two-4card and the trump games,
     level with it elsewhere), this last only where it has a network of its own for that
-    many players (elsewhere it would only be ``greedy`` by another name). ``ismcts``,
-    OpenSpiel's search, is for the arena and the API, and is offered at no table.
+    many players (elsewhere it would only be ``greedy`` by another name), and ``ismcts``,
+    OpenSpiel's search, where OpenSpiel is installed.
 
-    >>> offered_bots("big-two-4card")[-1]
-    'learned'
+    >>> offered_bots("big-two-4card")[:7]
+    ['random', 'easy', 'greedy', 'medium', 'hard', 'expert', 'learned']
     >>> ["learned" in offered_bots("rummy", n) for n in (2, 3, 4)]
     [True, False, True]
     """
@@ -57,12 +64,13 @@ def offered_bots(variant: str, players: int | None = None) -> list[str]:
     names = bot_names()
     known = [name for name in BOT_LEVELS if name in names]
     offered = known + [name for name in names if name not in BOT_LEVELS]
-    return [name for name in offered if name not in RESEARCH_BOTS
-            and (name != "learned" or players in WEIGHTS.get(variant, {}))]
+    return [name for name in offered
+            if name != "learned" or players in WEIGHTS.get(variant, {})]
 
 
 __all__ = [
-    "BOT_LEVELS", "RESEARCH_BOTS", "Bot", "EasyBot", "GreedyBot", "ISMCTSBot", "Inference",
+    "BOT_LEVELS", "Bot", "BotOption", "EasyBot", "GreedyBot", "ISMCTSBot", "Inference",
     "LearnedBot", "Opponents", "RandomBot", "SearchBot",
-    "bot_names", "make_bot", "offered_bots", "register_bot",
+    "bot_names", "bot_options", "bot_spec", "make_bot", "offered_bots", "parse_bot",
+    "register_bot",
 ]

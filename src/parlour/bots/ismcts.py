@@ -34,7 +34,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from parlour.bots.base import Bot
+from parlour.bots.base import Bot, BotOption
 from parlour.errors import VariantError
 from parlour.game import Action, Game, Observation
 
@@ -45,6 +45,12 @@ SIMULATIONS = 100
 #: (-2.6 ± 1.2 points a deal over 40 deals), and 1, 0.3 and 0.1 alike (+1.1 to +1.3 ± 0.9 over
 #: 150); in two-handed forty-five 2 and 0.5 were alike (-0.1 ± 0.25 over 400).
 UCT_C = 1.0
+
+#: The settings ``ismcts`` takes after its name (``ismcts:simulations=400:uct_c=0.5``).
+ISMCTS_OPTIONS = (
+    BotOption("simulations", int, 1, 100_000, "simulations a move"),
+    BotOption("uct_c", float, 0.0, 100.0, "the exploration constant"),
+)
 
 
 class _Rollouts:
@@ -103,7 +109,7 @@ class ISMCTSBot(Bot):
         import numpy as np
         from open_spiel.python.algorithms import ismcts
 
-        from parlour.envs.encoding import reward_scale
+        from parlour.encoding import reward_scale
 
         game = _openspiel_game(observation.game)
         root = game.from_parlour(observation.sample_state(rng))

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from parlour.bots import Bot, bot_names, make_bot
+from parlour.bots import Bot, bot_names, bot_spec, make_bot
 from parlour.cards import parse_card
 from parlour.errors import CardError, ParlourError, VariantError
 from parlour.game import Action, Game, Observation, State
@@ -77,6 +77,21 @@ class WebError(ParlourError):
         super().__init__(shorten(message))
         self.status = status
         self.retry_after = retry_after
+
+
+#: The longest bot name with its settings a client may send.
+BOT_SPEC_LIMIT = 100
+
+
+def checked_bot(spec: object, what: str = "") -> str:
+    """``spec`` as a bot a seat may take (a name, with its settings where it takes any:
+    ``ismcts:simulations=50``), or a :class:`WebError` that says why not, after ``what``."""
+    if not isinstance(spec, str) or len(spec) > BOT_SPEC_LIMIT:
+        raise WebError(f"{what}unknown bot {quote(spec)}; the bots are: " + ", ".join(bot_names()))
+    try:
+        return bot_spec(spec)
+    except VariantError as e:
+        raise WebError(what + str(e)) from None
 
 
 @dataclass
@@ -504,9 +519,7 @@ class Table:
                 raise WebError(f"seat {seat} is free already", 409)
             chosen.name, chosen.token_hash, chosen.away = "", None, False
         else:
-            name = body.get("bot") or self.stand_in
-            if name not in bot_names():
-                raise WebError(f"unknown bot {quote(name)}; the bots are: " + ", ".join(bot_names()))
+            name = checked_bot(body.get("bot") or self.stand_in)
             chosen.kind, chosen.bot_name, chosen.name = "bot", name, name
             chosen.token_hash, chosen.away = None, False
             self.session.seat_bot(seat, name)
@@ -921,10 +934,7 @@ class Tables:
                                  or not 0 <= seed < 2**63):
             raise WebError(f"The seed must be a whole number from 0 to {2**63 - 1}, or none")
         turn_timeout = self._turn_timeout(body)
-        stand_in = body.get("stand_in", self.settings.stand_in)
-        if stand_in not in bot_names():
-            raise WebError(f"unknown stand-in bot {quote(stand_in)}; the bots are: "
-                           + ", ".join(bot_names()))
+        stand_in = checked_bot(body.get("stand_in", self.settings.stand_in), "the stand-in: ")
         self._check_room(client)
         seeded = seed is not None
         if seed is None:
@@ -1012,10 +1022,7 @@ class Tables:
                 continue
             if kind != "bot":
                 raise WebError(f"seat {n}: the kind must be \"human\" or \"bot\", not {quote(kind)}")
-            name = s.get("bot") or DEFAULT_BOT
-            if name not in bot_names():
-                raise WebError(f"seat {n}: unknown bot {quote(name)}; the bots are: "
-                               + ", ".join(bot_names()))
+            name = checked_bot(s.get("bot") or DEFAULT_BOT, f"seat {n}: ")
             seats.append(Seat(n, "bot", name, name, None))
         return seats
 
