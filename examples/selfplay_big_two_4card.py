@@ -5,7 +5,7 @@
     python examples/selfplay_big_two_4card.py --eval-only selfplay.npz --eval 1000
 
 Method: Deep Monte-Carlo (DMC, as DouZero plays Dou Dizhu), from
-:mod:`parlour.bots.learned.dmc`: one Q-network scores (observation, action) pairs and plays
+:mod:`parlour.training.dmc`: one Q-network scores (observation, action) pairs and plays
 every seat of ``batched_env("big-two-4card")``, picking the best-scored legal action or, with
 probability ε, a uniformly random one; every decision with a choice is regressed on the deal's
 normalised return for the seat that made it (points / 39), with Adam. The network sees the
@@ -43,13 +43,8 @@ from parlour.arena.core import ArenaResult, run_arena  # noqa: E402
 from parlour.arena.stats import head_to_head, split_differences  # noqa: E402
 from parlour.bots.base import register_bot  # noqa: E402
 from parlour.bots.learned import LearnedBot, Policy  # noqa: E402
-from parlour.bots.learned.dmc import (  # noqa: E402
-    ActionFeatures,
-    Config,
-    QNet,
-    Trainer,
-    features_for,
-)
+from parlour.bots.learned.network import ActionFeatures, QNet, features_for  # noqa: E402
+from parlour.training.dmc import Config, Trainer  # noqa: E402
 
 VARIANT = "big-two-4card"
 

@@ -23,7 +23,8 @@ from collections.abc import Sequence
 import parlour
 from parlour.bots import Bot, GreedyBot, make_bot
 from parlour.bots.ismcts import SIMULATIONS, ISMCTSBot
-from parlour.game import Action, Game, Observation, play_out
+from parlour.game import Action, Game, Observation
+from parlour.play import play_out
 
 
 def positions(game: Game, limit: int = 20) -> list[tuple[Observation, Sequence[Action]]]:

@@ -49,7 +49,7 @@ from parlour.arena.stats import head_to_head, paired_runs, split_differences
 from parlour.bots import Inference, Opponents, SearchBot, learned
 from parlour.bots.base import register_bot
 from parlour.bots.learned import PLAYED_OUT, Policy, network_playouts
-from parlour.bots.learned.dmc import QNet, features_for
+from parlour.bots.learned.network import QNet, features_for
 from parlour.bots.levels import LEVELS
 from parlour.bots.search import Playouts
 from parlour.game import Game

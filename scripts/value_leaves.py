@@ -10,7 +10,7 @@ network could learn and return after a few turns instead of the rest of the roll
 shipped network plays ``--deals`` deals in every seat; at each choice the seat's observation
 encoding and the other seats' hands (the whole world, as a rollout has it) are kept with the
 seat's return at the deal's end, which is that function's value. A network of the learned
-networks' shape (256 and 128 units, :class:`parlour.bots.learned.dmc.QNet` with one move feature
+networks' shape (256 and 128 units, :class:`parlour.bots.learned.network.QNet` with one move feature
 held at 0) learns it, the deals whose number ends in 0 held out for its error.
 
 Then, in ``--eval-deals`` new deals played by the network, each of the network's 8 best moves at
@@ -35,7 +35,7 @@ import numpy.typing as npt
 import parlour
 from parlour._core import ClimbingNet
 from parlour.bots.learned import load_policy
-from parlour.bots.learned.dmc import QNet
+from parlour.bots.learned.network import QNet
 from parlour.envs import encoder
 from parlour.game import Action, State
 

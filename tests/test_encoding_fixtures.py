@@ -3,7 +3,7 @@ batched environment's arrays (``tests/fixtures/encoding/``, recorded by
 ``scripts/record_encodings.py`` from the Python encoders, indexes and environment; its
 docstring gives the format), are reproduced exactly.
 
-The compiled encoders and indexes (``parlour.envs.encoding.compiled``) are checked at every
+The compiled encoders and indexes (``parlour.encoding.compiled``) are checked at every
 position of every deal; the Python ones, which made the recording, on every tenth deal and the
 deals kept in full (this guards them against drifting).
 """
@@ -21,9 +21,9 @@ import pytest
 
 import parlour
 import trace_format as tf
+from parlour.encoding import compiled
 from parlour.envs import batched, encoder
 from parlour.envs.batched import BatchedEnv, sample_legal
-from parlour.envs.encoding import compiled
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 from record_encodings import (

@@ -1,4 +1,4 @@
-"""The environments' compiled parts (``parlour._core.EnvCore``, ``parlour.envs.encoding.compiled``):
+"""The environments' compiled parts (``parlour._core.EnvCore``, ``parlour.encoding.compiled``):
 they read only what a seat may see, and refuse what does not fit them without changing
 anything. (That they reproduce the Python encoders exactly is ``test_encoding_fixtures.py``.)"""
 
@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 import parlour
+from parlour.encoding import compiled
 from parlour.envs import action_index, aec, aec_env, encoder
 from parlour.envs.batched import BatchedEnv, sample_legal
-from parlour.envs.encoding import compiled
 from parlour.errors import IllegalAction
 
 SEATINGS = [(v.name, n) for v in parlour.variants() for n in v.players]

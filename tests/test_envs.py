@@ -25,6 +25,7 @@ from parlour.arena.stats import head_to_head
 from parlour.bots import base as bots_base
 from parlour.bots import make_bot
 from parlour.cards import CARDS
+from parlour.encoding import HistoryFold, compiled
 from parlour.envs import (
     action_index,
     aec_env,
@@ -36,7 +37,6 @@ from parlour.envs import (
     single_agent_env,
 )
 from parlour.envs.batched import sample_legal
-from parlour.envs.encoding import HistoryFold, compiled
 from parlour.errors import IllegalAction, SeatError, VariantError
 from parlour.games.trump.actions import parse_action as trump_action
 

@@ -39,15 +39,7 @@ from parlour.bots.learned import (
     policy_for,
     prior,
 )
-from parlour.bots.learned.dmc import (
-    ARRAYS,
-    FORMAT,
-    ClimbingFeatures,
-    Config,
-    QNet,
-    Trainer,
-    features_for,
-)
+from parlour.bots.learned.network import ARRAYS, FORMAT, ClimbingFeatures, QNet, features_for
 from parlour.bots.learned.rummy import RummyFeatures
 from parlour.bots.learned.trump import COLUMNS as TRUMP_COLUMNS
 from parlour.bots.learned.trump import TrumpFeatures
@@ -63,6 +55,7 @@ from parlour.games.trump.ranking import (
     trick_winner,
     trump_order,
 )
+from parlour.training.dmc import Config, Trainer
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "training"))

@@ -28,7 +28,7 @@ from parlour.bots.learned import (
     policy_for,
     prior,
 )
-from parlour.bots.learned.dmc import Config, QNet, Trainer, features_for
+from parlour.bots.learned.network import QNet, features_for
 from parlour.bots.learned.rummy import COLUMNS, KINDS, RummyFeatures
 from parlour.bots.levels import GUIDED_CANDIDATES, LEVELS
 from parlour.envs import action_index, encoder
@@ -43,6 +43,7 @@ from parlour.games.rummy.actions import (
 )
 from parlour.games.rummy.melds import extensions, is_group, is_meld, mask_value, rummy_mask
 from parlour.games.rummy.observation import RummyObservation
+from parlour.training.dmc import Config, Trainer
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "training"))
 import selfplay as training

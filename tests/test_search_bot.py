@@ -25,7 +25,7 @@ from parlour.arena.core import run_arena
 from parlour.arena.stats import head_to_head
 from parlour.bots import Bot, EasyBot, GreedyBot, RandomBot, SearchBot, bot_names, make_bot
 from parlour.bots.learned import WEIGHTS
-from parlour.bots.learned.dmc import QNet
+from parlour.bots.learned.network import QNet
 from parlour.bots.levels import LEVELS, bench_lines
 from parlour.bots.search import SearchResult, paired_difference
 from parlour.game import Action, Observation, State
@@ -618,7 +618,7 @@ def test_the_settings_script_plays_out_with_the_network_it_is_given(tmp_path: Pa
     """``--playout-weights``: the shipped network's own file plays out as the shipped level
     does; other weights play out otherwise, with the same guide."""
     from parlour.bots.learned import WEIGHTS
-    from parlour.bots.learned.dmc import QNet
+    from parlour.bots.learned.network import QNet
 
     script = Path(__file__).resolve().parents[1] / "scripts" / "search_settings.py"
 

@@ -10,7 +10,7 @@ import pytest
 import parlour
 from parlour.bots import make_bot
 from parlour.errors import IllegalAction, ParlourError, SeatError
-from parlour.game import play_out
+from parlour.play import play_out
 from parlour.records import load, resume_match
 from parlour.session import HUMAN, TableSession
 

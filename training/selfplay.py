@@ -1,4 +1,4 @@
-"""Self-play training of the ``learned`` network (Deep Monte-Carlo, :mod:`parlour.bots.learned.dmc`),
+"""Self-play training of the ``learned`` network (Deep Monte-Carlo, :mod:`parlour.training.dmc`),
 in resumable pieces with checkpoints and a log of strength over training time.
 
     python training/selfplay.py --run runs/b24 --pieces 60            # start, or resume, a run
@@ -38,8 +38,9 @@ from parlour.arena.core import run_arena  # noqa: E402
 from parlour.arena.stats import head_to_head  # noqa: E402
 from parlour.bots.base import bot_names, register_bot  # noqa: E402
 from parlour.bots.learned import LearnedBot, Policy  # noqa: E402
-from parlour.bots.learned.dmc import Config, QNet, Trainer  # noqa: E402
+from parlour.bots.learned.network import QNet  # noqa: E402
 from parlour.errors import ParlourError  # noqa: E402
+from parlour.training.dmc import Config, Trainer  # noqa: E402
 
 
 def margin(trainer: Trainer, deals: int, seed: int, opponent: str = "greedy") -> dict[str, Any]:

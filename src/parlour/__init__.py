@@ -10,6 +10,8 @@
 compiled into the core: ``parlour --version`` says it too.
 """
 
+# Registers every family's variants (parlour.registry imports none).
+import parlour.games  # noqa: F401
 from parlour._core import __version__
 from parlour.cards import Card, CardSet, parse_card, parse_cards
 from parlour.errors import (
@@ -21,8 +23,9 @@ from parlour.errors import (
     SeatError,
     VariantError,
 )
-from parlour.game import TERMINAL, Action, Game, Observation, State, play_out
+from parlour.game import TERMINAL, Action, Game, Observation, State
 from parlour.match import Match
+from parlour.play import play_out
 from parlour.registry import Variant, get_variant, new_game, variants
 
 __all__ = [

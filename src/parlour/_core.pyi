@@ -499,7 +499,7 @@ class RummyNet:
 class EnvCore:
     """One game's observation encoding, action index and deals, compiled (the crate's ``env``
     module and each family's ``encoding.rs``): exactly the encoding and index of
-    :mod:`parlour.envs.encoding`, read from a deal's engine object. ValueError for an engine
+    :mod:`parlour.encoding`, read from a deal's engine object. ValueError for an engine
     of another player count, a seat that is not one, an array of another size; TypeError for
     another family's engine or another dtype."""
 

@@ -15,7 +15,8 @@ from collections.abc import Iterator
 
 from parlour.bots import make_bot
 from parlour.bots.levels import bench_lines as search_bench_lines
-from parlour.game import Game, play_out
+from parlour.game import Game
+from parlour.play import play_out
 from parlour.timing import timed
 
 

@@ -22,19 +22,19 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self
 
 from parlour._core import shuffle as _shuffle
 from parlour.cards import CARDS, Card, CardSet, parse_cards
 from parlour.errors import DealError, IllegalAction, SeatError
+from parlour.match import Match
 from parlour.text import Scores
 from parlour.view import SeatView
 
 if TYPE_CHECKING:
     from parlour._core import Race
-    from parlour.match import Match
     from parlour.registry import Variant
 
 #: ``state.current_player`` once the deal is over.
@@ -394,8 +394,6 @@ class Game(ABC):
 
     # -- matches: the variant's rule for several deals --------------------------------------
     def new_match(self, seed: int | None = None) -> Match:
-        from parlour.match import Match
-
         return Match(self, seed=seed)
 
     def match_start(self) -> dict[str, Any]:
@@ -441,63 +439,12 @@ class Game(ABC):
 # -- helpers for the engines -------------------------------------------------------------------
 
 
-class Player(Protocol):
-    """What :func:`play_out` needs of a seat's player: a bot (:class:`parlour.bots.Bot`)."""
-
-    def choose(self, observation: Observation, legal_actions: Sequence[Action],
-               rng: random.Random) -> Action: ...
-
-
-def play_out(state: State, players: Sequence[Player],
-             rng: random.Random | Sequence[random.Random] | Callable[[], random.Random]) -> State:
-    """Let ``players`` (one per seat) play ``state`` to its end, each seeing only its
-    observation and the legal actions; returns ``state``.
-
-    ``rng`` is one generator for every decision, a generator per seat, or a function that
-    makes a fresh one for each decision (such as :meth:`parlour.match.Match.bot_rng`).
-
-    >>> import parlour, random
-    >>> from parlour.bots import make_bot
-    >>> state = play_out(parlour.new_game("big-two").new_deal(seed=1), [make_bot("greedy")] * 4,
-    ...                  random.Random(1))
-    >>> state.is_over, len(state.winners())
-    (True, 1)
-    """
-    if len(players) != state.game.players:
-        raise SeatError(f"give a player for each of the {state.game.players} seats, "
-                        f"not {len(players)}")
-    while not state.is_over:
-        seat = state.current_player
-        if isinstance(rng, random.Random):
-            choice_rng = rng
-        elif callable(rng):
-            choice_rng = rng()
-        else:
-            choice_rng = rng[seat]
-        state.apply(players[seat].choose(state.observation(seat), state.legal_actions(),
-                                         choice_rng))
-    return state
-
-
 def action_text(text: object) -> str:
     """``text`` if it is a string; otherwise :class:`IllegalAction` saying text was expected.
     Every ``parse_action`` starts here."""
     if not isinstance(text, str):
         raise IllegalAction(f"expected the text of an action (as str(action) prints it), not {text!r}")
     return text
-
-
-def seed_or_random(seed: int | None) -> int:
-    """The seed to use: the one given, or a fresh one (so that every deal can be recorded).
-
-    Anything but an int or ``None`` is refused with :class:`DealError`: ``random.Random``
-    would quietly hash a string or a float, and the recorded seed must replay exactly.
-    """
-    if seed is None:
-        return random.SystemRandom().randrange(2**63)
-    if isinstance(seed, int) and not isinstance(seed, bool):
-        return seed
-    raise DealError(f"a seed must be an integer, not {seed!r}")
 
 
 def check_partition(groups: Sequence[Sequence[Card]], names: Sequence[str], total: int = 52) -> None:

@@ -23,10 +23,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from parlour.errors import ParlourError
-from parlour.game import Game, State, play_out, seed_or_random
+from parlour.play import play_out, seed_or_random
 
 if TYPE_CHECKING:
     from parlour.bots.base import Bot
+    from parlour.game import Game, State
 
 
 class Match:

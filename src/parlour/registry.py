@@ -14,6 +14,10 @@ Options are declared as frozen dataclasses whose fields carry (with :func:`optio
 ``label`` and ``help`` in a player's words and, where the values are limited, ``choices`` (with
 their words) or ``min``/``max``, and the other options' values under which they apply; the
 checks below are generic.
+
+The registry imports no family: each family registers its variants (:func:`register`) when
+:mod:`parlour.games` imports it, and importing :mod:`parlour` (which any module of the package
+does first) imports :mod:`parlour.games`.
 """
 
 from __future__ import annotations
@@ -145,7 +149,7 @@ class Variant:
     ``summary`` is the rules in a paragraph or two (:func:`parlour.summaries.summary`), and
     ``encoding`` the module (``parlour.games.<family>.encoding``) that registers the family's
     observation encoding, action index and reward scale with
-    :func:`parlour.envs.encoding.register_family`, imported on first use (it needs numpy).
+    :func:`parlour.encoding.register_family`, imported on first use (it needs numpy).
     """
 
     name: str
@@ -274,19 +278,13 @@ def register(variant: Variant) -> Variant:
     return variant
 
 
-def _load() -> None:
-    import parlour.games  # noqa: F401  (registers every family)
-
-
 def variants() -> list[Variant]:
     """Every variant, in the order of the rules pages of the documentation."""
-    _load()
     return list(_REGISTRY.values())
 
 
 def get_variant(name: str) -> Variant:
     """The variant called ``name``; :class:`VariantError` listing the variants otherwise."""
-    _load()
     # Checked first: a non-string (possibly unhashable) name must not reach the dict look-up.
     variant = _REGISTRY.get(name) if isinstance(name, str) else None
     if variant is None:

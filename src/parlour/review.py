@@ -31,7 +31,7 @@ from typing import Any
 from parlour.advice import ADVISER, CLEAR, MISTAKE_SHARE, adviser, judge, position_rng
 from parlour.bots import Bot
 from parlour.bots.search import SearchBot, paired_difference
-from parlour.envs.encoding import reward_scale
+from parlour.encoding import reward_scale
 from parlour.errors import ParlourError, VariantError
 from parlour.game import Action, Game, Observation, State
 from parlour.records import replay

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from parlour.bots import Bot, make_bot
-from parlour.game import Action, Game, Observation, Player, State, play_out
+from parlour.game import Action, Game, Observation, State
+from parlour.play import Player, play_out
 from parlour.records import deal_record, save
 from parlour.registry import game_from_description
 

@@ -53,7 +53,8 @@ from parlour.bots.base import Bot, register_bot
 from parlour.bots.greedy import GreedyBot
 from parlour.bots.learned import HARD_PLAYED_OUT, PLAYED_OUT, playouts, prior
 from parlour.bots.search import Opponents, SearchBot
-from parlour.game import Action, Game, Observation, play_out
+from parlour.game import Action, Game, Observation
+from parlour.play import play_out
 
 
 class EasyBot(Bot):

@@ -1,6 +1,6 @@
 """Reinforcement-learning environments for every variant (``pip install 'parlour[rl]'``).
 
-- :func:`encoder` and :func:`action_index` (numpy only, :mod:`parlour.envs.encoding`): a fixed
+- :func:`encoder` and :func:`action_index` (numpy only, :mod:`parlour.encoding`): a fixed
   observation encoding and a fixed action space per variant;
 - :func:`aec_env`: a PettingZoo AEC environment (:mod:`parlour.envs.aec`);
 - :func:`single_agent_env`: a Gymnasium environment, one seat against parlour bots
@@ -21,7 +21,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
-from parlour.envs.encoding import ActionIndex, Encoder, action_index, encoder, reward_scale
+from parlour.encoding import ActionIndex, Encoder, action_index, encoder, reward_scale
 from parlour.envs.registration import env_id, env_ids, register_envs
 
 if "gymnasium" in sys.modules:  # gymnasium.make("parlour/…") then works after this import

@@ -15,7 +15,7 @@ One episode is one deal. It follows PettingZoo's classic card environments:
 - ``reset(seed=…)`` makes the deal sequence reproducible; ``render_mode="ansi"`` renders the
   table from the seat to act with the observation's own ``render()``.
 
-Observations are made from the state's compiled deal (:func:`~parlour.envs.encoding.compiled`:
+Observations are made from the state's compiled deal (:func:`~parlour.encoding.compiled`:
 the same encoding, no observation object per step); a family without compiled parts encodes
 ``state.observation(seat)`` in Python.
 
@@ -41,9 +41,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
-from parlour.envs.encoding import action_index, compiled, encoder, make_game, reward_divisor
+from parlour.encoding import action_index, compiled, encoder
+from parlour.envs.registration import make_game, reward_divisor
 from parlour.errors import IllegalAction, VariantError
-from parlour.game import Game, State, seed_or_random
+from parlour.game import Game, State
+from parlour.play import seed_or_random
 
 
 def observation_space(game: Game) -> spaces.Box:

@@ -55,14 +55,8 @@ import numpy as np
 import numpy.typing as npt
 
 from parlour._core import MAX_ENVS, MAX_THREADS, BatchedCore
-from parlour.envs.encoding import (
-    Encoder,
-    action_index,
-    compiled,
-    encoder,
-    make_game,
-    reward_divisor,
-)
+from parlour.encoding import Encoder, action_index, compiled, encoder
+from parlour.envs.registration import make_game, reward_divisor
 from parlour.errors import IllegalAction, VariantError
 from parlour.game import Game, State
 

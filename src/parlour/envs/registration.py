@@ -11,6 +11,9 @@ its encoders with numpy alone.)
 The PettingZoo AEC and the batched environments take the same ids in place of a variant's
 name: ``aec_env("parlour/BigTwo-v0")``, ``batched_env("parlour/Rummy-v0", num_envs=256)``.
 
+Every environment's constructor reads its game and rewards here: :func:`make_game` (a name,
+an id or a game) and :func:`reward_divisor`.
+
 >>> env_id("big-two-4card"), variant_of("parlour/BigTwo4Card-v0"), variant_of("rummy")
 ('parlour/BigTwo4Card-v0', 'big-two-4card', 'rummy')
 """
@@ -19,9 +22,12 @@ from __future__ import annotations
 
 import importlib.util
 import re
+from typing import Any
 
+from parlour.encoding import reward_scale
 from parlour.errors import VariantError
-from parlour.registry import variants
+from parlour.game import Game
+from parlour.registry import new_game, variants
 
 #: The namespace and version of every id.
 NAMESPACE, VERSION = "parlour", 0
@@ -63,3 +69,25 @@ def register_envs() -> bool:
             gymnasium.register(id=name, entry_point=ENTRY_POINT, kwargs={"variant": variant},
                                disable_env_checker=False)
     return True
+
+
+#: What the environments' ``rewards`` may be.
+REWARDS = ("score", "normalised")
+
+
+def make_game(variant: str | Game, players: int | None, options: dict[str, Any]) -> Game:
+    """``variant`` as a :class:`Game`: a name (or an environment id, ``parlour/BigTwo-v0``)
+    with its players and options, or a game."""
+    if isinstance(variant, Game):
+        if players is not None or options:
+            raise VariantError("give a variant name with players and options, or a game alone")
+        return variant
+    return new_game(variant_of(variant), players=players, **options)
+
+
+def reward_divisor(rewards: str, game: Game) -> float:
+    """What the environments divide returns by: 1 for ``rewards="score"`` (the variant's own
+    scoring), :func:`reward_scale` for ``rewards="normalised"``."""
+    if rewards not in REWARDS:
+        raise VariantError(f"rewards must be one of {', '.join(REWARDS)}, not {rewards!r}")
+    return reward_scale(game) if rewards == "normalised" else 1.0

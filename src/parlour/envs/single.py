@@ -39,8 +39,9 @@ import numpy as np
 from gymnasium import spaces
 
 from parlour.bots import Bot, make_bot
+from parlour.encoding import action_index, encoder, reward_scale
 from parlour.envs.aec import observation_space
-from parlour.envs.encoding import action_index, encoder, make_game, reward_divisor, reward_scale
+from parlour.envs.registration import make_game, reward_divisor
 from parlour.errors import IllegalAction, SeatError, VariantError
 from parlour.game import Game, Observation, State
 

@@ -67,7 +67,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from parlour.envs.encoding import action_index, encoder, reward_scale
+from parlour.encoding import action_index, encoder, reward_scale
 from parlour.errors import ParlourError
 from parlour.game import Game, State
 from parlour.registry import Variant, game_from_description, variants

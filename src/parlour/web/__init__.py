@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-#: Where ``parlour serve`` keeps its tables unless told otherwise.
-DEFAULT_DATABASE = "sqlite:///parlour-web.sqlite"
+from parlour.web.settings import DEFAULT_DATABASE
 
 __all__ = ["DEFAULT_DATABASE", "create_app"]
 

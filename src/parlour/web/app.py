@@ -41,10 +41,9 @@ from parlour.bots import bot_names, offered_bots
 from parlour.records import check_save_path
 from parlour.registry import variants
 from parlour.summaries import summary
-from parlour.web import DEFAULT_DATABASE
 from parlour.web.guard import Guard
 from parlour.web.limits import Pace, RateLimit, quote, shorten
-from parlour.web.settings import CONNECTION_COST, Settings
+from parlour.web.settings import CONNECTION_COST, DEFAULT_DATABASE, Settings
 from parlour.web.store import Store
 from parlour.web.tables import Client, Table, Tables, WebError
 

@@ -7,8 +7,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from parlour.errors import ParlourError
-from parlour.web import DEFAULT_DATABASE
-from parlour.web.settings import TURN_TIMEOUT_RANGE, Settings
+from parlour.web.settings import DEFAULT_DATABASE, TURN_TIMEOUT_RANGE, Settings
 
 
 def add_parsers(sub: Any) -> None:

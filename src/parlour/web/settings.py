@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: Where ``parlour serve`` keeps its tables unless told otherwise.
+DEFAULT_DATABASE = "sqlite:///parlour-web.sqlite"
+
 #: The default bot of a seat that is not given one, and of the stand-in.
 DEFAULT_BOT = "greedy"
 #: A turn timer is at least this many seconds (and at most an hour).

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from parlour._core import ClimbingNet, RummyNet, TrumpNet
-    from parlour.bots.learned.dmc import ActionFeatures, QNet
+    from parlour.bots.learned.network import ActionFeatures, QNet
 
 #: The shipped weights: for each variant that has a network, its file for each number of
 #: players it was trained for (beside this module).
@@ -65,7 +65,7 @@ class Policy:
 
     def __init__(self, net: QNet, features: ActionFeatures, metadata: dict[str, Any]) -> None:
         from parlour._core import Network
-        from parlour.envs import action_index, encoder, reward_scale
+        from parlour.encoding import action_index, encoder, reward_scale
 
         game = features.game
         #: The network as it plays: blind to the match's scores, which training never varied.
@@ -130,7 +130,7 @@ def _load(variant: str, players: int) -> Policy | None:
     if path is None:
         return None
     import parlour
-    from parlour.bots.learned.dmc import QNet, features_for
+    from parlour.bots.learned.network import QNet, features_for
 
     net, metadata = QNet.load(path)
     return Policy(net, features_for(parlour.new_game(variant, players=players)), metadata)

@@ -16,7 +16,7 @@ what it leaves in hand, where the strength of a rummy hand lies. From the hand a
 - for a discard, whether the card would lay off on the table (the next player may take it).
 
 >>> import numpy as np, parlour
->>> from parlour.envs import action_index, encoder
+>>> from parlour.encoding import action_index, encoder
 >>> game = parlour.new_game("rummy")
 >>> state = game.new_deal(hands=["3C 4C 5C 9D 9H KS", "2H"], stock="...", discard=["JD"],
 ...                       phase="play", drawn="KS", drawn_from="stock")
@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from parlour.envs import action_index, encoder
+from parlour.encoding import action_index, encoder
 from parlour.errors import ParlourError
 from parlour.game import Game
 from parlour.games.rummy.actions import (
@@ -134,7 +134,7 @@ class RummyFeatures:
 
     def compiled(self, params: dict[str, F32], scale: float) -> RummyNet:
         """The network as rummy's compiled playout policy
-        (:meth:`~parlour.bots.learned.dmc.ActionFeatures.compiled`)."""
+        (:meth:`~parlour.bots.learned.network.ActionFeatures.compiled`)."""
         from parlour._core import RummyNet
         from parlour.games.rummy.engine import core_turn_limit
 

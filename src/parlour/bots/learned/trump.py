@@ -17,7 +17,7 @@ their index entry alone.
 
 >>> import numpy as np, parlour
 >>> from parlour.cards import parse_card
->>> from parlour.envs import action_index, encoder
+>>> from parlour.encoding import action_index, encoder
 >>> game = parlour.new_game("forty-five")
 >>> state = game.new_deal(seed=3)
 >>> obs = state.observation(state.current_player)
@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from parlour.envs import action_index, encoder
+from parlour.encoding import action_index, encoder
 from parlour.errors import ParlourError
 from parlour.game import Game
 from parlour.games.trump.encoding import score_scale
@@ -119,7 +119,7 @@ class TrumpFeatures:
 
     def compiled(self, params: dict[str, F32], scale: float) -> TrumpNet:
         """The network as the trump games' compiled playout policy
-        (:meth:`~parlour.bots.learned.dmc.ActionFeatures.compiled`), its encoding given the
+        (:meth:`~parlour.bots.learned.network.ActionFeatures.compiled`), its encoding given the
         scores a match starts with, as in self-play."""
         from parlour._core import TrumpNet
 

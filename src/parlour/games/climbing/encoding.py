@@ -1,7 +1,7 @@
 """Encoding and action index of the climbing games (``big-two-4card``, ``big-two``,
 ``pusoy-dos``).
 
-The family's tables for :mod:`parlour.envs.encoding` (the generic encoder and action index),
+The family's tables for :mod:`parlour.encoding` (the generic encoder and action index),
 registered with ``register_family("climbing", …)`` when this module is first imported: its
 variants name it as their ``Variant.encoding``, so the first ``encoder(game)``,
 ``action_index(game)`` or ``reward_scale(game)`` of the family imports it (it needs numpy).
@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from operator import attrgetter
 
 from parlour._core import EnvCore
-from parlour.envs.encoding import (
+from parlour.encoding import (
     ActionIndex,
     Compiled,
     History,
@@ -60,7 +60,7 @@ _KIND_SHIFT = SIZE_SHIFT - 3  # size and category of a packed play: size << 3 | 
 
 
 class ClimbingEncoding:
-    """The climbing family's table for :class:`~parlour.envs.encoding.Encoder`."""
+    """The climbing family's table for :class:`~parlour.encoding.Encoder`."""
 
     def __init__(self, game: ClimbingGame) -> None:
         n = self.players = game.players

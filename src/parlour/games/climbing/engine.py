@@ -190,18 +190,14 @@ class ClimbingState(State):
         return self._e.finished()
 
     def observation(self, seat: int) -> ClimbingObservation:
-        global _Observation
         if seat.__class__ is not int or not 0 <= seat < self._n:
             seat = self.check_seat(seat)
-        if _Observation is None:
-            from parlour.games.climbing.observation import ClimbingObservation
-
-            _Observation = ClimbingObservation
         card_set = self._t.card_set_of
         start = self._setup
         hand, sizes, table, table_seat, passes, opening, played, finished, scores = (
             self._e.observe(seat))
-        return _Observation.assemble(
+        # The game knows the observation's class: the engine imports no observation module.
+        return self.game.observation_class.assemble(
             game=self.game,
             seat=seat,
             current_player=self.current_player,
@@ -228,4 +224,3 @@ class ClimbingState(State):
 _OVER, _MUST_PLAY, _CANNOT_PASS, _NOT_HELD, _NOT_A_PLAY, _WRONG_SIZE, _NOT_BEATING = range(-2, -9, -1)
 _OPENING_SINGLE, _OPENING_MUST_INCLUDE = -9, -10
 
-_Observation: type[ClimbingObservation] | None = None

@@ -8,17 +8,12 @@ from typing import Any
 
 from parlour.cards import Card, parse_cards
 from parlour.errors import CardError, DealError
-from parlour.game import (
-    Action,
-    Game,
-    Observation,
-    check_partition,
-    parse_deck,
-    seed_or_random,
-)
+from parlour.game import Action, Game, Observation, check_partition, parse_deck
 from parlour.games.climbing.combos import ComboTable
 from parlour.games.climbing.engine import ClimbingState, Start
+from parlour.games.climbing.observation import ClimbingObservation
 from parlour.games.climbing.rules import ClimbingRules
+from parlour.play import seed_or_random
 from parlour.registry import Variant
 
 _TABLES: dict[ClimbingRules, ComboTable] = {}
@@ -75,6 +70,9 @@ class ClimbingGame(Game):
     >>> s.current_player, str(s.observation(0).table), s.setup()["passes"]
     (0, '10D 10S', 1)
     """
+
+    #: What a seat observes: the engine makes it through the game, importing no observation.
+    observation_class = ClimbingObservation
 
     # The deal is scored by the cards each player still holds: they are laid down to be counted.
     reveals_hands_at_end = True

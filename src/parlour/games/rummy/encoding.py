@@ -1,6 +1,6 @@
 """Encoding and action index of ``rummy``.
 
-The family's tables for :mod:`parlour.envs.encoding` (the generic encoder and action index),
+The family's tables for :mod:`parlour.encoding` (the generic encoder and action index),
 registered with ``register_family("rummy", …)`` when this module is first imported: its
 variants name it as their ``Variant.encoding``, so the first ``encoder(game)``,
 ``action_index(game)`` or ``reward_scale(game)`` of the family imports it (it needs numpy).
@@ -57,7 +57,7 @@ from collections.abc import Sequence
 from operator import attrgetter, methodcaller
 
 from parlour._core import EnvCore
-from parlour.envs.encoding import (
+from parlour.encoding import (
     ActionIndex,
     Compiled,
     History,
@@ -228,7 +228,7 @@ class RummyIndex(ActionIndex):
 
 
 class RummyEncoding:
-    """Rummy's table for :class:`~parlour.envs.encoding.Encoder`."""
+    """Rummy's table for :class:`~parlour.encoding.Encoder`."""
 
     def __init__(self, game: RummyGame) -> None:
         n = self.players = game.players

@@ -163,9 +163,8 @@ class RummyState(State):
         return self.game.best_scores([float(v) for v in final], self._core.went_out)
 
     def observation(self, seat: int) -> RummyObservation:
-        from parlour.games.rummy.observation import observe
-
-        return observe(self, self.check_seat(seat))
+        # The game knows the observation's module: the engine imports none.
+        return self.game.observe(self, self.check_seat(seat))
 
     def zones(self) -> dict[str, CardSet]:
         hands, stock, pile, table = self._core.zones()

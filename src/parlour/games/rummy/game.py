@@ -21,17 +21,12 @@ from typing import Any
 from parlour._core import RummyCore, shuffle
 from parlour.cards import CARDS, Card, parse_cards
 from parlour.errors import CardError, DealError, IllegalAction, VariantError
-from parlour.game import (
-    Action,
-    Game,
-    Observation,
-    check_partition,
-    parse_deck,
-    seed_or_random,
-)
+from parlour.game import Action, Game, Observation, check_partition, parse_deck
 from parlour.games.rummy.actions import DRAW_DISCARD_ACTION, INTERNED, parse_action
 from parlour.games.rummy.engine import RummyState, core_turn_limit
 from parlour.games.rummy.melds import CARD_ORDER, TO_CARD, TO_RUMMY, is_meld, rummy_mask, text_of
+from parlour.games.rummy.observation import RummyObservation, observe
+from parlour.play import seed_or_random
 from parlour.registry import Variant, option
 
 #: A series stops after this many deals even if nobody reached the target (a safety valve, like
@@ -119,6 +114,11 @@ class RummyGame(Game):
 
     options_type = RummyOptions
     _options: RummyOptions
+
+    def observe(self, state: RummyState, seat: int) -> RummyObservation:
+        """``seat``'s observation of ``state`` (the engine asks its game, importing no
+        observation)."""
+        return observe(state, seat)
     # The winner scores the cards left in the other hands: they are laid down to be counted.
     reveals_hands_at_end = True
     # Measured: keeping greedy's choice unless beaten by two standard errors is worth about 10

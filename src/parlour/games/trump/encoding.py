@@ -1,6 +1,6 @@
 """Encoding and action index of the trump games (``forty-five``, ``spoil-five``).
 
-The family's tables for :mod:`parlour.envs.encoding` (the generic encoder and action index),
+The family's tables for :mod:`parlour.encoding` (the generic encoder and action index),
 registered with ``register_family("trump", …)`` when this module is first imported: its
 variants name it as their ``Variant.encoding``, so the first ``encoder(game)``,
 ``action_index(game)`` or ``reward_scale(game)`` of the family imports it (it needs numpy).
@@ -55,7 +55,7 @@ from operator import attrgetter
 
 from parlour._core import EnvCore
 from parlour.cards import CARDS, SUIT_NAMES
-from parlour.envs.encoding import (
+from parlour.encoding import (
     ActionIndex,
     Compiled,
     History,
@@ -89,7 +89,7 @@ def score_scale(game: TrumpGame) -> float:
 
 
 class TrumpEncoding:
-    """The trump family's table for :class:`~parlour.envs.encoding.Encoder`."""
+    """The trump family's table for :class:`~parlour.encoding.Encoder`."""
 
     def __init__(self, game: TrumpGame) -> None:
         n = self.players = game.players

@@ -43,8 +43,8 @@ from parlour.games.trump.actions import (
 from parlour.games.trump.ranking import ACE_OF_TRUMPS, HAND_SET
 
 if TYPE_CHECKING:
-    from parlour.game import Game
     from parlour.games.trump.observation import TrumpObservation
+    from parlour.games.trump.variants import TrumpGame
 
 #: The phases of a deal, as the engine numbers them.
 ROB_PHASE: int = 0
@@ -113,13 +113,13 @@ class TrumpState(State):
     setup, the trump suit, the scores and pool before it) and the ``(seat, action)`` history.
     """
 
-    game: Game
+    game: TrumpGame
     #: A plain attribute here (the protocol's property of current_player), set by apply.
     is_over: bool = False
 
     def __init__(
         self,
-        game: Game,
+        game: TrumpGame,
         rules: DealRules,
         hands: tuple[int, ...],
         turn_up: int,
@@ -323,7 +323,8 @@ class TrumpState(State):
     def observation(self, seat: int) -> TrumpObservation:
         if seat.__class__ is not int or not 0 <= seat < self.n:  # the check off the bots' path
             seat = self.check_seat(seat)
-        return _observe(self, seat)
+        # The game knows the observation's module: the engine imports none.
+        return self.game.observe(self, seat)
 
     # -- messages ---------------------------------------------------------------------------
     def _refusal(self, code: int, v: int) -> str:
@@ -370,7 +371,3 @@ class TrumpState(State):
             return f"{text} is not allowed: you have won the first three tricks; 'jink' or 'stop'"
         return f"{text} is not allowed: the robbing of the trump is over; play a card"
 
-
-# Last: the observation module imports this one. Imported once here, not in every
-# observation() call (an import statement costs microseconds even when the module is loaded).
-from parlour.games.trump.observation import observe as _observe  # noqa: E402

@@ -23,16 +23,10 @@ from typing import Any, ClassVar
 from parlour._core import TrumpEngine, trump_deal
 from parlour.cards import Card, mask_of, parse_card, parse_cards
 from parlour.errors import DealError, VariantError
-from parlour.game import (
-    Action,
-    Game,
-    Observation,
-    check_partition,
-    parse_deck,
-    seed_or_random,
-)
+from parlour.game import Action, Game, Observation, check_partition, parse_deck
 from parlour.games.trump.engine import HAND_SIZE, DealRules, TrumpState, stake
-from parlour.games.trump.observation import chips_text
+from parlour.games.trump.observation import TrumpObservation, chips_text, observe
+from parlour.play import seed_or_random
 from parlour.registry import Variant, option
 
 IMMEDIATE = "immediate"
@@ -107,6 +101,11 @@ class TrumpGame(Game):
     # Measured: the search's best mean beats keeping greedy's choice at every level here
     # ("Speed and strength" in the docs).
     search_keep_policy = 0.0
+
+    def observe(self, state: TrumpState, seat: int) -> TrumpObservation:
+        """``seat``'s observation of ``state`` (the engine asks its game, importing no
+        observation)."""
+        return observe(state, seat)
 
     def _deal_args(self, setup: dict[str, Any]) -> tuple[tuple[int, ...], int]:
         """Checked ``(scores, pool)`` from the setup arguments."""

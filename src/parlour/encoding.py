@@ -1,6 +1,7 @@
-"""Observation encodings and action indexes: the numpy half of :mod:`parlour.envs`.
+"""Observation encodings and action indexes: what the networks of the bots
+(:mod:`parlour.bots.learned`) and the environments (:mod:`parlour.envs`) read a game through.
 
-Importable with numpy alone (no gymnasium, no pettingzoo), so shipped bots may use it. Two
+Below both, importable with numpy alone (no gymnasium, no pettingzoo). Two
 factories, each generic over the game protocol; what differs per family is a table of data in
 the family's own ``parlour/games/<family>/encoding.py``, which registers it with
 :func:`register_family` and is named by its variants' ``Variant.encoding`` (imported when a
@@ -446,27 +447,3 @@ def reward_scale(game: Game) -> float:
     (39.0, 3.0)
     """
     return _SCALES[_family(game)](game)
-
-
-REWARDS = ("score", "normalised")
-
-
-def make_game(variant: str | Game, players: int | None, options: dict[str, Any]) -> Game:
-    """``variant`` as a :class:`Game`: a name (or an environment id, ``parlour/BigTwo-v0``)
-    with its players and options, or a game."""
-    import parlour
-    from parlour.envs.registration import variant_of
-
-    if isinstance(variant, Game):
-        if players is not None or options:
-            raise VariantError("give a variant name with players and options, or a game alone")
-        return variant
-    return parlour.new_game(variant_of(variant), players=players, **options)
-
-
-def reward_divisor(rewards: str, game: Game) -> float:
-    """What the environments divide returns by: 1 for ``rewards="score"`` (the variant's own
-    scoring), :func:`reward_scale` for ``rewards="normalised"``."""
-    if rewards not in REWARDS:
-        raise VariantError(f"rewards must be one of {', '.join(REWARDS)}, not {rewards!r}")
-    return reward_scale(game) if rewards == "normalised" else 1.0
