@@ -23,8 +23,10 @@ JOURNALS = ROOT / "journals"
 def _ci(mean: float, half: float) -> str:
     """The interval of a difference as the arena's report prints it."""
     return Scores().interval(mean, half, difference=True)
-#: The pages that quote the runs: the figures, and the experiments behind the levels.
-SPEED = "\n".join((ROOT / "docs" / page).read_text() for page in ("speed-strength.md", "tuning.md"))
+#: The pages that quote the runs: today's figures, and the experiments behind the levels.
+PAGES = ("speed-strength.md", "tuning.md", "experiments/networks.md", "experiments/ladder.md",
+         "experiments/speed.md")
+SPEED = "\n".join((ROOT / "docs" / page).read_text() for page in PAGES)
 LISTED = (JOURNALS / "README.md").read_text()
 
 
