@@ -118,8 +118,9 @@ class Reusing(Bot):
     do those in which the seats before it have played alike so far. A reusable bot
     (:attr:`Bot.reusable`) given the same observation, legal actions and generator state makes
     the same choice and leaves its generator in the same state, so both are taken from the
-    first time instead of searching again. Nothing about the play changes; the arena's
-    searching levels run faster (1.5 to 3 times in big-two-4card's ``expert``).
+    first time instead of searching again. Nothing about the play changes, and the arena's
+    searching levels run faster (how much: the documentation's Experiments, "Making it
+    faster").
     """
 
     def __init__(self, bot: Bot, name: str, choices: Choices) -> None:

@@ -31,8 +31,8 @@ mask is the one array it does not write: at a million steps a second, zeroing an
 big-two-4card deals). ``step.mask`` is made from ``legal`` and ``offsets`` the first time it is
 read, so it means what it always meant, and a caller that samples from ``legal``
 (:func:`sample_legal`) never pays for it. ``env.states`` gives each row's deal as a Python
-:class:`~parlour.game.State` when asked (then kept in step with the rows, at the Python engines'
-speed).
+:class:`~parlour.game.State` when asked (then kept in step with the rows, each step applied
+through the Python API as well).
 
 >>> from parlour.envs import batched_env
 >>> env = batched_env("big-two-4card", num_envs=4, seed=1)
@@ -167,7 +167,7 @@ class _CompiledRows:
 
 class _PythonRows:
     """The rows of a family without compiled parts: the Python states, observations and
-    encoder (what every family ran on before the compiled core)."""
+    encoder."""
 
     def __init__(self, game: Game, num_envs: int, deals: random.Random, scale: float) -> None:
         self.game = game
@@ -320,8 +320,8 @@ class BatchedEnv:
         :meth:`reset`).
 
         Made when first asked for, by dealing each row's deal from its seed and replaying the
-        actions taken in it; from then on every :meth:`step` is applied to them as well (at the
-        Python engines' speed), and a deal that ends is replaced by a new state, as the rows
+        actions taken in it; from then on every :meth:`step` is applied to them as well,
+        through the Python API, and a deal that ends is replaced by a new state, as the rows
         are.
         """
         if self._states is None:

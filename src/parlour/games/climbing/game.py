@@ -76,8 +76,9 @@ class ClimbingGame(Game):
 
     # The deal is scored by the cards each player still holds: they are laid down to be counted.
     reveals_hands_at_end = True
-    # Measured: the searching levels are stronger keeping the policy's (or network's) choice
-    # unless beaten by two standard errors ("Speed and strength" in the docs).
+    # The searching levels keep the policy's (or network's) choice unless another move beats it
+    # by two standard errors, which measured stronger here (the documentation's Experiments,
+    # "Tuning the levels").
     search_keep_policy = 2.0
 
     @property
