@@ -664,7 +664,8 @@ async def test_rummy_refusals_name_the_rule() -> None:
         assert [m.verb for m in legal_moves(table)] == ["draw stock", "draw discard"]
         hand.select_only({hand.cards[0]})
         await pilot.press("l")
-        assert message(table) == "Not allowed: you cannot lay off now: you can draw stock or draw discard"
+        assert message(table) == ("Not allowed: you cannot lay off now: you can draw from stock or "
+                                  "take the discard")
 
         def layoff_offered(t: TableScreen) -> bool:
             return any(m.verb == "layoff" for m in legal_moves(t))
@@ -814,8 +815,8 @@ async def test_enter_makes_the_move_the_selected_cards_make() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("space", "enter")  # Rummy has no "play": which keys make a move
-        assert message(app.screen) == ("Press the key of your move: draw stock (w), "
-                                       "draw discard (d).")
+        assert message(app.screen) == ("Press the key of your move: draw from stock (w), "
+                                       "take the discard (d).")
 
 
 # -- 6. the start screen ----------------------------------------------------------------------

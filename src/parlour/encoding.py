@@ -4,7 +4,7 @@
 Below both, importable with numpy alone (no gymnasium, no pettingzoo). Two
 factories, each generic over the game protocol; what differs per family is a table of data in
 the family's own ``parlour/games/<family>/encoding.py``, which registers it with
-:func:`register_family` and is named by its variants' ``Variant.encoding`` (imported when a
+:func:`register_encoding` and is named by its variants' ``Variant.encoding`` (imported when a
 game of the family is first encoded or indexed).
 
 ``encoder(game)`` → :class:`Encoder`
@@ -377,7 +377,7 @@ _INDEX_CACHE: dict[Game, ActionIndex] = {}
 _COMPILED_CACHE: dict[Game, Compiled] = {}
 
 
-def register_family(family: str, encoding: Callable[[Any], FamilyEncoding],
+def register_encoding(family: str, encoding: Callable[[Any], FamilyEncoding],
                     index: Callable[[Any], ActionIndex],
                     reward_scale: Callable[[Any], float],
                     compiled: Callable[[Any], Compiled] | None = None) -> None:

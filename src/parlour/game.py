@@ -119,6 +119,12 @@ class Observation(ABC):
         """
         return None
 
+    def prompt(self) -> str:
+        """What the seat to move is asked to do now, in a few words ("beat the play or pass"),
+        which the tables show on its turn. Each family says its own.
+        """
+        return "choose a move"
+
     def reason(self, action: Action, legal: Sequence[Action], instead: Action | None = None,
                ) -> str:
         """Why ``action`` (one of ``legal``) is good for this seat, in the game's terms, for
@@ -331,6 +337,22 @@ class Game(ABC):
         'Result, penalties: P0 7, P1 0'
         """
         return Scores(penalty=self.penalty_scoring, unit=self.score_unit)
+
+    def max_deal_length(self) -> int | None:
+        """The most moves a deal can take, or ``None`` where the family does not bound it
+        (OpenSpiel's ``max_game_length``). Each family says its own."""
+        return None
+
+    @property
+    def sides(self) -> tuple[int, ...] | None:
+        """Each seat's side where the seats play in partnerships (seats of one side share
+        their score: Forty-Five's even and odd seats), else ``None``.
+
+        >>> import parlour
+        >>> parlour.new_game("forty-five").sides, parlour.new_game("spoil-five").sides
+        ((0, 1, 0, 1), None)
+        """
+        return None
 
     @property
     def name(self) -> str:

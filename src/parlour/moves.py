@@ -22,9 +22,7 @@ from dataclasses import dataclass
 from parlour.cards import Card, parse_card
 from parlour.errors import CardError, IllegalAction, ParlourError
 from parlour.game import Action, State
-
-#: How the verbs are labelled on buttons.
-VERB_LABELS = {"layoff": "lay off", "draw stock": "draw stock", "draw discard": "draw discard"}
+from parlour.registry import families
 
 
 @dataclass(frozen=True)
@@ -78,7 +76,17 @@ def offered_verbs(legal: Iterable[Action]) -> list[str]:
 
 
 def verb_label(verb: str) -> str:
-    return VERB_LABELS.get(verb, verb)
+    """How a sentence names ``verb``: its family's label in lower case (each family's record,
+    :class:`~parlour.registry.Family`), else the verb itself.
+
+    >>> verb_label("layoff"), verb_label("draw discard"), verb_label("wave")
+    ('lay off', 'take the discard', 'wave')
+    """
+    for family in families():
+        found = family.verb(verb)
+        if found is not None:
+            return found.label.lower()
+    return verb
 
 
 class Choice(ParlourError):
@@ -148,7 +156,7 @@ def refusal(state: State, verb: str, chosen: frozenset[Card],
     >>> state = parlour.new_game("rummy").new_deal(seed=1)
     >>> legal = [parse_move(a) for a in state.legal_actions()]
     >>> str(refusal(state, "layoff", frozenset([parse_card("AD")]), legal))
-    'you cannot lay off now: you can draw stock or draw discard'
+    'you cannot lay off now: you can draw from stock or take the discard'
     """
     hand = list(state.observation(state.current_player).hand)
     order = {c: i for i, c in enumerate(hand)}

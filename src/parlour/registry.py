@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import MISSING, Field, dataclass, fields
+from pathlib import Path
 from typing import Any
 
 from parlour.errors import VariantError
@@ -141,6 +142,51 @@ def _either(items: list[str]) -> str:
 
 
 @dataclass(frozen=True)
+class Verb:
+    """A kind of move, as the family's notation writes it (``name``: ``play``, ``draw stock``),
+    with what the tables show and take for it: the ``label`` of its button ("Draw from
+    stock"), the ``key`` that makes it, and what it does in words (``help``)."""
+
+    name: str
+    label: str
+    key: str
+    help: str
+
+
+@dataclass(frozen=True)
+class Family:
+    """What the front ends know of a family, as data: each family registers one
+    (:func:`register_family`) beside its variants, and the tables read it rather than naming a
+    family or a variant.
+
+    ``verbs``: its kinds of move, in the order the tables list them. ``felt``: the web page's
+    JavaScript module that draws its table, a file in the family's folder (served as
+    ``/static/felts/<family>.js``; none: the page shows the table's text).
+    ``one_card_moves``: every move with a card takes that one card, so a click on a card
+    makes the move where only one can. ``seat_totals``: whether each seat's line shows its
+    match total (not where the felt shows the scores).
+    """
+
+    name: str
+    verbs: tuple[Verb, ...] = ()
+    felt: Path | None = None
+    one_card_moves: bool = False
+    seat_totals: bool = True
+
+    def verb(self, name: str) -> Verb | None:
+        """The verb called ``name``, if the family has it."""
+        return next((v for v in self.verbs if v.name == name), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as JSON data, for the web page."""
+        return {"name": self.name, "felt": self.name if self.felt is not None else "",
+                "one_card_moves": self.one_card_moves,
+                "seat_totals": self.seat_totals,
+                "verbs": [{"name": v.name, "label": v.label, "key": v.key, "help": v.help}
+                          for v in self.verbs]}
+
+
+@dataclass(frozen=True)
 class Variant:
     """A named variant: its description, allowed player counts, options and factory.
 
@@ -149,7 +195,8 @@ class Variant:
     ``summary`` is the rules in a paragraph or two (:func:`parlour.summaries.summary`), and
     ``encoding`` the module (``parlour.games.<family>.encoding``) that registers the family's
     observation encoding, action index and reward scale with
-    :func:`parlour.encoding.register_family`, imported on first use (it needs numpy).
+    :func:`parlour.encoding.register_encoding`, imported on first use (it needs numpy). What
+    the front ends know of its family is the family's record (:func:`family_of`).
     """
 
     name: str
@@ -261,6 +308,34 @@ def _shown(show: Callable[[Any], str], value: Any) -> str:
 
 
 _REGISTRY: dict[str, Variant] = {}
+_FAMILIES: dict[str, Family] = {}
+
+
+def register_family(family: Family) -> Family:
+    """Register a family's record (:class:`Family`) under its name."""
+    if family.name in _FAMILIES:
+        raise VariantError(f"family {family.name} is registered twice")
+    keys = [v.key for v in family.verbs]
+    if len(set(keys)) != len(keys) or not all(len(k) == 1 for k in keys):
+        raise VariantError(f"family {family.name}: each verb needs a key of its own, not {keys}")
+    _FAMILIES[family.name] = family
+    return family
+
+
+def family_of(variant: str | Variant) -> Family:
+    """The record of ``variant``'s family (by the variant or its name); a family that
+    registered none has an empty one (no verbs, the table's text for a felt).
+
+    >>> [v.name for v in family_of("rummy").verbs]
+    ['draw stock', 'draw discard', 'meld', 'layoff', 'discard']
+    """
+    name = (variant if isinstance(variant, Variant) else get_variant(variant)).family
+    return _FAMILIES.get(name) or Family(name)
+
+
+def families() -> list[Family]:
+    """Every registered family's record, in the order they registered."""
+    return list(_FAMILIES.values())
 
 
 def register(variant: Variant) -> Variant:

@@ -104,27 +104,17 @@ def load_game(game: Game, rng_seed: int = -1) -> Any:
 
 
 def max_game_length(game: Game) -> int:
-    """The most moves a deal of ``game`` can take (what OpenSpiel's ``max_game_length`` is).
-
-    A climbing play lays down at least one of the 52 cards, and between two plays each other
-    seat passes at most once (a trick ends when all the others have passed); a trump deal is
-    five tricks of one card a seat, a robbing turn a seat at most and the jinker's choice; a
-    Rummy turn is a draw and a discard, the turn limit ends the deal, and each meld or lay-off
-    puts down at least one card.
+    """The most moves a deal of ``game`` can take (what OpenSpiel's ``max_game_length`` is):
+    the game's own bound (:meth:`parlour.game.Game.max_deal_length`).
 
     >>> import parlour
     >>> max_game_length(parlour.new_game("big-two")), max_game_length(parlour.new_game("rummy"))
     (208, 2054)
     """
-    n = game.players
-    family = game.variant.family
-    if family == "climbing":
-        return 52 * n
-    if family == "trump":
-        return 6 * n + 4
-    if family == "rummy":
-        return 2 * int(game.options.turn_limit) + 54
-    raise ParlourError(f"{game.name}: no bound on the length of a deal of the {family} family")
+    most = game.max_deal_length()
+    if most is None:
+        raise ParlourError(f"{game.name}: no bound on the length of a deal")
+    return most
 
 
 class _Table:

@@ -36,7 +36,7 @@ from parlour.review import review_deal, review_lines, reviewer_bot
 from parlour.session import HUMAN, TableSession, Turn
 from parlour.stats import PlayerStats
 from parlour.text import clip, plural
-from parlour.tui.moves import VERB_HELP, VERB_KEYS, game_verbs, verb_key
+from parlour.tui.moves import all_verbs, game_verbs, verb_help, verb_key
 from parlour.tui.screens import (
     DEFAULT_BOT,
     ChoiceScreen,
@@ -67,8 +67,9 @@ class TableScreen(Screen[None]):
         Binding("question_mark,f1", "help", "Help"),
         Binding("q", "quit_table", "Quit"),
         Binding("enter", "confirm", "Play", show=False),
-        *[Binding(key, f"verb({verb!r})", label(verb), show=False)
-          for verb, key in VERB_KEYS.items()],
+        # Every family's verb keys; check_action lets through only this game's.
+        *[Binding(verb.key, f"verb({name!r})", label(name), show=False)
+          for name, verb in all_verbs().items()],
     ]
 
     def __init__(self, match: Match, seats: Sequence[str], save_path: Path | None) -> None:
@@ -407,7 +408,7 @@ class TableScreen(Screen[None]):
             ("space / click", "select or unselect a card"),
             ("c", "clear the selection"),
             ("s", "sort your hand by suit, or by rank"),
-            *[(VERB_KEYS[verb], VERB_HELP[verb]) for verb in self.game_verbs],
+            *[(verb_key(verb), verb_help(verb)) for verb in self.game_verbs],
             ("enter", "the move the selected cards make"),
             ("h", "a hint: the best move found, and how sure (again: its figures)"),
             ("? / f1", "this help"),

@@ -1,54 +1,48 @@
-"""The key that performs each verb at the terminal table (the verbs are :mod:`parlour.moves`),
-what each does in words, and which verbs a game has."""
+"""The key that performs each verb at the terminal table and what it does in words (each
+family's record, :class:`~parlour.registry.Family`), and which verbs a game has."""
 
 from __future__ import annotations
 
 from parlour.game import State
 from parlour.moves import parse_error
+from parlour.registry import Verb, families, family_of
 
-#: The key of each known verb: mnemonic where the letter is free. A verb a future variant adds
-#: gets the first free letter of its name (:func:`verb_key`).
-VERB_KEYS = {
-    "play": "p", "pass": "a", "rob": "r", "keep": "k", "silent": "i", "jink": "j",
-    "stop": "t", "draw stock": "w", "draw discard": "d", "meld": "m", "layoff": "l",
-    "discard": "x",
-}
 #: Keys the table uses for other things, never given to a verb (``s`` sorts the hand).
 RESERVED_KEYS = frozenset("hqcnus?")
 
-#: What each verb does, for the help.
-VERB_HELP = {
-    "play": "play the selected cards",
-    "pass": "pass",
-    "rob": "rob the turn-up, discarding the selected card",
-    "keep": "keep your hand: do not rob",
-    "silent": "say nothing of the ace of trumps you hold",
-    "jink": "jink: play on for all five tricks",
-    "stop": "stop: take the pool",
-    "draw stock": "draw from the stock",
-    "draw discard": "take the top card of the discard pile",
-    "meld": "meld the selected cards",
-    "layoff": "lay the selected cards off on a meld",
-    "discard": "discard the selected card",
-}
+
+def all_verbs() -> dict[str, Verb]:
+    """Every registered family's verbs by name (the first family's, where two share one)."""
+    out: dict[str, Verb] = {}
+    for family in families():
+        for verb in family.verbs:
+            out.setdefault(verb.name, verb)
+    return out
 
 
 def verb_key(verb: str) -> str:
-    """The key that performs ``verb``.
+    """The key that performs ``verb``: its family's, or the first free letter of its name.
 
-    >>> verb_key("pass"), verb_key("layoff")
-    ('a', 'l')
+    >>> verb_key("pass"), verb_key("layoff"), verb_key("wave")
+    ('a', 'l', 'v')
     """
-    if verb in VERB_KEYS:
-        return VERB_KEYS[verb]
-    taken = RESERVED_KEYS | set(VERB_KEYS.values())
+    known = all_verbs()
+    if verb in known:
+        return known[verb].key
+    taken = RESERVED_KEYS | {v.key for v in known.values()}
     return next((ch for ch in verb if ch.isalpha() and ch not in taken), "")
 
 
+def verb_help(verb: str) -> str:
+    """What ``verb`` does, in words."""
+    found = all_verbs().get(verb)
+    return found.help if found is not None else verb
+
+
 def game_verbs(state: State) -> list[str]:
-    """The verbs of :data:`VERB_KEYS` that ``state``'s game has, legal now or not: those its own
-    notation writes (alone, with a card, or with a card and a meld), so that the help and the
-    keys are the game's and never another family's.
+    """The verbs of ``state``'s family that its game has, legal now or not: those its own
+    notation writes (alone, with a card, or with a card and a meld: an option can take a verb
+    away), so that the help and the keys are the game's and never another family's.
 
     >>> import parlour
     >>> game_verbs(parlour.new_game("big-two").new_deal(seed=1))
@@ -56,6 +50,7 @@ def game_verbs(state: State) -> list[str]:
     >>> game_verbs(parlour.new_game("rummy").new_deal(seed=1))
     ['draw stock', 'draw discard', 'meld', 'layoff', 'discard']
     """
-    return [verb for verb in VERB_KEYS
+    names = [verb.name for verb in family_of(state.game.variant).verbs]
+    return [verb for verb in names
             if any(parse_error(state, f"{'' if verb == 'play' else verb} {form}".strip()) is None
                    for form in ("", "2C", "2C on 1"))]

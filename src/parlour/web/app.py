@@ -30,7 +30,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import Message
@@ -39,7 +39,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 import parlour
 from parlour.bots import bot_names, offered_bots
 from parlour.records import check_save_path
-from parlour.registry import variants
+from parlour.registry import families, family_of, variants
 from parlour.summaries import summary
 from parlour.web.guard import Guard
 from parlour.web.limits import Pace, RateLimit, quote, shorten
@@ -240,6 +240,14 @@ def create_app(
         Route("/tables/{table_id}/seats/{seat:int}", hand_over_seat, methods=["POST"]),
         Route("/tables/{table_id}/record", table_record, methods=["GET"]),
     ]
+    async def felt(request: Request) -> Response:
+        """A family's felt module (its record's ``felt``), for the page to import."""
+        found = next((f.felt for f in families()
+                      if f.name == request.path_params["family"] and f.felt is not None), None)
+        if found is None or not found.is_file():
+            raise HTTPException(404)
+        return FileResponse(found, media_type="text/javascript")
+
     routes = [
         Route("/", index),
         Route("/index.html", index),
@@ -247,6 +255,8 @@ def create_app(
         # 405 there, instead of falling through to the static files' 404.
         Mount("/api", routes=api),
         WebSocketRoute("/ws/{table_id}", table_socket),
+        # Each family's felt module lives in the family's folder, not among the page's files.
+        Route("/static/felts/{family}.js", felt, methods=["GET"]),
         Mount("/static", StaticFiles(directory=static, check_dir=False), name="static"),
         Mount("/", StaticFiles(directory=static, html=True, check_dir=False), name="root"),
     ]
@@ -260,7 +270,8 @@ def create_app(
 
 def _variant_info(variant: Any) -> dict[str, Any]:
     return {
-        "name": variant.name, "description": variant.description, "family": variant.family,
+        "name": variant.name, "description": variant.description,
+        "family": family_of(variant).to_dict(),
         "rules": summary(variant.name), "players": list(variant.players),
         "default_players": variant.default_players,
         "match_end": variant.make().match_end_text(),

@@ -222,6 +222,7 @@ class Table:
             "deal": self.deal_number, "totals": list(self.match.totals),
             "scores": self.scores_info(),
             "match_end": self.game.match_end_text(),
+            "sides": None if self.game.sides is None else list(self.game.sides),
             "seats": [{**s.info(self.deal_number), "label": self.game.seat_name(s.seat),
                        "display": self.seat_label(s.seat)} for s in self.seats],
         }

@@ -163,6 +163,7 @@ def seat_view(obs: Observation, legal: Sequence[Action], log: list[str],
         "seat": obs.seat,
         "current_player": obs.current_player,
         "your_turn": mine,
+        "prompt": obs.prompt() if mine else None,
         "observation": obs.to_dict(),
         "text": seat.text(),
         "panels": panel_entries(seat.panels),
@@ -195,6 +196,7 @@ def spectator_view(observations: Sequence[Observation], logs: Sequence[list[str]
         "seat": None,
         "current_player": first.current_player,
         "your_turn": False,
+        "prompt": None,
         "observation": public_observation(observations),
         "text": "\n".join(common_lines([v.text().splitlines() for v in views])),
         "panels": common_panels(views),
@@ -217,7 +219,8 @@ def spectator_view(observations: Sequence[Observation], logs: Sequence[list[str]
 def empty_view(seat: int | None) -> dict[str, Any]:
     """The view before the first deal."""
     return {
-        "seat": seat, "current_player": -1, "your_turn": False, "observation": None, "text": "",
+        "seat": seat, "current_player": -1, "your_turn": False, "prompt": None,
+        "observation": None, "text": "",
         "panels": [], "tricks": [], "caption": None, "deal_result": None, "seat_figures": {},
         "hand": [],
         "hand_sizes": [], "log": [], "log_names": [], "legal": [], "verbs": [], "marked": {}, "new_card": None,

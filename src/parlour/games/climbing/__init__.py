@@ -7,6 +7,7 @@ For bot writers: a play's kind is ``action.category``, a :class:`Category`; obse
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from parlour.games.climbing.combos import ClimbingAction
@@ -22,7 +23,7 @@ from parlour.games.climbing.rules import (
     big_two_rules,
     pusoy_dos_rules,
 )
-from parlour.registry import Variant, register
+from parlour.registry import Family, Variant, Verb, register, register_family
 
 
 def _factory(make_rules: Callable[[Any], ClimbingRules]) -> Callable[[Variant, int, Any], ClimbingGame]:
@@ -38,6 +39,16 @@ _CLIMBING = (
     "beats it with a higher combination of the same size, or passes. When everyone else has "
     "passed, the last player to play leads anything."
 )
+
+
+register_family(Family(
+    name="climbing",
+    verbs=(
+        Verb("play", "Play", "p", "play the selected cards"),
+        Verb("pass", "Pass", "a", "pass"),
+    ),
+    felt=Path(__file__).with_name("felt.js"),
+))
 
 register(Variant(
     "big-two-4card",

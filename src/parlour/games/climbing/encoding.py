@@ -2,7 +2,7 @@
 ``pusoy-dos``).
 
 The family's tables for :mod:`parlour.encoding` (the generic encoder and action index),
-registered with ``register_family("climbing", …)`` when this module is first imported: its
+registered with ``register_encoding("climbing", …)`` when this module is first imported: its
 variants name it as their ``Variant.encoding``, so the first ``encoder(game)``,
 ``action_index(game)`` or ``reward_scale(game)`` of the family imports it (it needs numpy).
 
@@ -45,7 +45,7 @@ from parlour.encoding import (
     Compiled,
     History,
     HistoryFold,
-    register_family,
+    register_encoding,
     relative_names,
 )
 from parlour.games.climbing.combos import MASK, SIZE_SHIFT
@@ -141,4 +141,4 @@ def climbing_compiled(game: ClimbingGame) -> Compiled:
     return Compiled(EnvCore.climbing(game.table.core, game.players), attrgetter("_e"))
 
 
-register_family("climbing", ClimbingEncoding, climbing_index, climbing_scale, climbing_compiled)
+register_encoding("climbing", ClimbingEncoding, climbing_index, climbing_scale, climbing_compiled)

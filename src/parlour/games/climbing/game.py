@@ -74,6 +74,11 @@ class ClimbingGame(Game):
     #: What a seat observes: the engine makes it through the game, importing no observation.
     observation_class = ClimbingObservation
 
+    def max_deal_length(self) -> int:
+        """A play lays down at least one of the 52 cards, and between two plays each other
+        seat passes at most once (a trick ends when all the others have passed)."""
+        return 52 * self.players
+
     # The deal is scored by the cards each player still holds: they are laid down to be counted.
     reveals_hands_at_end = True
     # The searching levels keep the policy's (or network's) choice unless another move beats it

@@ -91,6 +91,16 @@ class ClimbingObservation(Observation):
                      self.start_finished)
 
     # -- text ------------------------------------------------------------------------------------
+    def prompt(self) -> str:
+        """Beat the play on the table or pass; with the table clear, lead.
+
+        >>> import parlour
+        >>> state = parlour.new_game("big-two").new_deal(seed=1)
+        >>> state.observation(state.current_player).prompt()
+        'lead any combination'
+        """
+        return "beat the play or pass" if self.table is not None else "lead any combination"
+
     def reason(self, action: Action, legal: Sequence[Action], instead: Action | None = None,
                ) -> str:
         move = self.game.table.action_type

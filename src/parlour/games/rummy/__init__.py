@@ -5,8 +5,22 @@
 (2, 3, 4)
 """
 
+from pathlib import Path
+
 from parlour.games.rummy.game import RummyGame, RummyOptions
-from parlour.registry import Variant, register
+from parlour.registry import Family, Variant, Verb, register, register_family
+
+register_family(Family(
+    name="rummy",
+    verbs=(
+        Verb("draw stock", "Draw from stock", "w", "draw from the stock"),
+        Verb("draw discard", "Take the discard", "d", "take the top card of the discard pile"),
+        Verb("meld", "Meld", "m", "meld the selected cards"),
+        Verb("layoff", "Lay off", "l", "lay the selected cards off on a meld"),
+        Verb("discard", "Discard", "x", "discard the selected card"),
+    ),
+    felt=Path(__file__).with_name("felt.js"),
+))
 
 register(
     Variant(

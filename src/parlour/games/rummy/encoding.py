@@ -1,7 +1,7 @@
 """Encoding and action index of ``rummy``.
 
 The family's tables for :mod:`parlour.encoding` (the generic encoder and action index),
-registered with ``register_family("rummy", …)`` when this module is first imported: its
+registered with ``register_encoding("rummy", …)`` when this module is first imported: its
 variants name it as their ``Variant.encoding``, so the first ``encoder(game)``,
 ``action_index(game)`` or ``reward_scale(game)`` of the family imports it (it needs numpy).
 
@@ -62,7 +62,7 @@ from parlour.encoding import (
     Compiled,
     History,
     HistoryFold,
-    register_family,
+    register_encoding,
     relative_names,
 )
 from parlour.errors import IllegalAction
@@ -318,4 +318,4 @@ def rummy_compiled(game: RummyGame) -> Compiled:
     return Compiled(core, attrgetter("_core"), methodcaller("discards"))
 
 
-register_family("rummy", RummyEncoding, RummyIndex, rummy_scale, rummy_compiled)
+register_encoding("rummy", RummyEncoding, RummyIndex, rummy_scale, rummy_compiled)

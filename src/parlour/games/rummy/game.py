@@ -115,6 +115,11 @@ class RummyGame(Game):
     options_type = RummyOptions
     _options: RummyOptions
 
+    def max_deal_length(self) -> int:
+        """A turn is a draw and a discard, the turn limit ends the deal, and each meld or
+        lay-off puts down at least one card."""
+        return 2 * int(self.options.turn_limit) + 54
+
     def observe(self, state: RummyState, seat: int) -> RummyObservation:
         """``seat``'s observation of ``state`` (the engine asks its game, importing no
         observation)."""

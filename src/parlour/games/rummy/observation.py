@@ -273,6 +273,17 @@ class RummyObservation(Observation):
             hand=tuple(self.hand), marked={} if mine is None else {mine: JUST_DRAWN},
             result=ending[-1].removeprefix(_RESULT) if ending else None)
 
+    def prompt(self) -> str:
+        """Draw first; then meld, lay off and discard.
+
+        >>> import parlour
+        >>> state = parlour.new_game("rummy").new_deal(seed=1)
+        >>> state.observation(state.current_player).prompt()
+        'draw from the stock or take the discard'
+        """
+        return ("draw from the stock or take the discard" if self.phase == "draw"
+                else "meld, lay off, then discard to end your turn")
+
     def reason(self, action: Action, legal: Sequence[Action], instead: Action | None = None,
                ) -> str:
         return reason(self, RummyAction(action))

@@ -6,13 +6,30 @@
 5
 """
 
+from pathlib import Path
+
 from parlour.games.trump.variants import (
     FortyFiveGame,
     FortyFiveOptions,
     SpoilFiveGame,
     SpoilFiveOptions,
 )
-from parlour.registry import Variant, register
+from parlour.registry import Family, Variant, Verb, register, register_family
+
+register_family(Family(
+    name="trump",
+    verbs=(
+        Verb("play", "Play", "p", "play the selected cards"),
+        Verb("rob", "Rob", "r", "rob the turn-up, discarding the selected card"),
+        Verb("keep", "Keep", "k", "keep your hand: do not rob"),
+        Verb("silent", "Stay silent", "i", "say nothing of the ace of trumps you hold"),
+        Verb("jink", "Jink", "j", "jink: play on for all five tricks"),
+        Verb("stop", "Stop", "t", "stop: take the pool"),
+    ),
+    felt=Path(__file__).with_name("felt.js"),
+    one_card_moves=True,
+    seat_totals=False,  # the felt shows the sides' points (Forty-Five) or the chips
+))
 
 register(Variant(
     name="forty-five",

@@ -1,7 +1,7 @@
 """Encoding and action index of the trump games (``forty-five``, ``spoil-five``).
 
 The family's tables for :mod:`parlour.encoding` (the generic encoder and action index),
-registered with ``register_family("trump", …)`` when this module is first imported: its
+registered with ``register_encoding("trump", …)`` when this module is first imported: its
 variants name it as their ``Variant.encoding``, so the first ``encoder(game)``,
 ``action_index(game)`` or ``reward_scale(game)`` of the family imports it (it needs numpy).
 
@@ -60,7 +60,7 @@ from parlour.encoding import (
     Compiled,
     History,
     HistoryFold,
-    register_family,
+    register_encoding,
     relative_names,
 )
 from parlour.games.trump.actions import JINK, KEEP, PLAY, ROB, ROB_BASE, SILENT, STOP, TrumpAction
@@ -202,4 +202,4 @@ def trump_compiled(game: TrumpGame) -> Compiled:
     return Compiled(core, attrgetter("_e"), attrgetter("scores"))
 
 
-register_family("trump", TrumpEncoding, trump_index, trump_scale, trump_compiled)
+register_encoding("trump", TrumpEncoding, trump_index, trump_scale, trump_compiled)

@@ -42,6 +42,9 @@ if TYPE_CHECKING:
     from parlour.games.trump.variants import TrumpGame
 
 _PHASES = {ROB_PHASE: "rob", PLAY_PHASE: "play", JINK_PHASE: "jink", OVER: "over"}
+#: What the seat to move is asked to do, by phase (else: play a card).
+_PROMPTS = {"rob": "rob the turn-up (select the card to give up) or keep",
+            "jink": "jink (play on for all five tricks) or stop"}
 #: Where an observation keeps its compiled knowledge (``_knowledge()``), in its ``__dict__``.
 _KNOWLEDGE = "_knowledge_cache"
 #: How the result line starts, in the table and the log.
@@ -205,6 +208,16 @@ class TrumpObservation(Observation):
             hand=tuple(self.hand), marked={}, result=result, tricks=tricks,
             # Spoil Five's chips belong to each seat (Forty-Five's scores are the sides').
             seat_figures={} if self.game.partnership else {"chips": tuple(self._scores_now())})
+
+    def prompt(self) -> str:
+        """Rob or keep before the first lead, jink or stop after three tricks, else play.
+
+        >>> import parlour
+        >>> state = parlour.new_game("forty-five").new_deal(seed=1)
+        >>> state.observation(state.current_player).prompt()
+        'play a card'
+        """
+        return _PROMPTS.get(self.phase, "play a card")
 
     def reason(self, action: Action, legal: Sequence[Action], instead: Action | None = None,
                ) -> str:

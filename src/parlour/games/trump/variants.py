@@ -102,6 +102,15 @@ class TrumpGame(Game):
     # stronger at every level here (the documentation's Experiments, "Tuning the levels").
     search_keep_policy = 0.0
 
+    @property
+    def sides(self) -> tuple[int, ...] | None:
+        return tuple(self.rules.sides) if self.partnership else None
+
+    def max_deal_length(self) -> int:
+        """Five tricks of one card a seat, a robbing turn a seat at most, and the jinker's
+        choice."""
+        return 6 * self.players + 4
+
     def observe(self, state: TrumpState, seat: int) -> TrumpObservation:
         """``seat``'s observation of ``state`` (the engine asks its game, importing no
         observation)."""

@@ -1,45 +1,17 @@
 // The table: everything drawn from the View the server sends (hand, observation fields, text,
 // the tricks and the caption over the table play, log, legal moves). What differs per family (the
-// play to beat, the trick and trumps, the melds and piles) is a felt renderer and a few seat
-// details; the rest is shared. Around the game: the turn timer's countdown, the notice when a
+// play to beat, the trick and trumps, the melds and piles) is its felt module (felts/<felt>.js,
+// named by the family's record from /api/variants: a felt and a few seat details); its verbs,
+// their labels and keys come from the record too; the rest is shared. Around the game: the turn timer's countdown, the notice when a
 // stand-in bot took over, and the owner's seat menus.
 import { api, loadVariants, owners, playerName, seats, TableSocket } from "./api.js";
-import {
-  actionCards, cardElement, cardRow, prettyAction, prettyCards, suitIcon,
-} from "./cards.js";
+import { actionCards, cardElement, cardRow, prettyAction, prettyCards } from "./cards.js";
 import { byId as $, element, fmtSeconds, say } from "./dom.js";
 import { takeSeat } from "./lobby.js";
-
-const VERB_LABELS = {
-  play: "Play", pass: "Pass", rob: "Rob", keep: "Keep", silent: "Stay silent", jink: "Jink",
-  stop: "Stop", "draw stock": "Draw from stock", "draw discard": "Take the discard",
-  meld: "Meld", layoff: "Lay off", discard: "Discard",
-};
-
-// The key that makes each move, as at the terminal table; the page's "Keys" panel lists them.
-const VERB_KEYS = {
-  p: "play", a: "pass", r: "rob", k: "keep", i: "silent", j: "jink", t: "stop",
-  w: "draw stock", d: "draw discard", m: "meld", l: "layoff", x: "discard",
-};
-const KEY_OF_VERB = Object.fromEntries(Object.entries(VERB_KEYS).map(([key, verb]) => [verb, key]));
+import { badge } from "./pieces.js";
 
 // The least width of a card in hand left showing, in CSS pixels: enough for a finger.
 const MIN_VISIBLE = 40;
-
-// What the player to move is asked to do, by family and phase.
-const TURN_HINTS = {
-  climbing: (obs) => (obs.table ? "beat the play or pass" : "lead any combination"),
-  trump: (obs) => ({
-    rob: "rob the turn-up (select the card to give up) or keep",
-    jink: "jink (play on for all five tricks) or stop",
-  })[obs.phase] ?? "play a card",
-  rummy: (obs) => (obs.phase === "draw" ? "draw from the stock or take the discard"
-    : "meld, lay off, then discard to end your turn"),
-};
-
-const ORDINALS = ["1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th"];
-const SUIT_LETTERS = "CDHS";
-const SUIT_WORDS = ["clubs", "diamonds", "hearts", "spades"];
 
 const S = {
   id: null,
@@ -49,7 +21,9 @@ const S = {
   table: null,
   view: null,
   version: -1,
+  // The game's family record (from /api/variants: its verbs, felt, …) and its felt module.
   family: null,
+  felt: null,
   selected: new Set(),
   // The card of the hand that Tab reaches (the hand is one stop, arrows move within it) and
   // its place, kept across updates: the nearest card takes over when it leaves the hand.
@@ -114,192 +88,44 @@ function namer(names) {
 
 // -- small pieces ---------------------------------------------------------------------------------
 
-function caption(text, className = "caption") {
-  return element("div", { className, textContent: text });
-}
-
-function namedCard(card, seat, classes = [], short = false) {
-  return element("figure", { className: `named-card ${classes.join(" ")}`, dataset: { seat }, title: seatName(seat) },
-    cardElement(card, ["small"]),
-    element("figcaption", { className: `seat-colour-${seat % 8}`, textContent: short ? shortName(seat) : seatName(seat) }));
-}
-
-function emptySlot(seat) {
-  return element("figure", { className: "named-card waiting-slot", dataset: { seat } },
-    element("div", { className: "card small empty-slot" }),
-    element("figcaption", { textContent: seatName(seat) }));
-}
-
 function miniBacks(count) {
   const fan = element("span", { className: "mini-backs", ariaHidden: "true" });
   for (let i = 0; i < Math.min(count, 5); i++) fan.append(element("span", { className: "mini-back" }));
   return fan;
 }
 
-function badge(text, className = "") {
-  return element("span", { className: `badge ${className}`, textContent: text });
-}
+// -- the family: its felt module and its verbs ----------------------------------------------------
 
-// -- the families' felts and seat details --------------------------------------------------------
-
-function climbingFelt(obs) {
-  const area = element("div", { className: "play-area climbing" });
-  if (S.view.caption) area.append(caption(relabel(S.view.caption)));
-  if (obs.table) area.append(cardRow(actionCards(obs.table), ["table-card"]));
-  else area.append(element("div", { className: "empty-table", textContent: "the table is clear" }));
-  const finished = obs.finished ?? [];
-  if (finished.length) {
-    area.append(caption(`Out: ${finished.map((s, i) => `${ORDINALS[i]} ${seatName(s)}`).join(", ")}`, "note"));
+/** The felt module of the game's family (`static/felts/<felt>.js`), or null: the table's text. */
+async function loadFelt(family) {
+  const name = family?.felt ?? "";
+  if (!/^[a-z0-9-]+$/.test(name)) return null;
+  try {
+    return await import(`./felts/${name}.js`);
+  } catch {
+    return null;
   }
-  const recent = (obs.history ?? []).slice(-(S.table.players));
-  if (recent.length) {
-    area.append(element("ol", { className: "recent" }, ...recent.map(([seat, action]) =>
-      element("li", { dataset: { seat } },
-        element("span", { className: "who", textContent: seatName(seat) }),
-        actionCards(action).length ? cardRow(actionCards(action), ["tiny"])
-          : element("span", { className: "word", textContent: action })))));
-  }
-  return area;
 }
 
-function climbingSeat(obs, seat) {
-  const out = [];
-  const place = (obs.finished ?? []).indexOf(seat);
-  if (place >= 0) out.push(badge(`out · ${ORDINALS[place]}`, "good"));
-  return out;
+/** What a felt may read of the table (see pieces.js). */
+function feltContext() {
+  return { view: S.view, table: S.table, seat: S.seat, seatName, shortName, relabel };
 }
 
-/** The seat that played `card` to a trick of the View's `tricks` (-1: none). */
-function seatOfCard(trick, card) {
-  return trick.plays.find(([, played]) => played === card)?.[0] ?? -1;
+function verbOf(name) {
+  return S.family?.verbs?.find((v) => v.name === name) ?? null;
 }
 
-function trickRow(plays, best) {
-  return element("div", { className: "trick" }, ...plays.map(({ seat, card }) =>
-    namedCard(card, seat, card === best ? ["winning"] : [])));
+function verbOfKey(key) {
+  return S.family?.verbs?.find((v) => v.key === key)?.name ?? null;
 }
 
-function trumpFelt(obs) {
-  const area = element("div", { className: "play-area trump" });
-  const n = S.table.players;
-  const suit = SUIT_LETTERS[obs.trump] ?? null;
-  const info = element("div", { className: "trump-info" });
-  if (obs.turn_up) {
-    info.append(element("figure", { className: "turn-up" }, cardElement(obs.turn_up, ["small"]),
-      element("figcaption", { textContent: "turn-up" })));
-  }
-  const facts = element("div", { className: "facts" });
-  if (suit) {
-    const trumps = element("div", { className: "trumps" }, "Trumps: ");
-    trumps.insertAdjacentHTML("beforeend", suitIcon(suit));
-    trumps.append(` ${SUIT_WORDS[obs.trump]}`);
-    facts.append(trumps);
-  }
-  if (obs.dealer >= 0 && obs.dealer !== null) facts.append(caption(`Dealer: ${seatName(obs.dealer)}`, "note"));
-  if (obs.robber >= 0) facts.append(caption(`${seatName(obs.robber)} robbed the turn-up`, "note"));
-  if (obs.announced >= 0) facts.append(caption(`${seatName(obs.announced)} holds the ace of trumps`, "note"));
-  if (obs.ace_demoted) facts.append(caption("the ace of trumps ranks lowest this deal", "note"));
-  if (obs.jinker >= 0) facts.append(caption(`${seatName(obs.jinker)} jinked: playing for all five`, "note"));
-  if (obs.variant === "spoil-five" && obs.pool !== null) facts.append(caption(`Pool: ${obs.pool} chips`, "pool"));
-  info.append(facts);
-  area.append(info);
-
-  const tricks = S.view.tricks ?? [];
-  const current = tricks.find((t) => t.winner === null);
-  const trick = obs.trick ?? [];
-  if (trick.length && obs.leader !== null) {
-    const plays = trick.map((card, i) => ({ card, seat: (obs.leader + i) % n }));
-    area.append(caption(`Trick ${(obs.trick_winners ?? []).length + 1}` +
-      (current ? ` · ${seatName(seatOfCard(current, current.best))} is winning` : "")));
-    const row = trickRow(plays, current?.best);
-    // The seats still to play, in turn, as empty places.
-    for (let i = trick.length; i < n; i++) row.append(emptySlot((obs.leader + i) % n));
-    area.append(row);
-  } else {
-    const last = tricks.filter((t) => t.winner !== null).pop();
-    if (last) {
-      area.append(caption(`Trick ${last.number} to ${seatName(last.winner)}`));
-      area.append(trickRow(last.plays.map(([seat, card]) => ({ seat, card })), last.best));
-    } else {
-      area.append(element("div", { className: "empty-table", textContent: obs.phase === "rob" ? "robbing: before the first lead" : "no trick yet" }));
-    }
-  }
-  if (obs.variant === "forty-five" && Array.isArray(obs.scores)) area.append(sidesPanel(obs));
-  return area;
+/** The Keys panel's lines for the game's verbs, from its family's record. */
+function renderVerbKeys() {
+  $("verb-keys").replaceChildren(...(S.family?.verbs ?? []).map((v) =>
+    element("tr", {}, element("th", {}, element("kbd", { textContent: v.key })),
+      element("td", { textContent: v.help }))));
 }
-
-function sidesPanel(obs) {
-  const n = S.table.players;
-  const target = S.table.options?.target ?? 45;
-  const panel = element("div", { className: "sides" });
-  ["A", "B"].forEach((side, k) => {
-    const members = Array.from({ length: n }, (_, s) => s).filter((s) => s % 2 === k);
-    const tricks = members.reduce((sum, s) => sum + (obs.tricks_won?.[s] ?? 0), 0);
-    const mine = S.seat !== null && S.seat % 2 === k;
-    // The match totals are the sides' points after the deals finished (each partner holds
-    // its side's); the observation's are those before this deal.
-    const points = S.table.totals?.[members[0]] ?? obs.scores[k] ?? "?";
-    panel.append(element("div", { className: `side-score ${mine ? "mine" : ""}`, dataset: { side } },
-      element("strong", { textContent: `Side ${side}${mine ? " (your side)" : ""}` }),
-      element("span", { textContent: members.map(seatName).join(", ") }),
-      element("span", { className: "points", textContent: `${points} / ${target} points · ${tricks} trick${tricks === 1 ? "" : "s"} this deal` })));
-  });
-  return panel;
-}
-
-/** Per seat, the number after its label on a line of the text starting with `prefix`. */
-function trumpSeat(obs, seat) {
-  const out = [];
-  if (obs.dealer === seat) out.push(badge("dealer"));
-  if (obs.variant === "forty-five") out.push(badge(`side ${"AB"[seat % 2]}`, "side"));
-  if (obs.robber === seat) out.push(badge("robbed"));
-  const tricks = obs.tricks_won?.[seat];
-  if (tricks !== undefined && tricks !== null) out.push(element("span", { className: "stat", textContent: `${tricks} trick${tricks === 1 ? "" : "s"}` }));
-  return out;
-}
-
-function rummyFelt(obs) {
-  const area = element("div", { className: "play-area rummy" });
-  const discard = obs.discard ?? [];
-  const top = discard.length ? discard[discard.length - 1] : null;
-  area.append(element("div", { className: "piles" },
-    element("figure", { className: "pile stock" }, cardElement(null, ["small"]),
-      element("figcaption", { textContent: `stock · ${obs.stock_size ?? "?"}` })),
-    element("figure", { className: "pile discard", dataset: { top: top ?? "" } },
-      top ? cardElement(top, ["small"]) : element("div", { className: "card small empty-slot" }),
-      element("figcaption", { textContent: `discard · ${discard.length}` }))));
-  const melds = obs.melds ?? [];
-  const owners = new Map();
-  (obs.placed ?? []).forEach((cards, seat) => (cards ?? []).forEach((c) => owners.set(c, seat)));
-  if (melds.length) {
-    area.append(element("div", { className: "melds" }, ...melds.map((meld, i) =>
-      element("div", { className: "meld", dataset: { meld: i + 1 } },
-        element("span", { className: "meld-number", textContent: `meld ${i + 1}` }),
-        element("div", { className: "meld-cards" }, ...(meld ?? []).map((card) => {
-          const owner = owners.get(card);
-          return namedCard(card, owner ?? -1, ["in-meld"], true);
-        }))))));
-  } else {
-    area.append(element("div", { className: "empty-table", textContent: "no melds on the table yet" }));
-  }
-  return area;
-}
-
-function rummySeat(obs, seat) {
-  const out = [];
-  const score = obs.scores?.[seat];
-  if (score !== undefined && score !== null) out.push(element("span", { className: "stat", textContent: `${score} pts down` }));
-  const taken = obs.taken?.[seat] ?? [];
-  if (taken.length) out.push(element("span", { className: "took" }, "took ", cardRow(taken, ["tiny"])));
-  if (obs.went_out === seat) out.push(badge("went out", "good"));
-  return out;
-}
-
-const FAMILIES = {
-  climbing: { felt: climbingFelt, seat: climbingSeat },
-  trump: { felt: trumpFelt, seat: trumpSeat },
-  rummy: { felt: rummyFelt, seat: rummySeat },
-};
 
 // -- the page --------------------------------------------------------------------------------------
 
@@ -322,15 +148,15 @@ function seatBox(obs, seat, mine) {
   box.append(title);
   const row = element("div", { className: "seat-details" });
   if (count !== undefined && !mine) row.append(miniBacks(count), element("span", { className: "count", textContent: `${count} card${count === 1 ? "" : "s"}` }));
-  if (obs && FAMILIES[S.family]) row.append(...FAMILIES[S.family].seat(obs, seat));
+  if (obs && S.felt) row.append(...S.felt.seat(obs, seat, feltContext()));
   // What the view counts per seat (Spoil Five's chips), as the table's text counts it.
   for (const [label, values] of Object.entries(S.view?.seat_figures ?? {})) {
     if (values[seat] !== undefined) row.append(element("span", { className: "stat", textContent: `${values[seat]} ${label}` }));
   }
-  // The match total as every table shows it (penalties counted up from 0). The trump games
-  // show theirs in place: the sides' points, or the chips.
+  // The match total as every table shows it (penalties counted up from 0), unless the family's
+  // felt shows it in place (the trump games: the sides' points, or the chips).
   const total = S.table.scores?.totals?.[seat];
-  if (total !== undefined && S.family !== "trump") row.append(element("span", { className: "total", textContent: `${S.table.scores.standing} ${total}` }));
+  if (total !== undefined && S.family?.seat_totals !== false) row.append(element("span", { className: "total", textContent: `${S.table.scores.standing} ${total}` }));
   box.append(row);
   const menu = ownerMenu(seat, info);
   if (menu) box.append(menu);
@@ -378,8 +204,7 @@ function renderFelt(obs) {
       element("p", { className: "muted", textContent: "Share this page's address: whoever opens it can take a free seat." })));
     return;
   }
-  const family = FAMILIES[S.family];
-  felt.replaceChildren(family ? family.felt(obs) : element("pre", { className: "text", textContent: relabel(S.view.text) }));
+  felt.replaceChildren(S.felt ? S.felt.felt(obs, feltContext()) : element("pre", { className: "text", textContent: relabel(S.view.text) }));
 }
 
 function playableCards() {
@@ -455,7 +280,7 @@ function layoutHand() {
 function toggle(card) {
   // Where every move takes one card (the trump games, a discard), a click picks that card alone.
   const single = S.view.legal.length > 0 && S.view.legal.every((m) => m.cards.length <= 1) ||
-    (S.view.legal.length === 0 && S.family === "trump");
+    (S.view.legal.length === 0 && Boolean(S.family?.one_card_moves));
   if (S.selected.has(card)) S.selected.delete(card);
   else {
     if (single) S.selected.clear();
@@ -472,11 +297,14 @@ function renderActions() {
   const seated = S.seat !== null;
   $("actions").hidden = !seated || Boolean(view.deal_over);
   $("actions").dataset.legal = JSON.stringify(view.legal ?? []);
-  $("verbs").replaceChildren(...(view.verbs ?? []).map((verb) => element("button", {
-    type: "button", className: "verb primary", dataset: { verb }, textContent: VERB_LABELS[verb] ?? verb,
-    "aria-keyshortcuts": KEY_OF_VERB[verb], title: KEY_OF_VERB[verb] ? `key: ${KEY_OF_VERB[verb]}` : null,
-    onclick: () => act(verb),
-  })));
+  $("verbs").replaceChildren(...(view.verbs ?? []).map((verb) => {
+    const known = verbOf(verb);
+    return element("button", {
+      type: "button", className: "verb primary", dataset: { verb }, textContent: known?.label ?? verb,
+      "aria-keyshortcuts": known?.key, title: known ? `key: ${known.key}` : null,
+      onclick: () => act(verb),
+    });
+  }));
   $("hint-btn").disabled = !view.your_turn;
 }
 
@@ -486,7 +314,7 @@ function renderTurn(obs) {
   if (view.deal_over) text = "The deal is over.";
   else if (!obs) text = "";
   else if (view.your_turn && S.table.seats[S.seat]?.away) text = `Your turn: ${S.table.stand_in} plays it for you while you are away.`;
-  else if (view.your_turn) text = `Your turn: ${(TURN_HINTS[S.family] ?? (() => "choose a move"))(obs)}.`;
+  else if (view.your_turn) text = `Your turn: ${view.prompt ?? "choose a move"}.`;
   else if (view.current_player >= 0) {
     const bot = S.table.seats[view.current_player]?.kind === "bot";
     text = `${seatName(view.current_player)}${bot ? " (bot) is thinking…" : " to play."}`;
@@ -572,7 +400,7 @@ function render() {
   root.dataset.version = S.version;
   root.dataset.yourTurn = String(Boolean(S.view.your_turn));
   root.dataset.dealOver = String(Boolean(S.view.deal_over));
-  root.dataset.family = S.family ?? "";
+  root.dataset.family = S.family?.name ?? "";
   root.dataset.seat = S.seat ?? "";
   root.dataset.status = S.table.status;
   const keyboard = keyboardPlace();
@@ -659,7 +487,7 @@ function onKey(event) {
   if ($("table-view").hidden || S.seat === null || !S.view || typing(event.target)) return;
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
   const choices = $("choices");
-  const verb = VERB_KEYS[key];
+  const verb = verbOfKey(key);
   let done = true;
   if (!choices.hidden && /^[1-9]$/.test(key)) choices.querySelectorAll("button.choice")[Number(key) - 1]?.click();
   else if (!choices.hidden && key === "Escape") {
@@ -1007,7 +835,7 @@ export async function openTable(id) {
   const stored = seats.get(id);
   Object.assign(S, {
     id, seat: stored?.seat ?? null, token: stored?.token ?? null, table: null, view: null,
-    version: -1, family: null, selected: new Set(), rover: null, labels: null, owner: owners.get(id),
+    version: -1, family: null, felt: null, selected: new Set(), rover: null, labels: null, owner: owners.get(id),
     menus: new Map(), review: null, rematch: null,
   });
   $("table-view").hidden = false;
@@ -1024,6 +852,9 @@ export async function openTable(id) {
     const variant = variants.find((v) => v.name === table.variant);
     S.bots = variant?.bots_by_players?.[table.players] ?? variant?.bots ?? bots;
     S.family = variant?.family ?? null;
+    S.felt = await loadFelt(S.family);
+    if (S.id !== id) return;
+    renderVerbKeys();
     S.table = S.table ?? table;
     $("table-rules").textContent = variant?.rules ?? "";
   } catch (err) {
