@@ -152,7 +152,7 @@ class Observation(ABC):
 
     def _knowledge(self) -> Knowledge | None:
         """This seat's knowledge compiled for the search (``None``: the family has none, and
-        :class:`~parlour.bots.search.SearchBot` samples and plays out in Python)."""
+        :class:`~parlour.bots.search.SearchBot` refuses to search it)."""
         return None
 
     @abstractmethod
