@@ -5,35 +5,28 @@
   random legal move instead. No search.
 - ``medium``: :class:`~parlour.bots.search.SearchBot` over the rule-based policy's 4 preferred
   moves, at most 48 rollouts a move.
-- ``hard``: the policy's 8 preferred moves, at most 360 rollouts a move (60 where the network
-  plays them, below).
-- ``expert``: the policy's 8 preferred moves, at most 18,000 rollouts a move.
+- ``hard``: the policy's 8 preferred moves, at most 360 rollouts a move, played out by
+  ``greedy`` (in big-two-4card by the learned network, 60 rollouts a move:
+  :data:`parlour.bots.learned.HARD_PLAYED_OUT`).
+- ``expert``: the policy's 8 preferred moves, at most 18,000 rollouts a move played out by
+  ``greedy``, or where :data:`parlour.bots.learned.PLAYED_OUT` says so (the climbing and trump
+  games) 1,500 played out by the network (800 in big-two).
 
-In the climbing games and Rummy each keeps the policy's own choice unless another move beats it
-by two standard errors of their paired difference, so that noise, or what the rollouts' own bias
-finds, does not talk it out of a good move; in the trump games the best mean wins, which
-measured stronger there (``game.search_keep_policy``). Where the variant has a learned network
-that was measured to make the search stronger (:data:`parlour.bots.learned.GUIDED`), ``hard``
-and ``expert`` search with it: its 4 best moves lead the candidates and its choice is the one
-kept. ``expert`` plays every seat of every world with the network instead of ``greedy`` where
-that measured stronger (the climbing and trump games, :data:`parlour.bots.learned.PLAYED_OUT`),
-1,500 rollouts a move (800 in big-two; a network rollout costs some 20 greedy ones); that is
-what puts it a measured step above ``hard``, which played out by the network at 300 rollouts
-was no weaker than it. ``hard`` plays its worlds out with ``greedy``, except in big-two-4card
-(:data:`parlour.bots.learned.HARD_PLAYED_OUT`), where the network alone is stronger than such a
-search and ``hard`` plays out with the network at 60 rollouts a move, between ``learned`` and
-``expert``. In Rummy ``expert`` plays out with ``greedy`` at the budget above: its network's
-rollouts were not measurably stronger, at some 60 times the cost. In big-two-4card ``expert``
-also models each other seat as a player of one of two kinds, ``greedy`` or the network, as its
-moves so far show, and plays a seat taken for ``greedy`` by ``greedy`` in its worlds, which it
-chooses by that seat's moves (:data:`EXPERT_OPPONENTS`).
+Each keeps the policy's own choice unless another move beats it by the family's margin in
+standard errors of their paired difference (``game.search_keep_policy``: 2 in the climbing
+games and Rummy, none in the trump games, where the best mean wins). Where the variant's
+network guides its search (:data:`parlour.bots.learned.GUIDED`), ``hard`` and ``expert`` take
+its 4 best moves first among the candidates and its choice is the one kept. In big-two-4card
+``expert`` also models each other seat as a player of one of two kinds, ``greedy`` or the
+network, as its moves so far show, and plays a seat taken for ``greedy`` by ``greedy`` in its
+worlds, which it chooses by that seat's moves (:data:`EXPERT_OPPONENTS`).
 
 A level searches a fixed number of rollouts (fewer when racing leaves one candidate early), so
 the arena and tests are reproducible: the same seed gives the same moves on any machine and at
-any load. How the levels measure against each other, and what was tried, is in the
-documentation ("Speed and strength"). ``make_bot("hard", interactive=True)``, for play against a
-person, has the same budget and also stops when its time is up (0.2, 0.5 and 1 s a move), which
-bounds every move on a slow or busy machine.
+any load. ``make_bot("hard", interactive=True)``, for play against a person, has the same budget
+and also stops when its time is up (0.2, 0.5 and 1 s a move), which bounds every move on a
+slow or busy machine. How the levels measure today is on the documentation's "Speed and
+strength"; how each setting was found, on its Experiments pages.
 
 >>> from parlour.bots import make_bot
 >>> make_bot("hard").iterations, make_bot("hard", interactive=True).time_limit
@@ -122,8 +115,7 @@ class Level:
 
 #: The variants where ``expert`` models the other seats by their kind, the rule-based player or
 #: the network, and chooses its worlds by the moves of those it takes for rule-based (16 draws a
-#: world): in big-two-4card that measured +1.3 points a deal against ``greedy`` and no change
-#: against ``learned``, over 2,000 deals each (the documentation's "Speed and strength").
+#: world); where that measured stronger (the documentation's "Tuning the levels").
 EXPERT_OPPONENTS: Mapping[str, Opponents] = MappingProxyType(
     {"big-two-4card": Opponents(draws=16)})
 

@@ -161,9 +161,8 @@ def policy_for(observation: Observation) -> Policy | None:
 
 #: The variants whose searching levels (``hard``, ``expert``) take their network as their guide
 #: (``expert`` also plays out with it where :data:`PLAYED_OUT` says so, ``hard`` where
-#: :data:`HARD_PLAYED_OUT` does): those where that was measured to make them stronger.
-#: Elsewhere the network is the ``learned`` bot alone, and the levels search with ``greedy``'s
-#: candidates and playouts.
+#: :data:`HARD_PLAYED_OUT` does): those where that measured stronger. Elsewhere the network is
+#: the ``learned`` bot alone, and the levels search with ``greedy``'s candidates and playouts.
 GUIDED = frozenset({"big-two-4card", "big-two", "pusoy-dos", "forty-five", "spoil-five", "rummy"})
 
 
@@ -185,12 +184,9 @@ def prior(observation: Observation, legal: Sequence[Action],
 
 
 #: The variants where ``expert`` also plays its worlds out with the network (those where that
-#: measured stronger than ``greedy``'s rollouts), each with its rollouts a move: 1,500, but 800
-#: in big-two, where that measured as strong and a 2,000-deal duplicate run fits an hour on two
-#: cores. In Rummy a network rollout costs some 60 greedy ones, and ``expert`` with 18,000
-#: greedy rollouts a move measured above ``learned`` where one with 1,500 of the network's did
-#: not, so Rummy's play out with ``greedy`` (:func:`network_playouts` still plays them out with
-#: the network, for experiments).
+#: measured stronger than ``greedy``'s rollouts), each with its rollouts a move. Rummy's play
+#: out with ``greedy`` (:func:`network_playouts` still plays them out with the network, for
+#: experiments). How these were found: the documentation's Experiments.
 PLAYED_OUT: Mapping[str, int] = MappingProxyType({
     "big-two-4card": 1_500, "big-two": 800, "pusoy-dos": 1_500, "forty-five": 1_500,
     "spoil-five": 1_500})
@@ -205,9 +201,7 @@ def network_playouts(observation: Observation) -> ClimbingNet | TrumpNet | Rummy
 
 #: The variants where ``hard`` plays its worlds out with the network too, with its few rollouts
 #: a move: big-two-4card (60), where the network alone is stronger than a search played out by
-#: ``greedy`` (whose rollouts talk it out of the network's better moves). Elsewhere ``hard``
-#: plays out with ``greedy``: played out by the network, at 300 rollouts a move, it was as
-#: strong as ``expert`` and left no step between them.
+#: ``greedy``. Elsewhere ``hard`` plays out with ``greedy``, a step below ``expert``.
 HARD_PLAYED_OUT: Mapping[str, int] = MappingProxyType({"big-two-4card": 60})
 
 
