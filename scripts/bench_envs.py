@@ -41,7 +41,8 @@ def main() -> None:
         cells = [f"{steps / elapsed:,.0f}"]
         for batch in BATCHES:
             one, two = batched_rates(game, args.seconds, batch, (1, 2))
-            cells += [f"{one:,.0f}", f"{two:,.0f} ({two / one:.2f}×)"]
+            cells += [f"{one.loop:,.0f}", f"{two.loop:,.0f} ({two.loop / one.loop:.2f}×; "
+                      f"steps {two.step / one.step:.2f}×)"]
         print(f"| {variant.name} ({game.players} players) | {' | '.join(cells)} |", flush=True)
 
 

@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-use super::crew::Crew;
+use super::crew::{Crew, Waiter};
 use crate::pyrandom::Mt19937;
 
 /// What the batched environment needs from a family. Rows are stepped on several threads,
@@ -154,6 +154,8 @@ struct Shared {
     illegal: AtomicUsize,
     /// Set when a thread panicked, so that no other waits on a part it held.
     failed: AtomicBool,
+    /// The threads waiting for a stage's last parts.
+    waiter: Waiter,
 }
 
 impl Shared {
@@ -165,6 +167,7 @@ impl Shared {
             finished: Default::default(),
             illegal: AtomicUsize::new(usize::MAX),
             failed: AtomicBool::new(false),
+            waiter: Waiter::default(),
         }
     }
 }
@@ -181,31 +184,24 @@ impl Shared {
     }
 }
 
-/// Waits until `ready` (spinning, since the wait is a few microseconds, then yielding the
-/// core, in case there are more threads than cores); false if a thread panicked.
+/// Waits until `ready` (spinning a little, then sleeping: [`Waiter`]); false if a thread
+/// panicked.
 fn wait_for(shared: &Shared, ready: impl Fn() -> bool) -> bool {
-    let mut spins = 0u32;
-    while !ready() {
-        if shared.failed.load(Ordering::Acquire) {
-            return false;
-        }
-        if spins < 1 << 12 {
-            spins += 1;
-            std::hint::spin_loop();
-        } else {
-            std::thread::yield_now();
-        }
-    }
-    true
+    shared
+        .waiter
+        .wait_until(|| shared.failed.load(Ordering::SeqCst) || ready());
+    !shared.failed.load(Ordering::SeqCst)
 }
 
-/// Marks the call failed if the thread holding it unwinds.
-struct FailOnPanic<'a>(&'a AtomicBool);
+/// Marks the call failed, and wakes the threads waiting on it, if the thread holding it
+/// unwinds.
+struct FailOnPanic<'a>(&'a Shared);
 
 impl Drop for FailOnPanic<'_> {
     fn drop(&mut self) {
         if std::thread::panicking() {
-            self.0.store(true, Ordering::Release);
+            self.0.failed.store(true, Ordering::SeqCst);
+            self.0.waiter.wake();
         }
     }
 }
@@ -426,17 +422,18 @@ impl<F: Family> Batch<F> {
             }
         };
         let work = |thread: usize| {
-            let _guard = FailOnPanic(&shared.failed);
+            let _guard = FailOnPanic(&shared);
             for (s, &stage) in STAGES.iter().enumerate() {
                 if stage_rank(stage) < stage_rank(first) {
                     continue;
                 }
                 while let Some(p) = shared.take(s, thread) {
                     stage_of(stage, p);
-                    shared.finished[s].fetch_add(1, Ordering::Release);
+                    shared.finished[s].fetch_add(1, Ordering::SeqCst);
+                    shared.waiter.wake();
                 }
                 if !wait_for(&shared, || {
-                    shared.finished[s].load(Ordering::Acquire) == parts.len()
+                    shared.finished[s].load(Ordering::SeqCst) == parts.len()
                 }) {
                     break;
                 }

@@ -10,12 +10,62 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 /// How long a helper keeps spinning for the next call before it parks.
-const WATCH: Duration = Duration::from_micros(500);
+const WATCH: Duration = Duration::from_micros(200);
+
+/// How long a thread spins for another before it sleeps: long enough for a part of a call on a
+/// machine to itself, short enough that on a busy one the thread it waits for gets the core.
+const SPIN: Duration = Duration::from_micros(30);
+
+/// Waiting for a condition that other threads make true: spinning for [`SPIN`], then sleeping
+/// until one of them calls [`Waiter::wake`] (which costs nothing while nobody sleeps).
+#[derive(Default)]
+pub struct Waiter {
+    sleepers: AtomicUsize,
+    lock: Mutex<()>,
+    woken: Condvar,
+}
+
+impl Waiter {
+    /// Returns once `ready` holds. Whatever makes it hold must be written (sequentially
+    /// consistent) before the writer calls [`Waiter::wake`].
+    pub fn wait_until(&self, ready: impl Fn() -> bool) {
+        let since = Instant::now();
+        while since.elapsed() < SPIN {
+            if ready() {
+                return;
+            }
+            for _ in 0..16 {
+                std::hint::spin_loop();
+            }
+        }
+        // Counted before looking again: a waker either sees the count or wrote before the
+        // look, so no wake-up is missed (and a timeout bounds the wait in any case).
+        self.sleepers.fetch_add(1, Ordering::SeqCst);
+        let mut guard = self.lock.lock().unwrap_or_else(PoisonError::into_inner);
+        while !ready() {
+            guard = self
+                .woken
+                .wait_timeout(guard, Duration::from_millis(5))
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        }
+        drop(guard);
+        self.sleepers.fetch_sub(1, Ordering::SeqCst);
+    }
+
+    /// Wakes every sleeping waiter, to look at its condition again.
+    pub fn wake(&self) {
+        if self.sleepers.load(Ordering::SeqCst) > 0 {
+            let _guard = self.lock.lock().unwrap_or_else(PoisonError::into_inner);
+            self.woken.notify_all();
+        }
+    }
+}
 
 /// What every thread of a call runs, given its number (0 for the calling thread), each
 /// taking its share of the work itself.
@@ -36,8 +86,9 @@ struct Board {
     /// The number of the latest call; each helper runs each call's job once.
     call: AtomicUsize,
     job: Mutex<Option<JobRef>>,
-    /// The helpers done with the latest call.
+    /// The helpers done with the latest call, and the calling thread waiting for them.
     finished: AtomicUsize,
+    done: Waiter,
     panicked: AtomicBool,
     stop: AtomicBool,
 }
@@ -56,6 +107,7 @@ impl Crew {
             call: AtomicUsize::new(0),
             job: Mutex::new(None),
             finished: AtomicUsize::new(0),
+            done: Waiter::default(),
             panicked: AtomicBool::new(false),
             stop: AtomicBool::new(false),
         });
@@ -82,7 +134,7 @@ impl Crew {
     /// them have returned from it. A panic in any of them is raised here once all are done.
     pub fn run(&self, job: &(dyn Fn(usize) + Sync + '_)) {
         let board = &self.board;
-        board.finished.store(0, Ordering::Relaxed);
+        board.finished.store(0, Ordering::SeqCst);
         // SAFETY: the reference is made `'static` only to be handed to the helpers; `Wait`
         // below keeps this function from returning (or unwinding) until every helper has
         // finished this call, and a helper touches the job only between seeing this call's
@@ -111,15 +163,9 @@ struct Wait<'a>(&'a Crew);
 impl Drop for Wait<'_> {
     fn drop(&mut self) {
         let (board, helpers) = (&self.0.board, self.0.helpers.len());
-        let mut spins = 0u32;
-        while board.finished.load(Ordering::Acquire) < helpers {
-            if spins < 1 << 14 {
-                spins += 1;
-                std::hint::spin_loop();
-            } else {
-                thread::yield_now();
-            }
-        }
+        board
+            .done
+            .wait_until(|| board.finished.load(Ordering::SeqCst) >= helpers);
         *board.job.lock().unwrap_or_else(PoisonError::into_inner) = None;
     }
 }
@@ -163,7 +209,8 @@ fn help(board: &Board, number: usize) {
                 board.panicked.store(true, Ordering::Release);
             }
         }
-        board.finished.fetch_add(1, Ordering::AcqRel);
+        board.finished.fetch_add(1, Ordering::SeqCst);
+        board.done.wake();
     }
 }
 

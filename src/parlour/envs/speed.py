@@ -10,7 +10,9 @@ API an agent uses (``env.last()`` observes every step, as a learner must).
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
+from typing import NamedTuple
 
 import numpy as np
 
@@ -68,24 +70,33 @@ def env_bench_lines(game: Game, seconds: float, raw_steps: float,
         _, steps, elapsed = timed(seconds, lambda i: runner.run(32))
         yield (f"  AEC env:        {runner.deals / elapsed:10,.0f} deals/s  {steps / elapsed:12,.0f} "
                f"steps/s  {steps / elapsed / raw_steps:6.0%} of random play")
-    if threads > 1:
-        one, many = batched_rates(game, seconds, batch, (1, threads))
-    else:
-        (one,) = batched_rates(game, seconds, batch, (1,))
-    yield (f"  batched env:    {one:10,.0f} agent steps/s "
+    rates = batched_rates(game, seconds, batch, (1, threads) if threads > 1 else (1,))
+    one = rates[0]
+    yield (f"  batched env:    {one.loop:10,.0f} agent steps/s "
            f"({batch} deals per call, random legal actions)")
     if threads > 1:
-        yield (f"  batched env, {threads} threads: {many:10,.0f} agent steps/s "
-               f"({many / one:.2f}× one thread)")
+        many = rates[1]
+        yield (f"  batched env, {threads} threads: {many.loop:10,.0f} agent steps/s "
+               f"({many.loop / one.loop:.2f}× one thread; the steps alone "
+               f"{many.step / one.step:.2f}×)")
 
 
 #: Rounds the batched figures are taken in, the thread counts taking turns.
 ROUNDS = 8
 
 
+class Rates(NamedTuple):
+    """Agent steps per second of the batched environment: of the whole loop (the step and the
+    choice of a random legal action in each row, as a learner's loop), and of the steps alone
+    (the time in ``env.step``: the environment's own throughput)."""
+
+    loop: float
+    step: float
+
+
 def batched_rates(game: Game, seconds: float, batch: int = BATCH,
-                  threads: tuple[int, ...] = (1,)) -> list[float]:
-    """The batched environment's agent steps/s on each number of ``threads`` (``seconds`` for
+                  threads: tuple[int, ...] = (1,)) -> list[Rates]:
+    """The batched environment's :class:`Rates` on each number of ``threads`` (``seconds`` for
     each): measured in :data:`ROUNDS` short rounds that take turns, each figure the median of
     its rounds, so that a burst of other work on the machine lands in a round or two of each
     rather than in one figure."""
@@ -95,13 +106,21 @@ def batched_rates(game: Game, seconds: float, batch: int = BATCH,
     rng = np.random.default_rng(0)
     envs = [BatchedEnv(game, batch, seed=0, threads=t) for t in threads]
     current = [env.reset() for env in envs]
-    rounds: list[list[float]] = [[] for _ in threads]
+    loops: list[list[float]] = [[] for _ in threads]
+    alone: list[list[float]] = [[] for _ in threads]
     for _ in range(ROUNDS):
         for k, env in enumerate(envs):
-            def one(_: int, env: BatchedEnv = env, k: int = k) -> int:
-                current[k] = env.step(sample_legal(current[k], rng))
+            stepping = [0.0]
+
+            def one(_: int, env: BatchedEnv = env, k: int = k,
+                    stepping: list[float] = stepping) -> int:
+                actions = sample_legal(current[k], rng)
+                start = time.perf_counter()
+                current[k] = env.step(actions)
+                stepping[0] += time.perf_counter() - start
                 return batch
 
             _, steps, elapsed = timed(seconds / ROUNDS, one)
-            rounds[k].append(steps / elapsed)
-    return [float(np.median(r)) for r in rounds]
+            loops[k].append(steps / elapsed)
+            alone[k].append(steps / stepping[0])
+    return [Rates(float(np.median(a)), float(np.median(b))) for a, b in zip(loops, alone, strict=True)]
