@@ -9,6 +9,8 @@
 
 pub mod climbing;
 pub mod env;
+// What the bindings refuse, by the Python exception each refusal raises.
+pub mod error;
 // The bindings' shared action objects by value, and the climbing action index's numbering.
 mod interned;
 pub mod pyrandom;
