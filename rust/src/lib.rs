@@ -16,6 +16,9 @@ mod interned;
 pub mod pyrandom;
 pub mod rummy;
 pub mod sim;
+// The presets and helpers the tests of several modules share.
+#[cfg(test)]
+mod test_support;
 pub mod trump;
 
 #[cfg(feature = "python")]
