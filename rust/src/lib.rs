@@ -9,11 +9,16 @@
 
 pub mod climbing;
 pub mod env;
+// What the bindings refuse, by the Python exception each refusal raises.
+pub mod error;
 // The bindings' shared action objects by value, and the climbing action index's numbering.
 mod interned;
 pub mod pyrandom;
 pub mod rummy;
 pub mod sim;
+// The presets and helpers the tests of several modules share.
+#[cfg(test)]
+mod test_support;
 pub mod trump;
 
 #[cfg(feature = "python")]

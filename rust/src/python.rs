@@ -1,9 +1,9 @@
 //! The extension module `parlour._core`: each family's thin PyO3 wrappers, registered here.
 
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyInt, PyList};
 
+use crate::error::CoreError;
 use crate::pyrandom::Mt19937;
 
 #[pymodule]
@@ -37,7 +37,7 @@ fn shuffle(seed: &Bound<'_, PyAny>, x: &Bound<'_, PyList>) -> PyResult<()> {
 pub(crate) fn generator(seed: &Bound<'_, PyAny>) -> PyResult<Mt19937> {
     let seed = seed
         .cast::<PyInt>()
-        .map_err(|_| PyTypeError::new_err("the seed must be an int"))?;
+        .map_err(|_| CoreError::wrong_type("the seed must be an int"))?;
     if let Ok(small) = seed.extract::<i64>() {
         return Ok(Mt19937::from_abs_seed(small.unsigned_abs()));
     }

@@ -2,52 +2,19 @@
 //! show it exactly what it saw and hold every card once, greedy playouts from them end with the
 //! returns the rules give, and no observation at all, however garbled, makes the sampler panic.
 
+mod common;
+
 use std::sync::Arc;
 
-use parlour_core::climbing::rules::windows;
-use parlour_core::climbing::{Knowledge, MASK, PASS, Rules, Scoring, Seen, Start, State, Table};
+use common::{deal, rules};
+use parlour_core::climbing::{Knowledge, MASK, PASS, Rules, Scoring, Seen, State, Table};
 use parlour_core::sim::{self, Deal, Knowledge as _, Rng};
 use proptest::prelude::*;
-
-/// A ruleset: one of the three variants with some choice of its options.
-fn rules() -> impl Strategy<Value = Rules> {
-    (0..3usize, any::<[bool; 4]>(), 0..4usize).prop_map(|(variant, flags, straights)| {
-        let mut rules = match variant {
-            0 => Rules::big_two_4card(),
-            1 => Rules::big_two(),
-            _ => Rules::pusoy_dos(),
-        };
-        if variant == 1 {
-            rules.triples = flags[0];
-            rules.flush_suit_first = flags[1];
-            rules.pass_only_if_no_legal_play = flags[2];
-            rules.windows = windows(["standard", "hong-kong"][straights % 2]).unwrap();
-        } else if variant == 2 {
-            rules.windows = windows(["seed", "all-wraps", "hong-kong"][straights % 3]).unwrap();
-            rules.next_player_leads_after_out = flags[0];
-            if flags[1] {
-                rules.scoring = Scoring::Penalty;
-                rules.ends_at_first_out = true;
-            }
-        }
-        rules
-    })
-}
 
 /// A deal of the shuffled deck, optionally led freely by a seat, played `steps` moves: random
 /// ones where `choices` says so, else greedy.
 fn position(rules: Rules, deck: &[usize], leader: Option<u8>, choices: &[u32]) -> State {
-    let mut hands = vec![0u64; 4];
-    for (i, &card) in deck.iter().enumerate() {
-        hands[i % 4] |= 1 << card;
-    }
-    let start = Start {
-        hands,
-        leader,
-        table_seat: -1,
-        ..Start::default()
-    };
-    let mut state = State::new(Arc::new(Table::new(rules)), &start).expect("a full deal");
+    let mut state = deal(Arc::new(Table::new(rules)), deck, leader);
     let mut rng = Rng::new(0);
     let mut legal = Vec::new();
     for &c in choices {

@@ -309,18 +309,7 @@ impl Family for Env {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn dealt(rules: Rules) -> State {
-        let hands: Vec<u64> = (0..4)
-            .map(|s| super::super::combos::SUIT_ROW << s)
-            .collect();
-        let start = Start {
-            hands,
-            table_seat: -1,
-            ..Start::default()
-        };
-        State::new(Arc::new(Table::new(rules)), &start).unwrap()
-    }
+    use crate::test_support::climbing::by_suit_place;
 
     #[test]
     fn sizes_follow_the_ruleset() {
@@ -348,7 +337,7 @@ mod tests {
     fn an_encoding_names_the_mover_the_table_and_the_plays() {
         let rules = Rules::big_two();
         let enc = Encoding::new(&rules, 4);
-        let mut s = dealt(rules);
+        let mut s = by_suit_place(rules);
         let mut legal = Vec::new();
         s.legal_actions(&mut legal);
         s.apply(legal[0]).unwrap();

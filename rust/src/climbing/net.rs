@@ -161,11 +161,11 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::climbing::playout::tests::fresh;
     use crate::climbing::rules::Rules;
     use crate::sim::mlp::{self, NetPolicy};
     use crate::sim::{Deal, playout_to_leaf, playout_with};
     use crate::sim::{Inference, Policy, Rng};
+    use crate::test_support::climbing::fresh;
 
     /// A network of small random weights with one static feature per action (its index / size).
     fn random_net(table: &Table, seed: u64) -> NetPolicy<Net> {

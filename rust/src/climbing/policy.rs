@@ -197,10 +197,7 @@ mod tests {
     use super::*;
     use crate::climbing::rules::Rules;
     use crate::climbing::state::Start;
-
-    fn single(k: u64) -> u64 {
-        1 << SIZE_SHIFT | k << STRENGTH_SHIFT | 1 << k
-    }
+    use crate::test_support::climbing::single;
 
     fn view(hand: u64, sizes: [u8; 4], table: u64) -> SeatView {
         SeatView {

@@ -7,24 +7,21 @@
 
 use std::sync::{Arc, OnceLock};
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
-use numpy::{PyReadonlyArray1, PyReadonlyArray2};
+use numpy::PyReadonlyArray1;
 
 use crate::climbing::net::{Net, Weights};
 use crate::climbing::policy::{self, SeatView};
 use crate::climbing::{
     self, Five, Illegal, Knowledge, MAX_SEATS, Rules, Scoring, Seen, Start, State, Table, Window,
 };
+use crate::error::CoreError;
 use crate::interned::Interned;
 use crate::sim::mlp::{NetPolicy, Network as _, Scratch};
-use crate::sim::python::{Race, RaceResult, layers};
+use crate::sim::python::{Race, RacePolicy, WeightArrays, knowledge_methods, net_methods};
 use crate::sim::{self, Rng};
-
-pyo3::import_exception!(parlour.errors, DealError);
-pyo3::import_exception!(parlour.errors, IllegalAction);
 
 /// The action objects of one variant (the pass and every play), by packed value.
 struct Actions(Interned<Py<PyAny>>);
@@ -56,7 +53,7 @@ pub(crate) struct ClimbingTable {
     actions: OnceLock<Actions>,
 }
 
-fn five(name: &str) -> PyResult<Five> {
+fn five(name: &str) -> Result<Five, CoreError> {
     Ok(match name {
         "straight" => Five::Straight,
         "flush" => Five::Flush,
@@ -64,9 +61,7 @@ fn five(name: &str) -> PyResult<Five> {
         "four of a kind with a kicker" => Five::FourPlusOne,
         "straight flush" => Five::StraightFlush,
         _ => {
-            return Err(PyValueError::new_err(format!(
-                "no 5-card category {name:?}"
-            )));
+            return Err(CoreError::value(format!("no 5-card category {name:?}")));
         }
     })
 }
@@ -91,7 +86,7 @@ impl ClimbingTable {
         next_player_leads_after_out: bool,
         pass_only_if_no_legal_play: bool,
         placement_points: Vec<i32>,
-    ) -> PyResult<Self> {
+    ) -> Result<Self, CoreError> {
         let mut order = [0u8; 52];
         let mut seen = 0u64;
         for (slot, &card) in order.iter_mut().zip(&card_order) {
@@ -99,7 +94,7 @@ impl ClimbingTable {
             seen |= 1u64.checked_shl(card.into()).unwrap_or(0);
         }
         if card_order.len() != 52 || seen != climbing::MASK {
-            return Err(PyValueError::new_err(
+            return Err(CoreError::value(
                 "card_order must list the 52 card indices once",
             ));
         }
@@ -107,12 +102,15 @@ impl ClimbingTable {
             "count" => Scoring::Count,
             "penalty" => Scoring::Penalty,
             "placement" => Scoring::Placement,
-            _ => return Err(PyValueError::new_err(format!("no scoring {scoring:?}"))),
+            _ => return Err(CoreError::value(format!("no scoring {scoring:?}"))),
         };
         let rules = Rules {
             triples,
             four_card_hands,
-            five: five_card.iter().map(|n| five(n)).collect::<PyResult<_>>()?,
+            five: five_card
+                .iter()
+                .map(|n| five(n))
+                .collect::<Result<_, _>>()?,
             windows: windows
                 .into_iter()
                 .map(|(ranks, top)| Window { ranks, top })
@@ -145,17 +143,19 @@ impl ClimbingTable {
     }
 
     /// Give the action objects: the pass, then one per play of `all_plays()`, in its order.
-    fn set_actions(&self, pass_action: Py<PyAny>, objects: Vec<Py<PyAny>>) -> PyResult<()> {
+    fn set_actions(
+        &self,
+        pass_action: Py<PyAny>,
+        objects: Vec<Py<PyAny>>,
+    ) -> Result<(), CoreError> {
         let plays = self.all_plays();
         if objects.len() != plays.len() {
-            return Err(PyValueError::new_err(
-                "one action object per play is needed",
-            ));
+            return Err(CoreError::value("one action object per play is needed"));
         }
         let actions = Actions::new(pass_action, &plays, objects);
         self.actions
             .set(actions)
-            .map_err(|_| PyValueError::new_err("the action objects are already set"))
+            .map_err(|_| CoreError::value("the action objects are already set"))
     }
 
     /// A deal from `seed`: the deck as `random.Random(seed).shuffle(list(range(52)))` leaves
@@ -163,9 +163,7 @@ impl ClimbingTable {
     /// key-order mask.
     fn deal(&self, seed: &Bound<'_, PyAny>, players: usize) -> PyResult<Vec<u64>> {
         if !(1..=52).contains(&players) {
-            return Err(PyValueError::new_err(format!(
-                "no deal for {players} players"
-            )));
+            return Err(CoreError::value(format!("no deal for {players} players")).into());
         }
         let mut deck: [u8; 52] = std::array::from_fn(|i| i as u8);
         crate::python::generator(seed)?.shuffle(&mut deck);
@@ -192,10 +190,11 @@ impl ClimbingTable {
         let sizes: Vec<u8> = observation.getattr("hand_sizes")?.extract()?;
         let seat: usize = observation.getattr("seat")?.extract()?;
         if sizes.len() > MAX_SEATS || seat >= sizes.len() {
-            return Err(DealError::new_err(format!(
+            return Err(CoreError::deal(format!(
                 "an observation of seat {seat} of {} seats is no climbing observation",
                 sizes.len()
-            )));
+            ))
+            .into());
         }
         let mut view = SeatView {
             seat: seat as u8,
@@ -217,9 +216,10 @@ impl ClimbingTable {
         }
         match policy::greedy(&self.table, &view, &plays) {
             Some(i) => Ok(items.swap_remove(i)),
-            None => Err(IllegalAction::new_err(
+            None => Err(CoreError::illegal(
                 "the greedy policy chooses among legal actions, and none were given",
-            )),
+            )
+            .into()),
         }
     }
 
@@ -232,7 +232,7 @@ impl ClimbingTable {
         let inner = observation
             .py()
             .detach(|| Knowledge::new(table, seen))
-            .map_err(|why| DealError::new_err(format!("no deal shows this observation: {why}")))?;
+            .map_err(|why| CoreError::deal(format!("no deal shows this observation: {why}")))?;
         Ok(ClimbingKnowledge { inner })
     }
 
@@ -247,11 +247,9 @@ impl ClimbingTable {
 
 impl ClimbingTable {
     /// The key-order mask of a card-index mask (a card set).
-    fn key_mask(&self, global: u64) -> PyResult<u64> {
+    fn key_mask(&self, global: u64) -> Result<u64, CoreError> {
         if global & !climbing::MASK != 0 {
-            return Err(DealError::new_err(format!(
-                "{global:#x} is no set of cards"
-            )));
+            return Err(CoreError::deal(format!("{global:#x} is no set of cards")));
         }
         let mut mask = global;
         let mut out = 0;
@@ -309,10 +307,10 @@ impl ClimbingTable {
         out
     }
 
-    fn actions(&self) -> PyResult<&Actions> {
+    fn actions(&self) -> Result<&Actions, CoreError> {
         self.actions
             .get()
-            .ok_or_else(|| PyValueError::new_err("the action objects are not set"))
+            .ok_or_else(|| CoreError::value("the action objects are not set"))
     }
 
     /// The rules' table and the card index of each key-order bit (for the environments).
@@ -366,7 +364,7 @@ impl ClimbingEngine {
         table_seat: i8,
         passes: u8,
         finished: Vec<u8>,
-    ) -> PyResult<Self> {
+    ) -> Result<Self, CoreError> {
         let start = Start {
             hands,
             leader,
@@ -376,7 +374,7 @@ impl ClimbingEngine {
             passes,
             finished,
         };
-        let state = State::new(table.get().table.clone(), &start).map_err(DealError::new_err)?;
+        let state = State::new(table.get().table.clone(), &start).map_err(CoreError::Deal)?;
         table.get().actions()?;
         Ok(ClimbingEngine {
             table,
@@ -416,7 +414,7 @@ impl ClimbingEngine {
         let s = &self.state;
         let hands = s.hands();
         let Some(&hand) = hands.get(seat) else {
-            return Err(PyValueError::new_err("no such seat"));
+            return Err(CoreError::value("no such seat").into());
         };
         let (table_play, table_seat, passes) = s.trick();
         let shared = self.table.get();
@@ -494,8 +492,7 @@ pub(crate) struct ClimbingKnowledge {
     pub(crate) inner: Knowledge,
 }
 
-#[pymethods]
-impl ClimbingKnowledge {
+knowledge_methods!(ClimbingKnowledge, ClimbingNet, {
     /// The seat that knows this.
     #[getter]
     fn seat(&self) -> usize {
@@ -518,11 +515,9 @@ impl ClimbingKnowledge {
         race: &Race,
         seed: u64,
         policy: &ClimbingNet,
-    ) -> PyResult<Vec<f64>> {
+    ) -> Result<Vec<f64>, CoreError> {
         let Some(model) = race.opponents() else {
-            return Err(PyValueError::new_err(
-                "the race has no model of the opponents",
-            ));
+            return Err(CoreError::value("the race has no model of the opponents"));
         };
         let players = self.inner.seen().sizes.len();
         policy.check_fits(self.inner.table(), players)?;
@@ -537,30 +532,7 @@ impl ClimbingKnowledge {
         .unwrap_or([0.0; sim::MAX_PLAYERS]);
         Ok(chances[..players].to_vec())
     }
-
-    /// Searches `candidates` (the seat's legal plays, as ints) with `race`'s settings over
-    /// worlds dealt from this knowledge: `(worlds, rollouts, [(returns, wins) per candidate])`.
-    /// With `policy` (a [`ClimbingNet`]), every world is played out by the network instead of
-    /// the greedy policy.
-    #[pyo3(signature = (race, candidates, priors, seed, policy=None))]
-    fn race(
-        &self,
-        py: Python<'_>,
-        race: &Race,
-        candidates: Vec<i128>,
-        priors: Vec<f64>,
-        seed: u64,
-        policy: Option<&ClimbingNet>,
-    ) -> PyResult<RaceResult> {
-        match policy {
-            None => race.run(py, &self.inner, candidates, priors, seed),
-            Some(net) => {
-                net.check_fits(self.inner.table(), self.inner.seen().sizes.len())?;
-                race.run_with(py, &self.inner, candidates, priors, seed, &net.net)
-            }
-        }
-    }
-}
+});
 
 /// A learned network as the climbing games' playout policy (`parlour.bots.learned` makes one
 /// from its weights and the static action features).
@@ -572,78 +544,90 @@ pub(crate) struct ClimbingNet {
 
 impl ClimbingNet {
     /// Refuses deals of other rules or another number of seats than the network was made for.
-    fn check_fits(&self, table: &Table, players: usize) -> PyResult<()> {
+    fn check_fits(&self, table: &Table, players: usize) -> Result<(), CoreError> {
         if table.rules != self.table.rules || players != self.net.players() {
-            return Err(PyValueError::new_err(
+            return Err(CoreError::value(
                 "the network was made for another variant or number of seats",
             ));
         }
         Ok(())
     }
-}
 
-#[pymethods]
-impl ClimbingNet {
-    #[new]
-    #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (table, players, w1o, w1a, b1, w2, b2, w3, b3, ptr, cols, vals,
-                        scale=1.0))]
-    fn new(
+    /// The network of `weights` and the static action features (`ptr`, `cols`, `vals`) for
+    /// deals of `table`'s variant at `players` seats.
+    fn with_weights(
         table: &Bound<'_, ClimbingTable>,
         players: usize,
-        w1o: PyReadonlyArray2<'_, f32>,
-        w1a: PyReadonlyArray2<'_, f32>,
-        b1: PyReadonlyArray1<'_, f32>,
-        w2: PyReadonlyArray2<'_, f32>,
-        b2: PyReadonlyArray1<'_, f32>,
-        w3: PyReadonlyArray1<'_, f32>,
-        b3: f32,
+        weights: WeightArrays<'_>,
         ptr: PyReadonlyArray1<'_, i64>,
         cols: PyReadonlyArray1<'_, i64>,
         vals: PyReadonlyArray1<'_, f32>,
-        scale: f64,
-    ) -> PyResult<ClimbingNet> {
+    ) -> Result<ClimbingNet, CoreError> {
         if !(2..=MAX_SEATS).contains(&players) {
-            return Err(PyValueError::new_err(format!(
+            return Err(CoreError::value(format!(
                 "no climbing deal of {players} seats"
             )));
         }
         let table = table.get().core().0.clone();
-        let index = |a: PyReadonlyArray1<'_, i64>| -> PyResult<Vec<usize>> {
+        let index = |a: PyReadonlyArray1<'_, i64>| -> Result<Vec<usize>, CoreError> {
             a.as_array()
                 .iter()
                 .map(|&v| usize::try_from(v).ok())
                 .collect::<Option<_>>()
-                .ok_or_else(|| PyValueError::new_err("an index of the static features is negative"))
+                .ok_or_else(|| CoreError::value("an index of the static features is negative"))
         };
         let weights = Weights {
-            layers: layers(w1o, w1a, b1, w2, b2, w3, b3, scale)?,
+            layers: weights.layers()?,
             ptr: index(ptr)?,
             cols: index(cols)?,
             vals: vals.as_array().to_vec(),
         };
-        let net = Net::new(&table, players, weights).map_err(PyValueError::new_err)?;
+        let net = Net::new(&table, players, weights).map_err(CoreError::Value)?;
         Ok(ClimbingNet {
             table,
             net: NetPolicy(net),
         })
     }
+}
 
-    /// The network's score of each legal play of the seat to move in `engine`, as
-    /// `(play, score)` pairs in the engine's order.
-    fn scores(&self, mut engine: PyRefMut<'_, ClimbingEngine>) -> PyResult<Vec<(u64, f32)>> {
-        let state = engine.core_state();
-        self.check_fits(state.table(), state.players())?;
-        if state.is_over() {
-            return Err(PyValueError::new_err("the deal is over: nobody is to move"));
-        }
-        let mut legal = Vec::new();
-        state.legal_actions(&mut legal);
-        let mut scratch = Scratch::default();
-        self.net.scores(state, &legal, &mut scratch);
-        Ok(legal.into_iter().zip(scratch.q).collect())
+impl RacePolicy<Knowledge> for ClimbingNet {
+    type Policy = NetPolicy<Net>;
+
+    fn fits(&self, knowledge: &Knowledge) -> Result<(), CoreError> {
+        self.check_fits(knowledge.table(), knowledge.seen().sizes.len())
+    }
+
+    fn policy(&self) -> &NetPolicy<Net> {
+        &self.net
     }
 }
+
+net_methods!(
+    ClimbingNet,
+    new(table: &Bound<'_, ClimbingTable>, players: usize;
+        weights;
+        ptr: PyReadonlyArray1<'_, i64>, cols: PyReadonlyArray1<'_, i64>,
+        vals: PyReadonlyArray1<'_, f32>) = ClimbingNet::with_weights,
+    {
+        /// The network's score of each legal play of the seat to move in `engine`, as
+        /// `(play, score)` pairs in the engine's order.
+        fn scores(
+            &self,
+            mut engine: PyRefMut<'_, ClimbingEngine>,
+        ) -> Result<Vec<(u64, f32)>, CoreError> {
+            let state = engine.core_state();
+            self.check_fits(state.table(), state.players())?;
+            if state.is_over() {
+                return Err(CoreError::value("the deal is over: nobody is to move"));
+            }
+            let mut legal = Vec::new();
+            state.legal_actions(&mut legal);
+            let mut scratch = Scratch::default();
+            self.net.scores(state, &legal, &mut scratch);
+            Ok(legal.into_iter().zip(scratch.q).collect())
+        }
+    }
+);
 
 /// Add the climbing classes to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

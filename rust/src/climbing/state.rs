@@ -489,23 +489,11 @@ fn check(table: &Table, start: &Start) -> Result<(), String> {
 mod tests {
     use super::*;
     use crate::climbing::rules::Rules;
-
-    fn deal(rules: Rules) -> State {
-        // Seat i holds every card with bit index ≡ i (mod 4): one suit place each.
-        let hands: Vec<u64> = (0..4)
-            .map(|s| super::super::combos::SUIT_ROW << s)
-            .collect();
-        let start = Start {
-            hands,
-            table_seat: -1,
-            ..Start::default()
-        };
-        State::new(Arc::new(Table::new(rules)), &start).unwrap()
-    }
+    use crate::test_support::climbing::{by_suit_place, single};
 
     #[test]
     fn the_holder_of_the_lowest_card_opens_and_must_play_it() {
-        let mut s = deal(Rules::big_two_4card());
+        let mut s = by_suit_place(Rules::big_two_4card());
         assert_eq!(s.current_player(), 0);
         let mut legal = Vec::new();
         s.legal_actions(&mut legal);
@@ -514,11 +502,6 @@ mod tests {
         s.apply(legal[0]).unwrap();
         assert_eq!(s.current_player(), 1);
         assert_eq!(s.history(), &[(0, legal[0])]);
-    }
-
-    /// The packed single of key bit `k`.
-    fn single(k: u64) -> u64 {
-        1 << SIZE_SHIFT | k << STRENGTH_SHIFT | 1 << k
     }
 
     /// Seat i holds `hands[i]`, every other card is out, and `leader` leads freely.
@@ -563,7 +546,7 @@ mod tests {
 
     #[test]
     fn a_weaker_play_and_a_missing_opening_card_are_refused() {
-        let mut s = deal(Rules::big_two());
+        let mut s = by_suit_place(Rules::big_two());
         // P0 holds every bit ≡ 0 (mod 4), the lowest card (bit 0) among them.
         assert_eq!(s.apply(single(4)), Err(Illegal::OpeningMustInclude));
         s.apply(single(0)).unwrap();
@@ -626,7 +609,7 @@ mod tests {
     #[test]
     fn a_replayed_move_is_checked_but_not_looked_up_among_plays_not_yet_listed() {
         let rules = Rules::big_two_4card();
-        let mut state = deal(rules.clone());
+        let mut state = by_suit_place(rules.clone());
         let p = state.current_player() as usize;
         let hand = state.hands()[p];
         // Two cards of the hand that make no play: not a play, though held.

@@ -8,20 +8,18 @@ use std::sync::Arc;
 use numpy::{
     PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1, PyReadwriteArray2,
 };
-use pyo3::exceptions::PyValueError;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::batch::{Batch, Family, Out, Refused};
 use crate::climbing::python::{ClimbingEngine, ClimbingTable};
+use crate::error::CoreError;
 use crate::pyrandom::Mt19937;
 use crate::rummy::python::RummyCore;
 use crate::sim::python::scale_divisor;
 use crate::trump::python::{TrumpEngine, TrumpRules};
 use crate::{climbing, rummy, trump};
-
-pyo3::import_exception!(parlour.errors, IllegalAction);
 
 /// One game's environment parts, by family.
 #[derive(Clone)]
@@ -38,16 +36,12 @@ pub struct EnvCore {
     game: Game,
 }
 
-fn value_error(what: &str) -> PyErr {
-    PyValueError::new_err(what.to_string())
-}
-
 /// `out` as a slice of exactly `size` entries.
-fn exactly<'a, T>(out: &'a mut [T], size: usize, what: &str) -> PyResult<&'a mut [T]> {
+fn exactly<'a, T>(out: &'a mut [T], size: usize, what: &str) -> Result<&'a mut [T], CoreError> {
     if out.len() == size {
         Ok(out)
     } else {
-        Err(value_error(&format!(
+        Err(CoreError::value(format!(
             "{what} must have {size} entries, not {}",
             out.len()
         )))
@@ -80,26 +74,26 @@ impl EnvCore {
     }
 
     /// `seat`, if it is a seat of a deal of `players` seats made for this game.
-    fn seat(&self, players: usize, seat: usize) -> PyResult<usize> {
+    fn seat(&self, players: usize, seat: usize) -> Result<usize, CoreError> {
         if players != self.players() {
-            return Err(value_error(&format!(
+            return Err(CoreError::value(format!(
                 "this encoder is for deals of {} seats, not {players}",
                 self.players()
             )));
         }
         if seat >= players {
-            return Err(value_error(&format!("no seat {seat}")));
+            return Err(CoreError::value(format!("no seat {seat}")));
         }
         Ok(seat)
     }
 
     /// An error unless a deal played by `theirs` (an engine's rules) is one of this game's:
     /// another variant's engine with as many seats would be encoded and indexed wrongly.
-    fn same_rules<R: PartialEq>(ours: &R, theirs: &R) -> PyResult<()> {
+    fn same_rules<R: PartialEq>(ours: &R, theirs: &R) -> Result<(), CoreError> {
         if ours == theirs {
             Ok(())
         } else {
-            Err(value_error(
+            Err(CoreError::value(
                 "this deal is of another game (other rules) than this encoder's",
             ))
         }
@@ -150,14 +144,15 @@ impl EnvCore {
                 Self::same_rules(env.rules(), state.rules())?;
                 let seat = self.seat(state.players(), seat)?;
                 let scores: Vec<f64> = extra
-                    .ok_or_else(|| value_error("a trump encoding needs the deal's scores"))?
+                    .ok_or_else(|| CoreError::value("a trump encoding needs the deal's scores"))?
                     .extract()?;
                 if scores.len() != env.encoding().score_entries() {
-                    return Err(value_error(&format!(
+                    return Err(CoreError::value(format!(
                         "the deal's scores are {} numbers, not {}",
                         env.encoding().score_entries(),
                         scores.len()
-                    )));
+                    ))
+                    .into());
                 }
                 let mut played = [0; trump::MAX_SEATS];
                 trump::encoding::played_by_seat(state.history(), &mut played);
@@ -169,11 +164,11 @@ impl EnvCore {
                 Self::same_rules(env.rules(), state.rules())?;
                 let seat = self.seat(state.players(), seat)?;
                 let given: Vec<u64> = extra
-                    .ok_or_else(|| value_error("a rummy encoding needs each seat's discards"))?
+                    .ok_or_else(|| CoreError::value("a rummy encoding needs each seat's discards"))?
                     .extract()?;
                 let mut discards = [0; rummy::MAX_SEATS];
                 if given.len() != state.players() {
-                    return Err(value_error("give one discard mask per seat"));
+                    return Err(CoreError::value("give one discard mask per seat").into());
                 }
                 discards[..given.len()].copy_from_slice(&given);
                 env.encoding().encode(state, seat, &discards, out);
@@ -218,11 +213,11 @@ impl EnvCore {
 impl EnvCore {
     /// A climbing game: its compiled table (`ComboTable.core`) at `players` seats.
     #[staticmethod]
-    fn climbing(table: &Bound<'_, ClimbingTable>, players: usize) -> PyResult<EnvCore> {
+    fn climbing(table: &Bound<'_, ClimbingTable>, players: usize) -> Result<EnvCore, CoreError> {
         let (table, card_order) = table.get().core();
         let index = Arc::new(climbing::encoding::ActionIndex::new(table));
         let env = climbing::encoding::Env::new(table.clone(), card_order, players, index)
-            .ok_or_else(|| value_error(&format!("no climbing deal of {players} seats")))?;
+            .ok_or_else(|| CoreError::value(format!("no climbing deal of {players} seats")))?;
         Ok(EnvCore {
             game: Game::Climbing(env),
         })
@@ -238,11 +233,11 @@ impl EnvCore {
         score_scale: f64,
         scores: Vec<f64>,
         pool: f64,
-    ) -> PyResult<EnvCore> {
+    ) -> Result<EnvCore, CoreError> {
         let score_scale = scale_divisor("score_scale", score_scale)?;
         let env = trump::encoding::Env::new(rules.get().core(), players, score_scale, scores, pool)
             .ok_or_else(|| {
-                value_error(&format!(
+                CoreError::value(format!(
                     "no trump deal of {players} seats with these scores"
                 ))
             })?;
@@ -262,9 +257,11 @@ impl EnvCore {
         turn_limit: u64,
         turn_scale: f64,
         hand_size: usize,
-    ) -> PyResult<EnvCore> {
+    ) -> Result<EnvCore, CoreError> {
         if !rummy::encoding::is_turn_limit(turn_scale) {
-            return Err(value_error("turn_scale must be a finite number from 1"));
+            return Err(CoreError::value(
+                "turn_scale must be a finite number from 1",
+            ));
         }
         let rules = rummy::Rules {
             players,
@@ -274,7 +271,7 @@ impl EnvCore {
         };
         let index = Arc::new(rummy::encoding::ActionIndex::new());
         let env = rummy::encoding::Env::new(rules, hand_size, turn_scale, index)
-            .ok_or_else(|| value_error("no rummy deal with these options"))?;
+            .ok_or_else(|| CoreError::value("no rummy deal with these options"))?;
         Ok(EnvCore {
             game: Game::Rummy(env),
         })
@@ -443,18 +440,18 @@ impl<'py> Arrays<'py> {
 }
 
 /// The generator of a just-seeded `random.Random` from its state.
-fn generator(state: &[u32]) -> PyResult<Mt19937> {
+fn generator(state: &[u32]) -> Result<Mt19937, CoreError> {
     Mt19937::from_seeded_state(state)
-        .ok_or_else(|| value_error("give the state of a random.Random just seeded"))
+        .ok_or_else(|| CoreError::value("give the state of a random.Random just seeded"))
 }
 
-fn refused(why: Refused) -> PyErr {
+fn refused(why: Refused) -> CoreError {
     match why {
-        Refused::NotReset => IllegalAction::new_err("call reset() before step()"),
-        Refused::Buffers => value_error("the arrays do not fit the batch"),
-        Refused::Count => IllegalAction::new_err("give one action index per deal"),
+        Refused::NotReset => CoreError::illegal("call reset() before step()"),
+        Refused::Buffers => CoreError::value("the arrays do not fit the batch"),
+        Refused::Count => CoreError::illegal("give one action index per deal"),
         Refused::Illegal(row) => {
-            IllegalAction::new_err(format!("the action of deal {row} is not legal there"))
+            CoreError::illegal(format!("the action of deal {row} is not legal there"))
         }
     }
 }
@@ -472,14 +469,14 @@ impl BatchedCore {
         deals: Vec<u32>,
         scale: f64,
         threads: usize,
-    ) -> PyResult<Self> {
+    ) -> Result<Self, CoreError> {
         if !(1..=MAX_ENVS).contains(&num_envs) {
-            return Err(value_error(&format!(
+            return Err(CoreError::value(format!(
                 "a batch has 1 to {MAX_ENVS} deals, not {num_envs}"
             )));
         }
         if !(1..=MAX_THREADS).contains(&threads) {
-            return Err(value_error(&format!(
+            return Err(CoreError::value(format!(
                 "a batch is stepped on 1 to {MAX_THREADS} threads, not {threads}"
             )));
         }
@@ -522,7 +519,7 @@ impl BatchedCore {
         let batch = &mut self.batch;
         obs.py()
             .detach(|| each!(batch, b => b.reset(deals, out)))
-            .map_err(refused)
+            .map_err(|why| refused(why).into())
     }
 
     /// Plays one action index per row (`int64`); the next decisions into the arrays. Returns
@@ -544,7 +541,7 @@ impl BatchedCore {
         match obs.py().detach(|| each!(batch, b => b.step(actions, out))) {
             Ok(()) => Ok(-1),
             Err(Refused::Illegal(row)) => Ok(row as i64),
-            Err(why) => Err(refused(why)),
+            Err(why) => Err(refused(why).into()),
         }
     }
 
@@ -560,9 +557,9 @@ impl BatchedCore {
     }
 
     /// The action indexes played in `row`'s deal so far.
-    fn played(&self, row: usize) -> PyResult<Vec<u32>> {
+    fn played(&self, row: usize) -> Result<Vec<u32>, CoreError> {
         each!(&self.batch, b => b.played(row).map(<[u32]>::to_vec))
-            .ok_or_else(|| value_error(&format!("no row {row}")))
+            .ok_or_else(|| CoreError::value(format!("no row {row}")))
     }
 }
 

@@ -202,12 +202,7 @@ pub fn takes(meld: u64, bit: u64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn mask(cards: &[(u32, u32)]) -> u64 {
-        cards
-            .iter()
-            .fold(0, |m, &(suit, rank)| m | 1 << (suit * 13 + rank))
-    }
+    use crate::test_support::rummy::mask;
 
     #[test]
     fn melds_and_values() {

@@ -161,12 +161,7 @@ pub fn choose(sight: &Sight<'_>, legal: &[u64], mut tie: impl FnMut() -> f64) ->
 mod tests {
     use super::*;
     use crate::rummy::state::action;
-
-    fn mask(cards: &[(u32, u32)]) -> u64 {
-        cards
-            .iter()
-            .fold(0, |m, &(suit, rank)| m | 1 << (suit * 13 + rank))
-    }
+    use crate::test_support::rummy::mask;
 
     #[test]
     fn run_through_counts_the_block_around_the_card() {

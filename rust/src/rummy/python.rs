@@ -8,8 +8,6 @@
 
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use numpy::{PyReadonlyArray1, PyReadonlyArray2};
-use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyList, PyTuple, PyType};
@@ -20,9 +18,10 @@ use super::state::TARGET_SHIFT;
 use super::{
     DRAW_DISCARD, Knowledge, LAYOFF, Parts, PublicView, Rules, Sight, State, choose, is_move,
 };
+use crate::error::CoreError;
 use crate::interned::Interned;
 use crate::sim::mlp::{NetPolicy, Network as _, Scratch};
-use crate::sim::python::{Race, RaceResult, layers};
+use crate::sim::python::{RacePolicy, WeightArrays, knowledge_methods, net_methods};
 use crate::sim::{Knowledge as _, Rng};
 
 /// Register the rummy classes and functions in the extension module.
@@ -54,7 +53,7 @@ fn rummy_greedy(
     let top = match top {
         -1 => None,
         0..52 => Some(top as u8),
-        _ => return Err(PyValueError::new_err("the top discard is not a card")),
+        _ => return Err(CoreError::value("the top discard is not a card").into()),
     };
     let melds: Vec<u64> = melds.iter().map(|&m| m & FULL).collect();
     let sight = Sight {
@@ -82,7 +81,7 @@ fn rummy_greedy(
     if let Some(e) = failed {
         return Err(e);
     }
-    choice.ok_or_else(|| PyValueError::new_err("no legal action to choose from"))
+    choice.ok_or_else(|| CoreError::value("no legal action to choose from").into())
 }
 
 /// What one seat knows of a rummy deal, made from its observation: the worlds it allows are
@@ -92,8 +91,7 @@ pub struct RummyKnowledge {
     pub(crate) inner: Knowledge,
 }
 
-#[pymethods]
-impl RummyKnowledge {
+knowledge_methods!(RummyKnowledge, RummyNet, {
     /// From the rules, the seat, its hand and the drawn card it may know (-1: none), the
     /// public view as `RummyCore.public_view` gives it, and each seat's discards so far (for a
     /// network's playouts; none given: none); ValueError when they are no view of a deal.
@@ -123,7 +121,7 @@ impl RummyKnowledge {
         went_out: i8,
         shown: Vec<u64>,
         discarded: Option<Vec<u64>>,
-    ) -> PyResult<Self> {
+    ) -> Result<Self, CoreError> {
         let view = PublicView {
             current,
             hand_sizes,
@@ -139,9 +137,10 @@ impl RummyKnowledge {
             shown,
         };
         let rules = rules(players, forbid, score_melds, turn_limit);
-        let mut inner = Knowledge::new(rules, seat, &view, hand, drawn).map_err(value_error)?;
+        let mut inner =
+            Knowledge::new(rules, seat, &view, hand, drawn).map_err(CoreError::value)?;
         if let Some(discarded) = discarded {
-            inner = inner.with_discarded(&discarded).map_err(value_error)?;
+            inner = inner.with_discarded(&discarded).map_err(CoreError::value)?;
         }
         Ok(RummyKnowledge { inner })
     }
@@ -157,30 +156,7 @@ impl RummyKnowledge {
     fn sample(&self, actions: Bound<'_, RummyActions>, seed: u64) -> RummyCore {
         RummyCore::new(actions, self.inner.sample(&mut Rng::new(seed)))
     }
-
-    /// Searches `candidates` (this seat's legal actions) over worlds sampled from this
-    /// knowledge (`parlour.bots.search`): the worlds, the rollouts, each candidate's returns
-    /// and wins. With `policy` (a [`RummyNet`]), every world is played out by the network
-    /// instead of the greedy policy.
-    #[pyo3(signature = (race, candidates, priors, seed, policy=None))]
-    fn race(
-        &self,
-        py: Python<'_>,
-        race: &Race,
-        candidates: Vec<i128>,
-        priors: Vec<f64>,
-        seed: u64,
-        policy: Option<&RummyNet>,
-    ) -> PyResult<RaceResult> {
-        match policy {
-            None => race.run(py, &self.inner, candidates, priors, seed),
-            Some(net) => {
-                net.check_fits(self.inner.known().rules())?;
-                race.run_with(py, &self.inner, candidates, priors, seed, &net.net)
-            }
-        }
-    }
-}
+});
 
 /// What [`RummyCore::apply`] returns for a move applied after which the stock must be rebuilt
 /// (before the next draw); the seat to move is then `current_player`.
@@ -205,9 +181,7 @@ impl RummyActions {
     #[new]
     fn new(kind: &Bound<'_, PyType>) -> PyResult<Self> {
         if !kind.is_subclass_of::<PyInt>()? {
-            return Err(PyTypeError::new_err(
-                "the move class must be a subclass of int",
-            ));
+            return Err(CoreError::wrong_type("the move class must be a subclass of int").into());
         }
         Ok(RummyActions {
             kind: kind.clone().unbind(),
@@ -219,9 +193,7 @@ impl RummyActions {
     /// The object of the move packed as `value`; ValueError for a value no move has.
     fn get(&self, py: Python<'_>, value: u64) -> PyResult<Py<PyAny>> {
         if !is_move(value) {
-            return Err(PyValueError::new_err(format!(
-                "{value} is not a rummy move"
-            )));
+            return Err(CoreError::value(format!("{value} is not a rummy move")).into());
         }
         self.object(py, value)
     }
@@ -308,10 +280,6 @@ impl RummyCore {
     }
 }
 
-fn value_error(e: &'static str) -> PyErr {
-    PyValueError::new_err(e)
-}
-
 /// What [`RummyCore::parts`] gives.
 type PartsTuple = (
     Vec<u64>,
@@ -361,9 +329,9 @@ impl RummyCore {
         turn_limit: u64,
         deck: Vec<u8>,
         hand_size: usize,
-    ) -> PyResult<Self> {
+    ) -> Result<Self, CoreError> {
         let rules = rules(players, forbid, score_melds, turn_limit);
-        let state = State::deal(rules, &deck, hand_size).map_err(value_error)?;
+        let state = State::deal(rules, &deck, hand_size).map_err(CoreError::value)?;
         Ok(RummyCore::new(actions, state))
     }
 
@@ -393,7 +361,7 @@ impl RummyCore {
         drawn_from_discard: bool,
         turn: u64,
         ended: Option<i8>,
-    ) -> PyResult<Self> {
+    ) -> Result<Self, CoreError> {
         let parts = Parts {
             hands,
             stock,
@@ -410,7 +378,7 @@ impl RummyCore {
             ended,
         };
         let rules = rules(players, forbid, score_melds, turn_limit);
-        let state = State::from_parts(rules, &parts).map_err(value_error)?;
+        let state = State::from_parts(rules, &parts).map_err(CoreError::value)?;
         Ok(RummyCore::new(actions, state))
     }
 
@@ -500,8 +468,8 @@ impl RummyCore {
     }
 
     /// The new stock from the discards under the top card, in `order` (bottom first).
-    fn rebuild(&mut self, order: Vec<u8>) -> PyResult<()> {
-        self.state.rebuild(&order).map_err(value_error)
+    fn rebuild(&mut self, order: Vec<u8>) -> Result<(), CoreError> {
+        self.state.rebuild(&order).map_err(CoreError::value)
     }
 
     /// Every seat's view alike: (current, hand sizes, phase 0 draw / 1 play / 2 over, melds,
@@ -525,7 +493,7 @@ impl RummyCore {
     }
 
     /// What `seat` alone sees: (its hand, the drawn card it may know or -1).
-    fn seat_view(&self, seat: usize) -> PyResult<(u64, i8)> {
+    fn seat_view(&self, seat: usize) -> Result<(u64, i8), CoreError> {
         self.seat(seat)?;
         Ok(self.state.seat_view(seat))
     }
@@ -536,12 +504,12 @@ impl RummyCore {
         (self.state.hands().to_vec(), stock, pile, table)
     }
 
-    fn hidden_from(&self, seat: usize) -> PyResult<u64> {
+    fn hidden_from(&self, seat: usize) -> Result<u64, CoreError> {
         self.seat(seat)?;
         Ok(self.state.hidden_from(seat))
     }
 
-    fn hand_value(&self, seat: usize) -> PyResult<i64> {
+    fn hand_value(&self, seat: usize) -> Result<i64, CoreError> {
         self.seat(seat)?;
         Ok(self.state.hand_value(seat))
     }
@@ -602,11 +570,11 @@ impl RummyCore {
         &self.state
     }
 
-    fn seat(&self, seat: usize) -> PyResult<()> {
+    fn seat(&self, seat: usize) -> Result<(), CoreError> {
         if seat < self.state.players() {
             Ok(())
         } else {
-            Err(PyValueError::new_err("not a seat"))
+            Err(CoreError::value("not a seat"))
         }
     }
 }
@@ -621,59 +589,65 @@ pub struct RummyNet {
 
 impl RummyNet {
     /// Refuses deals of other rules than the network was made for.
-    fn check_fits(&self, rules: &Rules) -> PyResult<()> {
+    fn check_fits(&self, rules: &Rules) -> Result<(), CoreError> {
         if *rules != self.rules {
-            return Err(PyValueError::new_err(
+            return Err(CoreError::value(
                 "the network was made for other rummy rules or another number of seats",
             ));
         }
         Ok(())
     }
-}
 
-#[pymethods]
-impl RummyNet {
-    /// The network for deals of these rules (`turn_limit` as the core keeps it); the encoding
-    /// divides the turn by `turns` (the option's value, as `EnvCore.rummy` takes it).
-    #[new]
-    #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (players, forbid, score_melds, turn_limit, turns, w1o, w1a, b1, w2, b2,
-                        w3, b3, scale=1.0))]
-    fn new(
+    /// The network of `weights` for deals of these rules (`turn_limit` as the core keeps it);
+    /// the encoding divides the turn by `turns` (the option's value, as `EnvCore.rummy` takes
+    /// it).
+    fn with_weights(
         players: u8,
         forbid: bool,
         score_melds: bool,
         turn_limit: u64,
         turns: f64,
-        w1o: PyReadonlyArray2<'_, f32>,
-        w1a: PyReadonlyArray2<'_, f32>,
-        b1: PyReadonlyArray1<'_, f32>,
-        w2: PyReadonlyArray2<'_, f32>,
-        b2: PyReadonlyArray1<'_, f32>,
-        w3: PyReadonlyArray1<'_, f32>,
-        b3: f32,
-        scale: f64,
-    ) -> PyResult<RummyNet> {
-        let layers = layers(w1o, w1a, b1, w2, b2, w3, b3, scale)?;
-        let net = Net::new(usize::from(players), turns, layers).map_err(PyValueError::new_err)?;
+        weights: WeightArrays<'_>,
+    ) -> Result<RummyNet, CoreError> {
+        let layers = weights.layers()?;
+        let net = Net::new(usize::from(players), turns, layers).map_err(CoreError::Value)?;
         Ok(RummyNet {
             rules: rules(players, forbid, score_melds, turn_limit),
             net: NetPolicy(net),
         })
     }
+}
 
-    /// The network's score of each legal move of the seat to move in `core`, as `(move,
-    /// score)` pairs in the core's order.
-    fn scores(&self, core: PyRef<'_, RummyCore>) -> PyResult<Vec<(u64, f32)>> {
-        let state = core.core_state();
-        self.check_fits(state.rules())?;
-        if state.is_over() {
-            return Err(PyValueError::new_err("the deal is over: nobody is to move"));
-        }
-        let mut legal = Vec::new();
-        state.legal_actions(&mut legal);
-        let mut scratch = Scratch::default();
-        self.net.scores(state, &legal, &mut scratch);
-        Ok(legal.into_iter().zip(scratch.q).collect())
+impl RacePolicy<Knowledge> for RummyNet {
+    type Policy = NetPolicy<Net>;
+
+    fn fits(&self, knowledge: &Knowledge) -> Result<(), CoreError> {
+        self.check_fits(knowledge.known().rules())
+    }
+
+    fn policy(&self) -> &NetPolicy<Net> {
+        &self.net
     }
 }
+
+net_methods!(
+    RummyNet,
+    new(players: u8, forbid: bool, score_melds: bool, turn_limit: u64, turns: f64;
+        weights;) = RummyNet::with_weights,
+    {
+        /// The network's score of each legal move of the seat to move in `core`, as `(move,
+        /// score)` pairs in the core's order.
+        fn scores(&self, core: PyRef<'_, RummyCore>) -> Result<Vec<(u64, f32)>, CoreError> {
+            let state = core.core_state();
+            self.check_fits(state.rules())?;
+            if state.is_over() {
+                return Err(CoreError::value("the deal is over: nobody is to move"));
+            }
+            let mut legal = Vec::new();
+            state.legal_actions(&mut legal);
+            let mut scratch = Scratch::default();
+            self.net.scores(state, &legal, &mut scratch);
+            Ok(legal.into_iter().zip(scratch.q).collect())
+        }
+    }
+);

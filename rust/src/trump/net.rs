@@ -220,8 +220,8 @@ mod tests {
     use super::*;
     use crate::sim::mlp::{self, NetPolicy};
     use crate::sim::{Deal, Rng, playout_with};
+    use crate::test_support::trump::{FORTY_FIVE, SPOIL_FIVE};
     use crate::trump::Rules;
-    use crate::trump::tests::{FORTY_FIVE, SPOIL_FIVE};
 
     fn random_net(rules: Rules, seed: u64) -> Net {
         let encoding = Encoding::new(rules.scoring, 4, 70.0);

@@ -5,8 +5,6 @@
 //! setup with their messages, and the reasons for refusals; the engine takes and gives cards as
 //! masks and moves as the packed ints, and its move objects are the package's own.
 
-use numpy::{PyReadonlyArray1, PyReadonlyArray2};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyInt, PyList, PyTuple};
@@ -16,13 +14,10 @@ use super::{
     DECK, HIDDEN_ROB, Illegal, Knowledge, MAX_HISTORY, MAX_SEATS, Observed, Phase, ROB_BASE, Rules,
     Scoring, Seen, State, is_move,
 };
+use crate::error::CoreError;
 use crate::sim::Rng;
 use crate::sim::mlp::{NetPolicy, Network as _, Scratch};
-use crate::sim::python::{Race, RaceResult, layers, scale_divisor};
-
-pyo3::import_exception!(parlour.errors, DealError);
-pyo3::import_exception!(parlour.errors, IllegalAction);
-pyo3::import_exception!(parlour.errors, ParlourError);
+use crate::sim::python::{RacePolicy, WeightArrays, knowledge_methods, net_methods, scale_divisor};
 
 /// The variant's rules inside a deal, and the move objects by value.
 #[pyclass(frozen, module = "parlour._core")]
@@ -48,9 +43,9 @@ impl TrumpRules {
         jinking: bool,
         points: Option<Vec<i32>>,
         ante: i32,
-    ) -> PyResult<Self> {
+    ) -> Result<Self, CoreError> {
         if moves.len() != usize::from(HIDDEN_ROB) + 1 {
-            return Err(PyValueError::new_err(
+            return Err(CoreError::value(
                 "moves must give the object of every value 0..=132",
             ));
         }
@@ -58,7 +53,7 @@ impl TrumpRules {
             Some(points) => Scoring::Sides {
                 points: points
                     .try_into()
-                    .map_err(|_| PyValueError::new_err("points must give 0 to 5 tricks' score"))?,
+                    .map_err(|_| CoreError::value("points must give 0 to 5 tricks' score"))?,
             },
             None => Scoring::Pool { ante },
         };
@@ -82,7 +77,7 @@ impl TrumpRules {
         py: Python<'_>,
         observation: &Bound<'_, PyAny>,
         legal: Vec<i64>,
-    ) -> PyResult<Py<PyAny>> {
+    ) -> Result<Py<PyAny>, CoreError> {
         let fields = observation_fields(observation)?;
         let legal: Vec<u16> = legal
             .iter()
@@ -90,16 +85,16 @@ impl TrumpRules {
                 if is_move(v) {
                     Ok(v as u16)
                 } else {
-                    Err(IllegalAction::new_err(format!(
+                    Err(CoreError::illegal(format!(
                         "{v} is not a move of forty-five or spoil-five"
                     )))
                 }
             })
-            .collect::<PyResult<_>>()?;
+            .collect::<Result<_, _>>()?;
         let (gone, trick, tricks_won) = fields.arrays()?;
         let seen = fields.seen(self.rules, gone, &trick, &tricks_won)?;
         let choice = super::greedy(&seen, &legal)
-            .ok_or_else(|| IllegalAction::new_err("no card to play among the legal moves given"))?;
+            .ok_or_else(|| CoreError::illegal("no card to play among the legal moves given"))?;
         Ok(self.moves[usize::from(choice)].clone_ref(py))
     }
 }
@@ -125,26 +120,26 @@ struct ObservationFields {
     history: Vec<(i64, i64)>,
 }
 
-fn observation_fields(observation: &Bound<'_, PyAny>) -> PyResult<ObservationFields> {
+fn observation_fields(observation: &Bound<'_, PyAny>) -> Result<ObservationFields, CoreError> {
     observation
         .extract()
-        .map_err(|e| ParlourError::new_err(format!("not an observation of a trump game: {e}")))
+        .map_err(|e| CoreError::parlour(format!("not an observation of a trump game: {e}")))
 }
 
 /// `value` as a `T`, or a ParlourError naming `what`.
-fn small<T: TryFrom<i64>>(value: i64, what: &str) -> PyResult<T> {
+fn small<T: TryFrom<i64>>(value: i64, what: &str) -> Result<T, CoreError> {
     T::try_from(value).map_err(|_| {
-        ParlourError::new_err(format!(
+        CoreError::parlour(format!(
             "the observation's {what} ({value}) is out of range"
         ))
     })
 }
 
 impl ObservationFields {
-    fn players(&self) -> PyResult<usize> {
+    fn players(&self) -> Result<usize, CoreError> {
         let n = self.hand_sizes.len();
         if !(2..=MAX_SEATS).contains(&n) {
-            return Err(ParlourError::new_err(format!(
+            return Err(CoreError::parlour(format!(
                 "the observation shows {n} seats, not 2 to {MAX_SEATS}"
             )));
         }
@@ -152,46 +147,44 @@ impl ObservationFields {
     }
 
     /// A seat of the deal, or -1 where `none` allows it.
-    fn seat_or_none(&self, value: i64, what: &str) -> PyResult<i8> {
+    fn seat_or_none(&self, value: i64, what: &str) -> Result<i8, CoreError> {
         let n = self.players()? as i64;
         if (-1..n).contains(&value) {
             Ok(value as i8)
         } else {
-            Err(ParlourError::new_err(format!(
+            Err(CoreError::parlour(format!(
                 "the observation's {what} ({value}) is no seat of the deal"
             )))
         }
     }
 
-    fn phase(&self) -> PyResult<Phase> {
+    fn phase(&self) -> Result<Phase, CoreError> {
         match &*self.phase {
             "rob" => Ok(Phase::Rob),
             "play" => Ok(Phase::Play),
             "jink" => Ok(Phase::Jink),
             "over" => Ok(Phase::Over),
-            other => Err(ParlourError::new_err(format!(
+            other => Err(CoreError::parlour(format!(
                 "the observation's phase {other:?} is none of rob, play, jink, over"
             ))),
         }
     }
 
-    fn card(value: i64, what: &str) -> PyResult<u8> {
+    fn card(value: i64, what: &str) -> Result<u8, CoreError> {
         small::<u8>(value, what).and_then(|c| {
             if c < 52 {
                 Ok(c)
             } else {
-                Err(ParlourError::new_err(format!(
+                Err(CoreError::parlour(format!(
                     "the observation's {what} ({value}) is no card"
                 )))
             }
         })
     }
 
-    fn history(&self) -> PyResult<Vec<(u8, u16)>> {
+    fn history(&self) -> Result<Vec<(u8, u16)>, CoreError> {
         if self.history.len() > MAX_HISTORY {
-            return Err(ParlourError::new_err(
-                "the observation's history is too long",
-            ));
+            return Err(CoreError::parlour("the observation's history is too long"));
         }
         let n = self.players()? as i64;
         self.history
@@ -200,7 +193,7 @@ impl ObservationFields {
                 if (0..n).contains(&s) && is_move(v) {
                     Ok((s as u8, v as u16))
                 } else {
-                    Err(ParlourError::new_err(format!(
+                    Err(CoreError::parlour(format!(
                         "the observation's history holds ({s}, {v}), no seat's move"
                     )))
                 }
@@ -210,7 +203,7 @@ impl ObservationFields {
 
     /// The cards played so far with this seat's own discard, the trick in progress and the
     /// tricks won, checked.
-    fn arrays(&self) -> PyResult<(u64, Vec<u8>, Vec<u8>)> {
+    fn arrays(&self) -> Result<(u64, Vec<u8>, Vec<u8>), CoreError> {
         let mut gone = 0u64;
         for &(_, v) in &self.history {
             if (0..52).contains(&v) {
@@ -224,12 +217,12 @@ impl ObservationFields {
             .trick
             .iter()
             .map(|&c| Self::card(c, "trick"))
-            .collect::<PyResult<_>>()?;
+            .collect::<Result<_, _>>()?;
         let tricks_won = self
             .tricks_won
             .iter()
             .map(|&k| small::<u8>(k, "tricks won"))
-            .collect::<PyResult<_>>()?;
+            .collect::<Result<_, _>>()?;
         Ok((gone, trick, tricks_won))
     }
 
@@ -240,12 +233,12 @@ impl ObservationFields {
         gone: u64,
         trick: &'a [u8],
         tricks_won: &'a [u8],
-    ) -> PyResult<Seen<'a>> {
+    ) -> Result<Seen<'a>, CoreError> {
         let n = self.players()?;
         let seat = self.seat_or_none(self.seat, "seat")?;
         let leader = self.seat_or_none(self.leader, "leader")?;
         if seat < 0 || leader < 0 {
-            return Err(ParlourError::new_err(
+            return Err(CoreError::parlour(
                 "the observation's seat or leader is no seat",
             ));
         }
@@ -271,14 +264,14 @@ impl ObservationFields {
     }
 
     /// What the sampler reads.
-    fn observed(&self, pool: f64) -> PyResult<Observed> {
+    fn observed(&self, pool: f64) -> Result<Observed, CoreError> {
         let seat = self.seat_or_none(self.seat, "seat")?;
         if seat < 0 {
-            return Err(ParlourError::new_err("the observation's seat is no seat"));
+            return Err(CoreError::parlour("the observation's seat is no seat"));
         }
         let dealer = self.seat_or_none(self.dealer, "dealer")?;
         if dealer < 0 {
-            return Err(ParlourError::new_err("the observation's dealer is no seat"));
+            return Err(CoreError::parlour("the observation's dealer is no seat"));
         }
         Ok(Observed {
             seat: seat as usize,
@@ -288,7 +281,7 @@ impl ObservationFields {
                 .hand_sizes
                 .iter()
                 .map(|&k| small::<u8>(k, "hand sizes"))
-                .collect::<PyResult<_>>()?,
+                .collect::<Result<_, _>>()?,
             phase: self.phase()?,
             dealer: dealer as u8,
             turn_up: Self::card(self.turn_up, "turn-up")?,
@@ -308,8 +301,7 @@ pub struct TrumpKnowledge {
     pub(crate) inner: Knowledge,
 }
 
-#[pymethods]
-impl TrumpKnowledge {
+knowledge_methods!(TrumpKnowledge, TrumpNet, {
     /// The knowledge of `observation`'s seat (a `TrumpObservation` of the game of `rules`).
     /// Raises ParlourError for what is no observation, or one no deal is consistent with.
     #[new]
@@ -321,13 +313,11 @@ impl TrumpKnowledge {
             Ok(p) => p,
             Err(_) if pool.is_instance_of::<PyInt>() => f64::INFINITY,
             Err(e) => {
-                return Err(ParlourError::new_err(format!(
-                    "the observation's pool: {e}"
-                )));
+                return Err(CoreError::parlour(format!("the observation's pool: {e}")).into());
             }
         };
         let inner = Knowledge::new(rules.get().rules, &fields.observed(pool)?)
-            .map_err(ParlourError::new_err)?;
+            .map_err(CoreError::Parlour)?;
         Ok(TrumpKnowledge { inner })
     }
 
@@ -335,30 +325,6 @@ impl TrumpKnowledge {
     #[getter]
     fn seat(&self) -> usize {
         crate::sim::Knowledge::seat(&self.inner)
-    }
-
-    /// Searches `candidates` (the seat's legal moves, as ints) with `race`'s settings over
-    /// worlds dealt from this knowledge: `(worlds, rollouts, [(returns, wins) per candidate])`.
-    /// With `policy` (a [`TrumpNet`]), every world is played out by the network instead of the
-    /// greedy policy.
-    #[pyo3(signature = (race, candidates, priors, seed, policy=None))]
-    fn race(
-        &self,
-        py: Python<'_>,
-        race: &Bound<'_, Race>,
-        candidates: Vec<i128>,
-        priors: Vec<f64>,
-        seed: u64,
-        policy: Option<&TrumpNet>,
-    ) -> PyResult<RaceResult> {
-        match policy {
-            None => race.get().run(py, &self.inner, candidates, priors, seed),
-            Some(net) => {
-                net.check_fits(self.inner.rules(), self.inner.players())?;
-                race.get()
-                    .run_with(py, &self.inner, candidates, priors, seed, &net.net)
-            }
-        }
     }
 
     /// A world consistent with the observation, dealt from `seed`: `(hands, discard)`, the
@@ -370,7 +336,7 @@ impl TrumpKnowledge {
         let n = self.inner.players();
         Ok((PyTuple::new(py, &world.hands[..n])?, world.discard))
     }
-}
+});
 
 impl TrumpRules {
     /// The rules inside a deal (for the environments).
@@ -417,11 +383,11 @@ impl TrumpEngine {
         &self.state
     }
 
-    fn seat(&self, seat: usize) -> PyResult<usize> {
+    fn seat(&self, seat: usize) -> Result<usize, CoreError> {
         if seat < self.state.players() {
             Ok(seat)
         } else {
-            Err(PyValueError::new_err(format!("no seat {seat}")))
+            Err(CoreError::value(format!("no seat {seat}")))
         }
     }
 }
@@ -436,9 +402,9 @@ impl TrumpEngine {
         turn_up: u8,
         dealer: u8,
         pool: f64,
-    ) -> PyResult<Self> {
+    ) -> Result<Self, CoreError> {
         let state = State::new(rules.get().rules, &hands, turn_up, dealer, pool)
-            .map_err(DealError::new_err)?;
+            .map_err(CoreError::Deal)?;
         Ok(TrumpEngine {
             record: PyList::empty(py).unbind(),
             rules,
@@ -462,7 +428,7 @@ impl TrumpEngine {
         let hands = &hands[..players];
         // `dealt` checked the dealer to be one of the (at most MAX_SEATS) players.
         let state = State::new(rules.get().rules, hands, turn_up, dealer as u8, pool)
-            .map_err(DealError::new_err)?;
+            .map_err(CoreError::Deal)?;
         let engine = TrumpEngine {
             record: PyList::empty(py).unbind(),
             rules,
@@ -609,7 +575,7 @@ impl TrumpEngine {
         self.state.returns()
     }
 
-    fn hidden_from(&self, seat: usize) -> PyResult<u64> {
+    fn hidden_from(&self, seat: usize) -> Result<u64, CoreError> {
         Ok(self.state.hidden_from(self.seat(seat)?))
     }
 
@@ -660,9 +626,10 @@ fn dealt(
     let mut deck: [u8; 52] = std::array::from_fn(|i| i as u8);
     crate::python::generator(seed)?.shuffle(&mut deck);
     super::deal(&deck, players, dealer).ok_or_else(|| {
-        PyValueError::new_err(format!(
+        CoreError::value(format!(
             "no deal for {players} players with dealer {dealer}"
         ))
+        .into()
     })
 }
 
@@ -676,64 +643,70 @@ pub(crate) struct TrumpNet {
 
 impl TrumpNet {
     /// Refuses deals of other rules or another number of seats than the network was made for.
-    fn check_fits(&self, rules: &Rules, players: usize) -> PyResult<()> {
+    fn check_fits(&self, rules: &Rules, players: usize) -> Result<(), CoreError> {
         if *rules != self.rules || players != self.net.players() {
-            return Err(PyValueError::new_err(
+            return Err(CoreError::value(
                 "the network was made for another variant or number of seats",
             ));
         }
         Ok(())
     }
-}
 
-#[pymethods]
-impl TrumpNet {
-    /// The network for deals of `rules` at `players` seats; the encoding divides the scores
-    /// before the deal by `score_scale` and is given `scores` (those a match starts with).
-    #[new]
-    #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (rules, players, score_scale, scores, w1o, w1a, b1, w2, b2, w3, b3,
-                        scale=1.0))]
-    fn new(
+    /// The network of `weights` for deals of `rules` at `players` seats; the encoding divides
+    /// the scores before the deal by `score_scale` and is given `scores` (those a match starts
+    /// with).
+    fn with_weights(
         rules: &Bound<'_, TrumpRules>,
         players: usize,
         score_scale: f64,
         scores: Vec<f64>,
-        w1o: PyReadonlyArray2<'_, f32>,
-        w1a: PyReadonlyArray2<'_, f32>,
-        b1: PyReadonlyArray1<'_, f32>,
-        w2: PyReadonlyArray2<'_, f32>,
-        b2: PyReadonlyArray1<'_, f32>,
-        w3: PyReadonlyArray1<'_, f32>,
-        b3: f32,
-        scale: f64,
-    ) -> PyResult<TrumpNet> {
+        weights: WeightArrays<'_>,
+    ) -> Result<TrumpNet, CoreError> {
         let rules = rules.get().rules;
         let score_scale = scale_divisor("score_scale", score_scale)?;
-        let layers = layers(w1o, w1a, b1, w2, b2, w3, b3, scale)?;
+        let layers = weights.layers()?;
         let net = Net::new(rules.scoring, players, score_scale, scores, layers)
-            .map_err(PyValueError::new_err)?;
+            .map_err(CoreError::Value)?;
         Ok(TrumpNet {
             rules,
             net: NetPolicy(net),
         })
     }
+}
 
-    /// The network's score of each legal move of the seat to move in `engine`, as
-    /// `(move, score)` pairs in the engine's order.
-    fn scores(&self, engine: PyRef<'_, TrumpEngine>) -> PyResult<Vec<(u16, f32)>> {
-        let state = engine.core_state();
-        self.check_fits(state.rules(), state.players())?;
-        if state.is_over() {
-            return Err(PyValueError::new_err("the deal is over: nobody is to move"));
-        }
-        let mut legal = Vec::new();
-        state.legal_actions(&mut legal);
-        let mut scratch = Scratch::default();
-        self.net.scores(state, &legal, &mut scratch);
-        Ok(legal.into_iter().zip(scratch.q).collect())
+impl RacePolicy<Knowledge> for TrumpNet {
+    type Policy = NetPolicy<Net>;
+
+    fn fits(&self, knowledge: &Knowledge) -> Result<(), CoreError> {
+        self.check_fits(knowledge.rules(), knowledge.players())
+    }
+
+    fn policy(&self) -> &NetPolicy<Net> {
+        &self.net
     }
 }
+
+net_methods!(
+    TrumpNet,
+    new(rules: &Bound<'_, TrumpRules>, players: usize, score_scale: f64, scores: Vec<f64>;
+        weights;) = TrumpNet::with_weights,
+    {
+        /// The network's score of each legal move of the seat to move in `engine`, as
+        /// `(move, score)` pairs in the engine's order.
+        fn scores(&self, engine: PyRef<'_, TrumpEngine>) -> Result<Vec<(u16, f32)>, CoreError> {
+            let state = engine.core_state();
+            self.check_fits(state.rules(), state.players())?;
+            if state.is_over() {
+                return Err(CoreError::value("the deal is over: nobody is to move"));
+            }
+            let mut legal = Vec::new();
+            state.legal_actions(&mut legal);
+            let mut scratch = Scratch::default();
+            self.net.scores(state, &legal, &mut scratch);
+            Ok(legal.into_iter().zip(scratch.q).collect())
+        }
+    }
+);
 
 /// Add the trump classes to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
