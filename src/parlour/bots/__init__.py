@@ -4,6 +4,7 @@
 installed (``parlour[openspiel]``), ``ismcts`` (:mod:`parlour.bots.ismcts`). A bot that takes
 settings has them after its name: ``make_bot("ismcts:simulations=400")`` (:func:`parse_bot`)."""
 
+from functools import cache
 from importlib.util import find_spec
 
 from parlour.bots.base import (
@@ -19,10 +20,10 @@ from parlour.bots.base import (
 from parlour.bots.greedy import GreedyBot
 from parlour.bots.ismcts import ISMCTS_OPTIONS, ISMCTSBot
 from parlour.bots.learned import WEIGHTS, LearnedBot
-from parlour.bots.levels import EasyBot, register_levels
+from parlour.bots.levels import LEVELS, EasyBot, register_levels
 from parlour.bots.random_bot import RandomBot
 from parlour.bots.search import Inference, Opponents, SearchBot
-from parlour.registry import get_variant
+from parlour.registry import Variant, get_variant
 
 register_bot("random", RandomBot)
 register_bot("greedy", GreedyBot)
@@ -52,25 +53,43 @@ def offered_bots(variant: str, players: int | None = None) -> list[str]:
     below ``expert`` in every variant; below ``hard`` in big-two-4card and the trump games,
     level with it elsewhere), this last only where it has a network of its own for that
     many players (elsewhere it would only be ``greedy`` by another name), and ``ismcts``,
-    OpenSpiel's search, where OpenSpiel is installed.
+    OpenSpiel's search, where OpenSpiel is installed. The searching levels (``medium``,
+    ``hard``, ``expert``) are offered only where they can play: in a family without compiled
+    parts they refuse every move (:func:`searchable`).
 
     >>> offered_bots("big-two-4card")[:7]
     ['random', 'easy', 'greedy', 'medium', 'hard', 'expert', 'learned']
     >>> ["learned" in offered_bots("rummy", n) for n in (2, 3, 4)]
     [True, False, True]
     """
+    found = get_variant(variant)
     if players is None:
-        players = get_variant(variant).default_players
+        players = found.default_players
     names = bot_names()
     known = [name for name in BOT_LEVELS if name in names]
     offered = known + [name for name in names if name not in BOT_LEVELS]
+    searching = () if searchable(found) else tuple(level.name for level in LEVELS)
     return [name for name in offered
-            if name != "learned" or players in WEIGHTS.get(variant, {})]
+            if (name != "learned" or players in WEIGHTS.get(variant, {}))
+            and name not in searching]
+
+
+@cache
+def searchable(variant: Variant) -> bool:
+    """Whether the searching levels can play ``variant``: its observations have compiled
+    knowledge to deal worlds from (``Observation._knowledge()``), which a family without
+    compiled parts does not give, and :class:`SearchBot` refuses such a family's moves.
+    Looked at once per variant, in a deal dealt for it.
+
+    >>> searchable(get_variant("rummy"))
+    True
+    """
+    return variant.make().new_deal(seed=0).observation(0)._knowledge() is not None
 
 
 __all__ = [
     "BOT_LEVELS", "Bot", "BotOption", "EasyBot", "GreedyBot", "ISMCTSBot", "Inference",
     "LearnedBot", "Opponents", "RandomBot", "SearchBot",
     "bot_names", "bot_options", "bot_spec", "make_bot", "offered_bots", "parse_bot",
-    "register_bot",
+    "register_bot", "searchable",
 ]
