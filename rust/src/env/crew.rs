@@ -135,6 +135,7 @@ impl Crew {
     pub fn run(&self, job: &(dyn Fn(usize) + Sync + '_)) {
         let board = &self.board;
         board.finished.store(0, Ordering::SeqCst);
+        board.panicked.store(false, Ordering::SeqCst); // a call that unwound left it set
         // SAFETY: the reference is made `'static` only to be handed to the helpers; `Wait`
         // below keeps this function from returning (or unwinding) until every helper has
         // finished this call, and a helper touches the job only between seeing this call's
