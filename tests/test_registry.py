@@ -243,3 +243,24 @@ def test_any_description_gives_its_game_or_a_variant_error(desc: dict[str, objec
     assert game.name == desc["variant"]
     assert game.players == (game.variant.default_players if players is None else players)
     assert game_from_description(game.describe()) == game
+
+
+def test_a_family_record_is_refused_without_keys_of_its_own_and_changes_nothing() -> None:
+    before = registry.families()
+    play = registry.Verb("play", "Play", "p", "play")
+    for family, why in [
+        (registry.Family("climbing"), "family climbing is registered twice"),
+        (registry.Family("new", (play, registry.Verb("peek", "Peek", "p", "peek"))),
+         "each verb needs a key of its own"),
+        (registry.Family("new", (registry.Verb("hop", "Hop", "h", "hop"),)),
+         "not one of the tables' (? c h n q s u)"),
+        (registry.Family("new", (registry.Verb("go", "Go", "", "go"),)), "a key of its own"),
+    ]:
+        with pytest.raises(VariantError, match=re.escape(why)):
+            registry.register_family(family)
+    assert registry.families() == before
+    # Every registered family's record is complete: a label, a key and help for every verb.
+    for record in before:
+        assert all(v.label and v.help and len(v.key) == 1 for v in record.verbs), record.name
+        assert registry.family_of(next(v for v in registry.variants()
+                                       if v.family == record.name)) is record

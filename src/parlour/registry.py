@@ -310,14 +310,19 @@ def _shown(show: Callable[[Any], str], value: Any) -> str:
 _REGISTRY: dict[str, Variant] = {}
 _FAMILIES: dict[str, Family] = {}
 
+#: Keys the tables keep for themselves, never a verb's: c clears the selection, h hints, n
+#: deals on, q quits, s sorts, u and ? (help) at the terminal table.
+TABLE_KEYS = frozenset("chnqsu?")
+
 
 def register_family(family: Family) -> Family:
     """Register a family's record (:class:`Family`) under its name."""
     if family.name in _FAMILIES:
         raise VariantError(f"family {family.name} is registered twice")
     keys = [v.key for v in family.verbs]
-    if len(set(keys)) != len(keys) or not all(len(k) == 1 for k in keys):
-        raise VariantError(f"family {family.name}: each verb needs a key of its own, not {keys}")
+    if len(set(keys)) != len(keys) or not all(len(k) == 1 and k not in TABLE_KEYS for k in keys):
+        raise VariantError(f"family {family.name}: each verb needs a key of its own, not one of "
+                           f"the tables' ({' '.join(sorted(TABLE_KEYS))}), not {keys}")
     _FAMILIES[family.name] = family
     return family
 

@@ -5,10 +5,7 @@ from __future__ import annotations
 
 from parlour.game import State
 from parlour.moves import parse_error
-from parlour.registry import Verb, families, family_of
-
-#: Keys the table uses for other things, never given to a verb (``s`` sorts the hand).
-RESERVED_KEYS = frozenset("hqcnus?")
+from parlour.registry import TABLE_KEYS, Verb, families, family_of
 
 
 def all_verbs() -> dict[str, Verb]:
@@ -29,7 +26,7 @@ def verb_key(verb: str) -> str:
     known = all_verbs()
     if verb in known:
         return known[verb].key
-    taken = RESERVED_KEYS | {v.key for v in known.values()}
+    taken = TABLE_KEYS | {v.key for v in known.values()}
     return next((ch for ch in verb if ch.isalpha() and ch not in taken), "")
 
 
