@@ -16,7 +16,7 @@ from typing import ClassVar
 from rich.console import RenderableType
 from rich.containers import Lines
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -36,7 +36,7 @@ from parlour.review import review_deal, review_lines, reviewer_bot
 from parlour.session import HUMAN, TableSession, Turn
 from parlour.stats import PlayerStats
 from parlour.text import clip, plural
-from parlour.tui.moves import all_verbs, game_verbs, verb_help, verb_key
+from parlour.tui.moves import game_verbs, verb_help, verb_key
 from parlour.tui.screens import (
     DEFAULT_BOT,
     ChoiceScreen,
@@ -67,9 +67,6 @@ class TableScreen(Screen[None]):
         Binding("question_mark,f1", "help", "Help"),
         Binding("q", "quit_table", "Quit"),
         Binding("enter", "confirm", "Play", show=False),
-        # Every family's verb keys; check_action lets through only this game's.
-        *[Binding(verb.key, f"verb({name!r})", label(name), show=False)
-          for name, verb in all_verbs().items()],
     ]
 
     def __init__(self, match: Match, seats: Sequence[str], save_path: Path | None) -> None:
@@ -82,6 +79,7 @@ class TableScreen(Screen[None]):
         self.names = SeatNames(self.game)
         #: The verbs of this game, whose keys are the table's (another family's are not).
         self.game_verbs = game_verbs(self.session.start_deal())
+        self.verb_keys = {verb_key(verb): verb for verb in self.game_verbs}
         self.logged = 0
         self.verbs: list[str] = []
         self.thinking = False
@@ -109,9 +107,13 @@ class TableScreen(Screen[None]):
         self.new_deal_log()
         self.advance()
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Another family's verb keys do nothing here (``r`` robs only in the trump games)."""
-        return action != "verb" or parameters[0] in self.game_verbs
+    def on_key(self, event: events.Key) -> None:
+        """The key of one of this game's verbs (its family's record) makes that move with the
+        selected cards; another family's keys do nothing here."""
+        verb = self.verb_keys.get(event.character or "")
+        if verb is not None:
+            event.stop()
+            self.action_verb(verb)
 
     # -- what is shown ------------------------------------------------------------------------
     @property
