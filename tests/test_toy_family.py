@@ -242,6 +242,16 @@ def test_the_web_lists_the_toy_with_its_record_and_no_felt(http: TestClient) -> 
     assert not {"medium", "hard", "expert"} & set(info["bots"])
     assert info["bots_by_players"] == {"2": info["bots"]}
     assert http.get("/static/felts/toy.js").status_code == 404
+    # A searching level asked for anyway is refused, and no table is made.
+    for seats, stand_in, where in [
+            ([{"kind": "human"}, {"kind": "bot", "bot": "hard"}], "greedy", "seat 1: hard"),
+            ([{"kind": "human"}, {"kind": "bot", "bot": "greedy"}], "expert",
+             "the stand-in: expert")]:
+        refused = http.post("/api/tables", json={"variant": NAME, "seats": seats,
+                                                 "stand_in": stand_in})
+        assert refused.status_code == 400
+        assert refused.json()["error"].startswith(f"{where} cannot play {NAME}")
+    assert http.get("/api/tables").json()["total"] == 0
 
 
 @pytest.mark.parametrize("bot", ["greedy", "random"])

@@ -35,7 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from parlour.bots import Bot, bot_names, bot_spec, make_bot
+from parlour.bots import Bot, bot_names, bot_spec, make_bot, offered_bots, searchable
+from parlour.bots.levels import LEVELS
 from parlour.cards import parse_card
 from parlour.errors import CardError, ParlourError, VariantError
 from parlour.game import Action, Game, Observation, State
@@ -81,17 +82,24 @@ class WebError(ParlourError):
 
 #: The longest bot name with its settings a client may send.
 BOT_SPEC_LIMIT = 100
+#: The levels that search, which need the game's compiled parts.
+SEARCHING = frozenset(level.name for level in LEVELS)
 
 
-def checked_bot(spec: object, what: str = "") -> str:
-    """``spec`` as a bot a seat may take (a name, with its settings where it takes any:
-    ``ismcts:simulations=50``), or a :class:`WebError` that says why not, after ``what``."""
+def checked_bot(spec: object, game: Game, what: str = "") -> str:
+    """``spec`` as a bot a seat of ``game`` may take (a name, with its settings where it takes
+    any: ``ismcts:simulations=50``), or a :class:`WebError` that says why not, after ``what``:
+    a searching level cannot play a family without compiled parts."""
     if not isinstance(spec, str) or len(spec) > BOT_SPEC_LIMIT:
         raise WebError(f"{what}unknown bot {quote(spec)}; the bots are: " + ", ".join(bot_names()))
     try:
-        return bot_spec(spec)
+        checked = bot_spec(spec)
     except VariantError as e:
         raise WebError(what + str(e)) from None
+    if checked in SEARCHING and not searchable(game.variant):
+        raise WebError(f"{what}{checked} cannot play {game.name}: it searches deals that game "
+                       "cannot deal it; choose one of " + ", ".join(offered_bots(game.name)))
+    return checked
 
 
 @dataclass
@@ -520,7 +528,7 @@ class Table:
                 raise WebError(f"seat {seat} is free already", 409)
             chosen.name, chosen.token_hash, chosen.away = "", None, False
         else:
-            name = checked_bot(body.get("bot") or self.stand_in)
+            name = checked_bot(body.get("bot") or self.stand_in, self.game)
             chosen.kind, chosen.bot_name, chosen.name = "bot", name, name
             chosen.token_hash, chosen.away = None, False
             self.session.seat_bot(seat, name)
@@ -929,13 +937,13 @@ class Tables:
             raise WebError(str(e)) from None
         except TypeError:
             raise WebError("'options' must be an object of option values by name") from None
-        seats = self._seats(body.get("seats"), game.players)
+        seats = self._seats(body.get("seats"), game)
         seed = body.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
                                  or not 0 <= seed < 2**63):
             raise WebError(f"The seed must be a whole number from 0 to {2**63 - 1}, or none")
         turn_timeout = self._turn_timeout(body)
-        stand_in = checked_bot(body.get("stand_in", self.settings.stand_in), "the stand-in: ")
+        stand_in = checked_bot(body.get("stand_in", self.settings.stand_in), game, "the stand-in: ")
         self._check_room(client)
         seeded = seed is not None
         if seed is None:
@@ -1009,7 +1017,8 @@ class Tables:
                            f"{math.ceil(wait)} s", 429, retry_after=wait)
 
     @staticmethod
-    def _seats(spec: object, players: int) -> list[Seat]:
+    def _seats(spec: object, game: Game) -> list[Seat]:
+        players = game.players
         if spec is None:
             spec = [{"kind": "human"}] + [{"kind": "bot", "bot": DEFAULT_BOT}] * (players - 1)
         if not isinstance(spec, list) or len(spec) != players:
@@ -1023,7 +1032,7 @@ class Tables:
                 continue
             if kind != "bot":
                 raise WebError(f"seat {n}: the kind must be \"human\" or \"bot\", not {quote(kind)}")
-            name = checked_bot(s.get("bot") or DEFAULT_BOT, f"seat {n}: ")
+            name = checked_bot(s.get("bot") or DEFAULT_BOT, game, f"seat {n}: ")
             seats.append(Seat(n, "bot", name, name, None))
         return seats
 
