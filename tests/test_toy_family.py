@@ -192,6 +192,10 @@ async def _terminal_deal() -> None:
         await pilot.press("p")
         assert message(table).startswith("Not allowed: select one card to play")
         assert table.state.history == []
+        # No searching level can judge the toy's moves: a hint says so, and nothing breaks.
+        await pilot.press("h")
+        assert message(table) == (f"There are no hints in {NAME}: no computer player here "
+                                  "can judge its moves.")
         mine = []
         keys = iter(["p", "enter"] * 3)
         while isinstance(app.screen, TableScreen):
@@ -272,6 +276,10 @@ def test_the_web_table_plays_a_deal_against_a_bot(http: TestClient, bot: str) ->
         assert sorted(legal) == sorted(view["hand"])
         obs = observation_from_dict(game, view["observation"])
         assert isinstance(obs, ToyObservation) and obs.to_dict() == view["observation"]
+        # No hint: no searching level can judge the toy's moves.
+        me.send({"type": "hint", "ref": "h"})
+        no_hint = me.receive_until(lambda m: m["type"] == "error")
+        assert no_hint["ref"] == "h" and no_hint["message"].startswith("there are no hints")
         # A card not in hand is refused, and nothing changes.
         other = next(str(c) for c in parlour.cards.CARDS if str(c) not in legal)
         me.send({"type": "action", "verb": "play", "cards": [other], "ref": "no"})

@@ -24,7 +24,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, RichLog, Static
 
 from parlour.advice import ADVISER, Hint
-from parlour.bots import make_bot
+from parlour.bots import make_bot, searchable
 from parlour.errors import ParlourError
 from parlour.game import Action, State
 from parlour.match import Match
@@ -362,6 +362,10 @@ class TableScreen(Screen[None]):
 
     @guarded
     def action_hint(self) -> None:
+        if not searchable(self.game.variant):
+            self.say(f"There are no hints in {self.game.name}: no computer player here can "
+                     "judge its moves.")
+            return
         if not self.my_turn:
             self.say("A hint is for your turn.")
             return
@@ -398,6 +402,9 @@ class TableScreen(Screen[None]):
         """The review of the last deal's decisions of the person's seat (run in a worker
         thread)."""
         state = self.match.deals[-1]
+        if not searchable(self.game.variant):
+            return [f"There is no review in {self.game.name}: no computer player here can "
+                    "judge its moves."]
         level = getattr(self.app, "advice_level", ADVISER)
         decisions = review_deal(state, [self.seat], reviewer_bot(level),
                                 deal=len(self.match.deals))

@@ -785,6 +785,7 @@ class Table:
         working it out again. Refused (:class:`WebError`) when it is not the seat's turn."""
         seat = self.acting_seat(client, message)
         self.check_plays(seat)
+        self.check_judged("hints")
         state = self.match.current
         if state is None or state.is_over or state.current_player != seat:
             raise WebError("a hint is for your turn")
@@ -800,11 +801,18 @@ class Table:
         self._work(client, seat, ("hint", self.deal_number, len(state.history)),
                    hints.work_out_hint, request, reply, message.get("ref"))
 
+    def check_judged(self, what: str) -> None:
+        """Refuses ``what`` (hints, reviews) in a game no searching level can judge."""
+        if not searchable(self.game.variant):
+            raise WebError(f"there are no {what} in {self.game.name}: no computer player here "
+                           "can judge its moves")
+
     def review(self, client: Client, message: dict[str, Any]) -> None:
         """Review ``client``'s seat's decisions in a finished deal (``deal``: its number,
         default the last one); the review is sent to that client alone when done. One review
         a deal, as one hint a decision; refused when the deal is not finished."""
         seat = self.acting_seat(client, message)
+        self.check_judged("reviews")
         number = message.get("deal", len(self.match.deals))
         if (not isinstance(number, int) or isinstance(number, bool)
                 or not 1 <= number <= len(self.match.deals)):
