@@ -39,14 +39,15 @@ from parlour.bots.learned import (
     policy_for,
     prior,
 )
-from parlour.bots.learned.network import ARRAYS, FORMAT, ClimbingFeatures, QNet, features_for
-from parlour.bots.learned.rummy import RummyFeatures
-from parlour.bots.learned.trump import COLUMNS as TRUMP_COLUMNS
-from parlour.bots.learned.trump import TrumpFeatures
+from parlour.bots.learned.network import ARRAYS, FORMAT, QNet, features_for
 from parlour.bots.levels import GUIDED_CANDIDATES, LEVELS, Level
 from parlour.bots.search import Playouts, SearchResult, policy_order
 from parlour.envs import action_index, encoder
 from parlour.game import State
+from parlour.games.climbing.features import ClimbingFeatures
+from parlour.games.rummy.features import RummyFeatures
+from parlour.games.trump.features import COLUMNS as TRUMP_COLUMNS
+from parlour.games.trump.features import TrumpFeatures
 from parlour.games.trump.ranking import (
     DEMOTED_POWER,
     POWER,

@@ -29,7 +29,6 @@ from parlour.bots.learned import (
     prior,
 )
 from parlour.bots.learned.network import QNet, features_for
-from parlour.bots.learned.rummy import COLUMNS, KINDS, RummyFeatures
 from parlour.bots.levels import GUIDED_CANDIDATES, LEVELS
 from parlour.envs import action_index, encoder
 from parlour.errors import DealError
@@ -41,6 +40,7 @@ from parlour.games.rummy.actions import (
     LAYOFF,
     MELD,
 )
+from parlour.games.rummy.features import COLUMNS, KINDS, RummyFeatures
 from parlour.games.rummy.melds import extensions, is_group, is_meld, mask_value, rummy_mask
 from parlour.games.rummy.observation import RummyObservation
 from parlour.training.dmc import Config, Trainer

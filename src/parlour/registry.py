@@ -164,7 +164,9 @@ class Family:
     ``/static/felts/<family>.js``; none: the page shows the table's text).
     ``one_card_moves``: every move with a card takes that one card, so a click on a card
     makes the move where only one can. ``seat_totals``: whether each seat's line shows its
-    match total (not where the felt shows the scores).
+    match total (not where the felt shows the scores). ``features``: where the learned
+    networks find the family's action features (``module:Class``, imported on first use, since
+    they need numpy; none: the family has no network).
     """
 
     name: str
@@ -172,6 +174,7 @@ class Family:
     felt: Path | None = None
     one_card_moves: bool = False
     seat_totals: bool = True
+    features: str = ""
 
     def verb(self, name: str) -> Verb | None:
         """The verb called ``name``, if the family has it."""

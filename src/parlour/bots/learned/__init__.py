@@ -1,6 +1,6 @@
 """``learned``: the self-play networks, as bots and as guides for search.
 
-The network (:mod:`.dmc`) scores each legal action by the points it expects the seat to end the
+The network (:mod:`.network`) scores each legal action by the points it expects the seat to end the
 deal with after playing it, from the seat's observation alone; the bot plays the best-scored
 action. It learned by self-play: ``training/selfplay.py`` (Deep Monte-Carlo on the batched
 environment; the command, seed and compute that made each shipped network are in
@@ -76,7 +76,7 @@ class Policy:
         self.index = action_index(game)
         #: The network predicts normalised returns; this turns them into the variant's points.
         self.scale = reward_scale(game)
-        #: Trained on each seat's return less the other seats' mean (``dmc.Config.relative``):
+        #: Trained on each seat's return less the other seats' mean (``parlour.training.dmc.Config.relative``):
         #: its points are then a lead over the table.
         self.relative = bool(metadata.get("config", {}).get("relative", False))
         self._compiled: tuple[ClimbingNet | TrumpNet | RummyNet | None] | None = None

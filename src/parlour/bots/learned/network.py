@@ -6,18 +6,19 @@ The network is a two-layer perceptron over
 - the batch's observation encoding (:func:`parlour.encoding.encoder`): the state part, whose
   first-layer product is computed once per row and shared by all of the row's legal actions;
 - features of each action, each family its own (:func:`features_for`): in the climbing games
-  (:class:`ClimbingFeatures`), features computed once over the whole action index (its cards,
+  (:class:`~parlour.games.climbing.features.ClimbingFeatures`), features computed once over the whole action index (its cards,
   size, kind, top card, 2s spent) and, per decision, what it leaves in hand: the
   hand-after-move card block, how many cards, singles, pairs, triples and quads remain, how
   many rank groups it breaks, whether it goes out; in the trump games
-  (:class:`~parlour.bots.learned.trump.TrumpFeatures`), the action's index entry and what its
+  (:class:`~parlour.games.trump.features.TrumpFeatures`), the action's index entry and what its
   card means in the deal (trump or plain, its place in the order, whether it takes the trick);
-  in Rummy (:class:`~parlour.bots.learned.rummy.RummyFeatures`), the kind of move, the cards it
+  in Rummy (:class:`~parlour.games.rummy.features.RummyFeatures`), the kind of move, the cards it
   moves and their points, and the hand it leaves (its melds, deadwood and unpaired cards).
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -27,22 +28,19 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from parlour.encoding import action_index, encoder
+from parlour.encoding import encoder
 from parlour.errors import ParlourError
 from parlour.game import Game
-from parlour.games.climbing import Category, ClimbingAction, ClimbingGame
+from parlour.registry import families, family_of
 
 if TYPE_CHECKING:
-    from parlour._core import ClimbingNet
+    pass
 
 F32 = npt.NDArray[np.float32]
 I64 = npt.NDArray[np.int64]
 
 #: The weights format of :meth:`QNet.save`; a file of another format is refused.
 FORMAT = 2
-#: The dynamic (hand-after-move) features after the 52-card block: cards left / 13, goes out,
-#: singles, pairs, triples, quads left / 6, rank groups broken / 4.
-AFTER_EXTRA = 7
 #: The network's arrays: the first layer split into its observation and action parts.
 ARRAYS = ("w1o", "w1a", "b1", "w2", "b2", "w3", "b3")
 
@@ -79,102 +77,22 @@ class ActionFeatures(Protocol):
         ...
 
 
-class ClimbingFeatures:
-    """Per-action features of the climbing games: a static table over the whole action index,
-    and what each legal action leaves in the hand of the seat to move (read from the ``hand``
-    block, the first 52 entries of the observation encoding, in the game's card order as the
-    tables here are)."""
-
-    #: A climbing deal's observation holds nothing of the match.
-    match_entries: tuple[str, ...] = ()
-
-    def __init__(self, game: Game) -> None:
-        if not isinstance(game, ClimbingGame):
-            raise ParlourError(f"the self-play network plays the climbing games, not {game.name}")
-        self.game = game
-        index = action_index(game)
-        names = encoder(game).feature_names()
-        # The hand block leads the encoding: rows() reads it as the first 52 entries.
-        if not (names[0].startswith("hand:") and names[51].startswith("hand:")):
-            raise ParlourError(f"{game.name}'s encoding does not start with the hand block")
-        place = {card: k for k, card in enumerate(game.card_order())}
-        kinds = [cat for cats in game.table.categories.values() for cat in cats]
-        self.size = index.size
-        self.cards = np.zeros((index.size, 52), dtype=np.float32)
-        # pass, size 1-5, kind, top card's place, top card's rank, 2s spent
-        static = np.zeros((index.size, 1 + 5 + len(kinds) + 1 + 13 + 1), dtype=np.float32)
-        for i in range(index.size):
-            a = index.action(i)
-            assert isinstance(a, ClimbingAction)
-            if a.category is Category.PASS:
-                static[i, 0] = 1.0
-                continue
-            places = sorted(place[int(c)] for c in a.cards)
-            self.cards[i, places] = 1.0
-            static[i, len(places)] = 1.0
-            static[i, 6 + kinds.index(a.category)] = 1.0
-            top = places[-1]
-            static[i, 6 + len(kinds)] = top / 51
-            static[i, 7 + len(kinds) + top // 4] = 1.0
-            static[i, -1] = sum(p >= 48 for p in places) / 4  # the 2s: the top rank
-        self.static = np.concatenate([self.cards, static], axis=1)
-        # card place -> rank (4 suits a rank, lowest first): hand @ ranks counts cards a rank.
-        self.ranks = np.zeros((52, 13), dtype=np.float32)
-        self.ranks[np.arange(52), np.arange(52) // 4] = 1.0
-        self.width = self.static.shape[1] + 52 + AFTER_EXTRA
-
-    def compiled(self, params: dict[str, F32], scale: float) -> ClimbingNet:
-        """The network as the climbing games' compiled playout policy
-        (:meth:`ActionFeatures.compiled`): the static features as sparse rows."""
-        from parlour._core import ClimbingNet
-
-        p, static, game = params, self.static, self.game
-        rows, cols = np.nonzero(static)
-        ptr = np.searchsorted(rows, np.arange(static.shape[0] + 1)).astype(np.int64)
-        return ClimbingNet(
-            game.table.core, game.players, p["w1o"], p["w1a"], p["b1"], p["w2"], p["b2"],
-            p["w3"], float(p["b3"][0]), ptr, cols.astype(np.int64),
-            static[rows, cols].astype(np.float32), scale=scale)
-
-    def rows(self, legal: I64, obs: F32, seg: I64) -> F32:
-        """One feature row per legal action (:meth:`ActionFeatures.rows`)."""
-        hand = obs[seg, :52]
-        played = self.cards[legal]
-        after = hand - played
-        counts = after @ self.ranks
-        held = hand @ self.ranks
-        taken = played @ self.ranks
-        out = np.empty((legal.shape[0], self.width), dtype=np.float32)
-        s = self.static.shape[1]
-        out[:, :s] = self.static[legal]
-        out[:, s:s + 52] = after
-        left = after.sum(axis=1)
-        out[:, s + 52] = left / 13
-        out[:, s + 53] = (left == 0) & (legal != 0)
-        for k in range(1, 5):
-            out[:, s + 53 + k] = (counts == k).sum(axis=1) / 6
-        out[:, s + 58] = ((taken > 0) & (taken < held)).sum(axis=1) / 4
-        return out
-
-
 def features_for(game: Game) -> ActionFeatures:
-    """The action features of ``game``'s family, or a :class:`ParlourError` for a family
-    without them.
+    """The action features of ``game``'s family (its record's ``features``, imported on first
+    use), or a :class:`ParlourError` for a family without them.
 
     >>> import parlour
     >>> features_for(parlour.new_game("pusoy-dos")).width, features_for(parlour.new_game("forty-five")).width
     (140, 144)
     """
-    from parlour.bots.learned.rummy import RummyFeatures
-    from parlour.bots.learned.trump import TrumpFeatures
-
-    families: dict[str, Callable[[Game], ActionFeatures]] = {
-        "climbing": ClimbingFeatures, "trump": TrumpFeatures, "rummy": RummyFeatures}
-    make = families.get(game.variant.family)
-    if make is None:
-        *others, last = sorted(families)
+    path = family_of(game.variant).features
+    if not path:
+        *others, last = sorted(f.name for f in families() if f.features) or ["no"]
+        plays = f"{', '.join(others)} and {last}" if others else last
         raise ParlourError(f"the self-play network has no features for {game.name}: it plays "
-                           f"the {', '.join(others)} and {last} games")
+                           f"the {plays} games")
+    module, _, name = path.partition(":")
+    make: Callable[[Game], ActionFeatures] = getattr(importlib.import_module(module), name)
     return make(game)
 
 
@@ -258,7 +176,6 @@ class QNet:
         start where the entries are 0). Here each row's constant share is moved into the bias
         and the row is zeroed, so the scores are the same on every deal like those of training
         and do not change with the match's scores later on."""
-        from parlour.encoding import encoder
 
         game = features.game
         enc = encoder(game)

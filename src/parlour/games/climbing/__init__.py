@@ -48,6 +48,7 @@ register_family(Family(
         Verb("pass", "Pass", "a", "pass"),
     ),
     felt=Path(__file__).with_name("felt.js"),
+    features="parlour.games.climbing.features:ClimbingFeatures",
 ))
 
 register(Variant(

@@ -20,6 +20,7 @@ register_family(Family(
         Verb("discard", "Discard", "x", "discard the selected card"),
     ),
     felt=Path(__file__).with_name("felt.js"),
+    features="parlour.games.rummy.features:RummyFeatures",
 ))
 
 register(

@@ -27,6 +27,7 @@ register_family(Family(
         Verb("stop", "Stop", "t", "stop: take the pool"),
     ),
     felt=Path(__file__).with_name("felt.js"),
+    features="parlour.games.trump.features:TrumpFeatures",
     one_card_moves=True,
     seat_totals=False,  # the felt shows the sides' points (Forty-Five) or the chips
 ))

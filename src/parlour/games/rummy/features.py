@@ -1,4 +1,4 @@
-"""The action features of ``rummy`` for the self-play network (:mod:`.dmc`).
+"""The action features of ``rummy`` for the self-play network (:mod:`parlour.bots.learned.network`).
 
 Rummy's action index has 2,855 entries, most of them lay-offs that a deal meets rarely, so an
 action is described by what it does rather than by its entry: its kind, the cards it moves
@@ -134,7 +134,7 @@ class RummyFeatures:
 
     def compiled(self, params: dict[str, F32], scale: float) -> RummyNet:
         """The network as rummy's compiled playout policy
-        (:meth:`~parlour.bots.learned.network.ActionFeatures.compiled`)."""
+        (:meth:`parlour.bots.learned.network.ActionFeatures.compiled`)."""
         from parlour._core import RummyNet
         from parlour.games.rummy.engine import core_turn_limit
 
@@ -144,7 +144,7 @@ class RummyFeatures:
                         p["b1"], p["w2"], p["b2"], p["w3"], float(p["b3"][0]), scale=scale)
 
     def rows(self, legal: I64, obs: F32, seg: I64) -> F32:
-        """One feature row per legal action (:meth:`~.dmc.ActionFeatures.rows`)."""
+        """One feature row per legal action (:meth:`parlour.bots.learned.network.ActionFeatures.rows`)."""
         hand = obs[seg, self.hand_at:self.hand_at + 52] > 0
         moved = self.cards[legal] > 0
         draws = legal == DRAW_DISCARD_AT

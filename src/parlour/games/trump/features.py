@@ -1,5 +1,5 @@
 """The action features of the trump games (``forty-five``, ``spoil-five``) for the self-play
-network (:mod:`.dmc`).
+network (:mod:`parlour.bots.learned.network`).
 
 A card's worth in these games hangs on the trump suit of the deal and on the trick in progress,
 both of which the observation encoding holds in card-index order (the suits as they are, not as
@@ -119,7 +119,7 @@ class TrumpFeatures:
 
     def compiled(self, params: dict[str, F32], scale: float) -> TrumpNet:
         """The network as the trump games' compiled playout policy
-        (:meth:`~parlour.bots.learned.network.ActionFeatures.compiled`), its encoding given the
+        (:meth:`parlour.bots.learned.network.ActionFeatures.compiled`), its encoding given the
         scores a match starts with, as in self-play."""
         from parlour._core import TrumpNet
 
