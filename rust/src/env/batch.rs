@@ -2,7 +2,8 @@
 //! decision (a deal that ends is dealt again at once), with every row's observation, legal
 //! action indexes, seat to move, rewards and end written into caller-given buffers.
 //!
-//! What a family supplies is [`Family`]; the deals are dealt from seeds drawn as the Python
+//! What a family supplies is [`Family`]; what the Python face calls, for any family, is
+//! [`Batched`] (every `Batch<F>` is one). The deals are dealt from seeds drawn as the Python
 //! environment drew them (`random.Random(seed)` then `getrandbits(63)` per deal, with
 //! CPython's generator ported in [`crate::pyrandom`]), so the same seed gives the same deals.
 
