@@ -12,13 +12,17 @@ use pyo3::types::{PyList, PyTuple};
 
 use numpy::PyReadonlyArray1;
 
+use crate::climbing::encoding::{self, ActionIndex, Env};
 use crate::climbing::net::{Net, Weights};
 use crate::climbing::policy::{self, SeatView};
 use crate::climbing::{
     self, Five, Illegal, Knowledge, MAX_SEATS, Rules, Scoring, Seen, Start, State, Table, Window,
 };
+use crate::env::batch::{Batch, Batched, Family};
+use crate::env::python::{EnvCore, Game, same_rules};
 use crate::error::CoreError;
 use crate::interned::Interned;
+use crate::pyrandom::Mt19937;
 use crate::sim::mlp::{NetPolicy, Network as _, Scratch};
 use crate::sim::python::{Race, RacePolicy, WeightArrays, knowledge_methods, net_methods};
 use crate::sim::{self, Rng};
@@ -628,6 +632,75 @@ net_methods!(
         }
     }
 );
+
+#[pymethods]
+impl EnvCore {
+    /// A climbing game: its compiled table (`ComboTable.core`) at `players` seats.
+    #[staticmethod]
+    fn climbing(table: &Bound<'_, ClimbingTable>, players: usize) -> Result<EnvCore, CoreError> {
+        let (table, card_order) = table.get().core();
+        let index = Arc::new(ActionIndex::new(table));
+        let env = Env::new(table.clone(), card_order, players, index)
+            .ok_or_else(|| CoreError::value(format!("no climbing deal of {players} seats")))?;
+        Ok(EnvCore::new(env))
+    }
+}
+
+/// The climbing environment (`EnvCore.climbing`): its deals are `ClimbingEngine`s.
+impl Game for Env {
+    fn obs_size(&self) -> usize {
+        Family::obs_size(self)
+    }
+
+    fn actions(&self) -> usize {
+        Env::actions(self)
+    }
+
+    fn players(&self) -> usize {
+        Family::players(self)
+    }
+
+    fn to_move(&self, engine: &Bound<'_, PyAny>) -> PyResult<i64> {
+        Ok(i64::from(
+            engine
+                .cast::<ClimbingEngine>()?
+                .try_borrow_mut()?
+                .core_state()
+                .current_player(),
+        ))
+    }
+
+    fn encode(
+        &self,
+        engine: &Bound<'_, PyAny>,
+        seat: usize,
+        out: &mut [f32],
+        _extra: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let mut engine = engine.cast::<ClimbingEngine>()?.try_borrow_mut()?;
+        let state = engine.core_state();
+        same_rules(self.rules(), &state.table().rules)?;
+        let seat = self.seat(state.players(), seat)?;
+        let mut played = [0; MAX_SEATS];
+        encoding::played_by_seat(state.history(), &mut played);
+        self.encoding().encode(state, seat, &played, out);
+        Ok(())
+    }
+
+    fn each_legal(&self, engine: &Bound<'_, PyAny>, f: &mut dyn FnMut(i64)) -> PyResult<()> {
+        let mut engine = engine.cast::<ClimbingEngine>()?.try_borrow_mut()?;
+        let state = engine.core_state();
+        same_rules(self.rules(), &state.table().rules)?;
+        let mut moves = Vec::with_capacity(64);
+        self.legal_into(state, &mut moves);
+        moves.iter().for_each(|&m| f(self.index(state, m)));
+        Ok(())
+    }
+
+    fn batch(&self, size: usize, deals: Mt19937, scale: f64, threads: usize) -> Box<dyn Batched> {
+        Box::new(Batch::new(self.clone(), size, deals, scale, threads))
+    }
+}
 
 /// Add the climbing classes to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -2,7 +2,8 @@
 //! decision (a deal that ends is dealt again at once), with every row's observation, legal
 //! action indexes, seat to move, rewards and end written into caller-given buffers.
 //!
-//! What a family supplies is [`Family`]; the deals are dealt from seeds drawn as the Python
+//! What a family supplies is [`Family`]; what the Python face calls, for any family, is
+//! [`Batched`] (every `Batch<F>` is one). The deals are dealt from seeds drawn as the Python
 //! environment drew them (`random.Random(seed)` then `getrandbits(63)` per deal, with
 //! CPython's generator ported in [`crate::pyrandom`]), so the same seed gives the same deals.
 
@@ -466,6 +467,65 @@ impl<F: Family> Batch<F> {
     }
 }
 
+/// A batch of any family's game, behind one pointer: what the Python face (`BatchedCore`)
+/// calls. Implemented once, for every [`Batch`]: a call is dispatched once to the family's
+/// `Batch<F>`, whose rows are then stepped by code made for that family (no dispatch per row).
+pub trait Batched: Send + Sync {
+    /// The number of rows.
+    fn size(&self) -> usize;
+
+    /// The number of threads rows are stepped on.
+    fn threads(&self) -> usize;
+
+    /// [`Batch::reset`].
+    fn reset(&mut self, deals: Option<Mt19937>, out: Out<'_>) -> Result<(), Refused>;
+
+    /// [`Batch::step`].
+    fn step(&mut self, actions: &[i64], out: Out<'_>) -> Result<(), Refused>;
+
+    /// Every row's legal indexes, flat (see [`Out`]'s `offsets`).
+    fn legal_indexes(&self) -> Vec<i64>;
+
+    /// The seed of each row's deal.
+    fn seeds(&self) -> Vec<u64>;
+
+    /// The action indexes played in `row`'s deal so far.
+    fn played(&self, row: usize) -> Option<&[u32]>;
+}
+
+impl<F: Family> Batched for Batch<F>
+where
+    Batch<F>: Send + Sync,
+{
+    fn size(&self) -> usize {
+        Batch::size(self)
+    }
+
+    fn threads(&self) -> usize {
+        Batch::threads(self)
+    }
+
+    fn reset(&mut self, deals: Option<Mt19937>, out: Out<'_>) -> Result<(), Refused> {
+        Batch::reset(self, deals, out)
+    }
+
+    fn step(&mut self, actions: &[i64], out: Out<'_>) -> Result<(), Refused> {
+        Batch::step(self, actions, out)
+    }
+
+    fn legal_indexes(&self) -> Vec<i64> {
+        Batch::legal_indexes(self)
+    }
+
+    fn seeds(&self) -> Vec<u64> {
+        Batch::seeds(self).collect()
+    }
+
+    fn played(&self, row: usize) -> Option<&[u32]> {
+        Batch::played(self, row)
+    }
+}
+
 fn stage_rank(stage: Stage) -> usize {
     STAGES.iter().position(|&s| s == stage).unwrap_or(0)
 }
@@ -643,6 +703,36 @@ mod tests {
         }
         assert!(ended > 37, "{ended} deals ended");
         assert!(one.seeds().eq(three.seeds()));
+    }
+
+    #[test]
+    fn the_same_arrays_through_a_boxed_batch() {
+        let mut direct = batch_on(37, 2);
+        let mut boxed: Box<dyn Batched> = Box::new(batch_on(37, 2));
+        assert_eq!((boxed.size(), boxed.threads()), (37, 2));
+        let size = direct.family().obs_size();
+        let (mut a, mut b) = (Buffers::new(37, size), Buffers::new(37, size));
+        assert_eq!(boxed.step(&[0; 37], b.out()), Err(Refused::NotReset));
+        direct.reset(None, a.out()).unwrap();
+        boxed.reset(None, b.out()).unwrap();
+        for step in 0..100usize {
+            assert_eq!(a.obs, b.obs);
+            assert_eq!((&a.player, &a.rewards), (&b.player, &b.rewards));
+            assert_eq!((&a.done, &a.offsets), (&b.done, &b.offsets));
+            let legal = boxed.legal_indexes();
+            assert_eq!(direct.legal_indexes(), legal);
+            let actions: Vec<i64> = (0..37)
+                .map(|r| {
+                    let (lo, hi) = (a.offsets[r] as usize, a.offsets[r + 1] as usize);
+                    legal[lo + (step * 5 + r) % (hi - lo)]
+                })
+                .collect();
+            direct.step(&actions, a.out()).unwrap();
+            boxed.step(&actions, b.out()).unwrap();
+        }
+        assert_eq!(direct.seeds().collect::<Vec<_>>(), boxed.seeds());
+        assert_eq!(direct.played(36), boxed.played(36));
+        assert_eq!(boxed.played(37), None);
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! The reinforcement-learning environments' compiled half: what every family's observation
 //! encoder shares (card blocks written from a mask, seats relative to the observer), and the
 //! batched environment ([`batch`]): N deals stepped by one call, for any family that implements
-//! [`batch::Family`].
+//! [`batch::Family`], behind one trait object ([`batch::Batched`]) for the Python face. That
+//! face (`python`, with the `python` feature) names no family: each family implements its
+//! `Game` trait, and adds its `EnvCore` constructor, in the family's own `python` module.
 //!
 //! Each family's encoder and action index live with the family (`climbing::encoding`,
 //! `trump::encoding`, `rummy::encoding`); they reproduce the Python encoders of

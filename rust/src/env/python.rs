@@ -2,8 +2,11 @@
 //! action index and deals, which encodes a seat's view of a deal the Python state keeps (its
 //! engine object); and `BatchedCore`, N deals stepped by one call, writing every array straight
 //! into numpy arrays the caller made.
-
-use std::sync::Arc;
+//!
+//! This module names no family. Each family's `python` module implements [`Game`] for its
+//! environment (`<family>::encoding::Env`), reading the deals its own engine objects keep, and
+//! adds its constructor, the static method `EnvCore.<family>(…)`, in a `#[pymethods]` block of
+//! its own (pyo3's `multiple-pymethods`).
 
 use numpy::{
     PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1, PyReadwriteArray2,
@@ -12,66 +15,43 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::batch::{Batch, Family, Out, Refused};
-use crate::climbing::python::{ClimbingEngine, ClimbingTable};
+use super::batch::{Batched, Out, Refused};
 use crate::error::CoreError;
 use crate::pyrandom::Mt19937;
-use crate::rummy::python::RummyCore;
-use crate::sim::python::scale_divisor;
-use crate::trump::python::{TrumpEngine, TrumpRules};
-use crate::{climbing, rummy, trump};
 
-/// One game's environment parts, by family.
-#[derive(Clone)]
-enum Game {
-    Climbing(climbing::encoding::Env),
-    Trump(trump::encoding::Env),
-    Rummy(rummy::encoding::Env),
-}
+/// What `EnvCore` needs of one family's game (a variant, its options and player count):
+/// implemented by each family, in its own module, for its environment. The engine objects
+/// are the family's own; another family's is refused with the `TypeError` of a failed cast.
+pub(crate) trait Game: Send + Sync {
+    /// The length of an observation encoding.
+    fn obs_size(&self) -> usize;
 
-/// One game (a variant, its options and player count): its observation encoding, its action
-/// index and its deals, for the environments.
-#[pyclass(frozen, module = "parlour._core")]
-pub struct EnvCore {
-    game: Game,
-}
+    /// The number of actions (the action index's size).
+    fn actions(&self) -> usize;
 
-/// `out` as a slice of exactly `size` entries.
-fn exactly<'a, T>(out: &'a mut [T], size: usize, what: &str) -> Result<&'a mut [T], CoreError> {
-    if out.len() == size {
-        Ok(out)
-    } else {
-        Err(CoreError::value(format!(
-            "{what} must have {size} entries, not {}",
-            out.len()
-        )))
-    }
-}
+    /// The number of seats of this game's deals.
+    fn players(&self) -> usize;
 
-impl EnvCore {
-    fn obs_size(&self) -> usize {
-        match &self.game {
-            Game::Climbing(env) => env.obs_size(),
-            Game::Trump(env) => env.obs_size(),
-            Game::Rummy(env) => env.obs_size(),
-        }
-    }
+    /// The seat to move in the deal `engine` keeps (-1 once it is over).
+    fn to_move(&self, engine: &Bound<'_, PyAny>) -> PyResult<i64>;
 
-    fn actions(&self) -> usize {
-        match &self.game {
-            Game::Climbing(env) => env.actions(),
-            Game::Trump(env) => env.actions(),
-            Game::Rummy(env) => env.actions(),
-        }
-    }
+    /// `seat`'s encoding of the deal `engine` keeps into `out` (`obs_size` entries); `extra`
+    /// is what the Python state keeps beside its engine, where the family's encoding needs it.
+    fn encode(
+        &self,
+        engine: &Bound<'_, PyAny>,
+        seat: usize,
+        out: &mut [f32],
+        extra: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()>;
 
-    fn players(&self) -> usize {
-        match &self.game {
-            Game::Climbing(env) => env.players(),
-            Game::Trump(env) => env.players(),
-            Game::Rummy(env) => env.players(),
-        }
-    }
+    /// Calls `f` with each legal action index of the deal `engine` keeps, in its order.
+    fn each_legal(&self, engine: &Bound<'_, PyAny>, f: &mut dyn FnMut(i64)) -> PyResult<()>;
+
+    /// `size` deals of this game stepped together (the family's own
+    /// [`Batch`](super::batch::Batch)): new deals' seeds from `deals`, rewards divided by
+    /// `scale`, stepped on `threads` threads.
+    fn batch(&self, size: usize, deals: Mt19937, scale: f64, threads: usize) -> Box<dyn Batched>;
 
     /// `seat`, if it is a seat of a deal of `players` seats made for this game.
     fn seat(&self, players: usize, seat: usize) -> Result<usize, CoreError> {
@@ -86,213 +66,66 @@ impl EnvCore {
         }
         Ok(seat)
     }
+}
 
-    /// An error unless a deal played by `theirs` (an engine's rules) is one of this game's:
-    /// another variant's engine with as many seats would be encoded and indexed wrongly.
-    fn same_rules<R: PartialEq>(ours: &R, theirs: &R) -> Result<(), CoreError> {
-        if ours == theirs {
-            Ok(())
-        } else {
-            Err(CoreError::value(
-                "this deal is of another game (other rules) than this encoder's",
-            ))
-        }
-    }
-
-    /// The seat to move in the deal `engine` keeps (-1 once it is over).
-    fn to_move(&self, engine: &Bound<'_, PyAny>) -> PyResult<i64> {
-        Ok(i64::from(match &self.game {
-            Game::Climbing(_) => engine
-                .cast::<ClimbingEngine>()?
-                .try_borrow_mut()?
-                .core_state()
-                .current_player(),
-            Game::Trump(_) => engine
-                .cast::<TrumpEngine>()?
-                .try_borrow()?
-                .core_state()
-                .current_player(),
-            Game::Rummy(_) => engine
-                .cast::<RummyCore>()?
-                .try_borrow()?
-                .core_state()
-                .current_player(),
-        }))
-    }
-
-    /// `seat`'s encoding of the deal `engine` keeps into `out` (`size` entries).
-    fn encode_into(
-        &self,
-        engine: &Bound<'_, PyAny>,
-        seat: usize,
-        out: &mut [f32],
-        extra: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<()> {
-        match &self.game {
-            Game::Climbing(env) => {
-                let mut engine = engine.cast::<ClimbingEngine>()?.try_borrow_mut()?;
-                let state = engine.core_state();
-                Self::same_rules(env.rules(), &state.table().rules)?;
-                let seat = self.seat(state.players(), seat)?;
-                let mut played = [0; climbing::MAX_SEATS];
-                climbing::encoding::played_by_seat(state.history(), &mut played);
-                env.encoding().encode(state, seat, &played, out);
-            }
-            Game::Trump(env) => {
-                let engine = engine.cast::<TrumpEngine>()?.try_borrow()?;
-                let state = engine.core_state();
-                Self::same_rules(env.rules(), state.rules())?;
-                let seat = self.seat(state.players(), seat)?;
-                let scores: Vec<f64> = extra
-                    .ok_or_else(|| CoreError::value("a trump encoding needs the deal's scores"))?
-                    .extract()?;
-                if scores.len() != env.encoding().score_entries() {
-                    return Err(CoreError::value(format!(
-                        "the deal's scores are {} numbers, not {}",
-                        env.encoding().score_entries(),
-                        scores.len()
-                    ))
-                    .into());
-                }
-                let mut played = [0; trump::MAX_SEATS];
-                trump::encoding::played_by_seat(state.history(), &mut played);
-                env.encoding().encode(state, seat, &played, &scores, out);
-            }
-            Game::Rummy(env) => {
-                let engine = engine.cast::<RummyCore>()?.try_borrow()?;
-                let state = engine.core_state();
-                Self::same_rules(env.rules(), state.rules())?;
-                let seat = self.seat(state.players(), seat)?;
-                let given: Vec<u64> = extra
-                    .ok_or_else(|| CoreError::value("a rummy encoding needs each seat's discards"))?
-                    .extract()?;
-                let mut discards = [0; rummy::MAX_SEATS];
-                if given.len() != state.players() {
-                    return Err(CoreError::value("give one discard mask per seat").into());
-                }
-                discards[..given.len()].copy_from_slice(&given);
-                env.encoding().encode(state, seat, &discards, out);
-            }
-        }
+/// An error unless a deal played by `theirs` (an engine's rules) is one of this game's
+/// (`ours`): another variant's engine with as many seats would be encoded and indexed wrongly.
+pub(crate) fn same_rules<R: PartialEq>(ours: &R, theirs: &R) -> Result<(), CoreError> {
+    if ours == theirs {
         Ok(())
+    } else {
+        Err(CoreError::value(
+            "this deal is of another game (other rules) than this encoder's",
+        ))
     }
+}
 
-    /// Calls `f` with each legal action index of the deal `engine` keeps.
-    fn each_legal(&self, engine: &Bound<'_, PyAny>, mut f: impl FnMut(i64)) -> PyResult<()> {
-        match &self.game {
-            Game::Climbing(env) => {
-                let mut engine = engine.cast::<ClimbingEngine>()?.try_borrow_mut()?;
-                let state = engine.core_state();
-                Self::same_rules(env.rules(), &state.table().rules)?;
-                let mut moves = Vec::with_capacity(64);
-                env.legal_into(state, &mut moves);
-                moves.iter().for_each(|&m| f(env.index(state, m)));
-            }
-            Game::Trump(env) => {
-                let engine = engine.cast::<TrumpEngine>()?.try_borrow()?;
-                let state = engine.core_state();
-                Self::same_rules(env.rules(), state.rules())?;
-                let mut moves = Vec::with_capacity(16);
-                state.legal_actions(&mut moves);
-                moves.iter().for_each(|&m| f(env.index(state, m)));
-            }
-            Game::Rummy(env) => {
-                let engine = engine.cast::<RummyCore>()?.try_borrow()?;
-                let state = engine.core_state();
-                Self::same_rules(env.rules(), state.rules())?;
-                let mut moves = Vec::with_capacity(64);
-                state.legal_actions(&mut moves);
-                moves.iter().for_each(|&m| f(env.index(state, m)));
-            }
+/// One game (a variant, its options and player count): its observation encoding, its action
+/// index and its deals, for the environments.
+// Made by a family's constructor, `EnvCore.<family>(…)`, a static method in its module.
+#[pyclass(frozen, module = "parlour._core")]
+pub struct EnvCore {
+    game: Box<dyn Game>,
+}
+
+impl EnvCore {
+    /// The environment of `game`, for a family's constructor.
+    pub(crate) fn new(game: impl Game + 'static) -> EnvCore {
+        EnvCore {
+            game: Box::new(game),
         }
-        Ok(())
+    }
+}
+
+/// `out` as a slice of exactly `size` entries.
+fn exactly<'a, T>(out: &'a mut [T], size: usize, what: &str) -> Result<&'a mut [T], CoreError> {
+    if out.len() == size {
+        Ok(out)
+    } else {
+        Err(CoreError::value(format!(
+            "{what} must have {size} entries, not {}",
+            out.len()
+        )))
     }
 }
 
 #[pymethods]
 impl EnvCore {
-    /// A climbing game: its compiled table (`ComboTable.core`) at `players` seats.
-    #[staticmethod]
-    fn climbing(table: &Bound<'_, ClimbingTable>, players: usize) -> Result<EnvCore, CoreError> {
-        let (table, card_order) = table.get().core();
-        let index = Arc::new(climbing::encoding::ActionIndex::new(table));
-        let env = climbing::encoding::Env::new(table.clone(), card_order, players, index)
-            .ok_or_else(|| CoreError::value(format!("no climbing deal of {players} seats")))?;
-        Ok(EnvCore {
-            game: Game::Climbing(env),
-        })
-    }
-
-    /// A trump game: its compiled rules (`DealRules.core`) at `players` seats; the scores are
-    /// divided by `score_scale`; a deal of the batched environment starts from `scores` (two
-    /// sides' points, or each seat's chips) and `pool`.
-    #[staticmethod]
-    fn trump(
-        rules: &Bound<'_, TrumpRules>,
-        players: usize,
-        score_scale: f64,
-        scores: Vec<f64>,
-        pool: f64,
-    ) -> Result<EnvCore, CoreError> {
-        let score_scale = scale_divisor("score_scale", score_scale)?;
-        let env = trump::encoding::Env::new(rules.get().core(), players, score_scale, scores, pool)
-            .ok_or_else(|| {
-                CoreError::value(format!(
-                    "no trump deal of {players} seats with these scores"
-                ))
-            })?;
-        Ok(EnvCore {
-            game: Game::Trump(env),
-        })
-    }
-
-    /// Rummy with these options (`turn_limit` as the core keeps it, `turn_scale` the option's
-    /// value) and `hand_size` cards dealt to each seat.
-    #[staticmethod]
-    #[pyo3(signature = (players, forbid, score_melds, turn_limit, turn_scale, hand_size))]
-    fn rummy(
-        players: u8,
-        forbid: bool,
-        score_melds: bool,
-        turn_limit: u64,
-        turn_scale: f64,
-        hand_size: usize,
-    ) -> Result<EnvCore, CoreError> {
-        if !rummy::encoding::is_turn_limit(turn_scale) {
-            return Err(CoreError::value(
-                "turn_scale must be a finite number from 1",
-            ));
-        }
-        let rules = rummy::Rules {
-            players,
-            forbid_discard_of_drawn_discard: forbid,
-            score_melds,
-            turn_limit,
-        };
-        let index = Arc::new(rummy::encoding::ActionIndex::new());
-        let env = rummy::encoding::Env::new(rules, hand_size, turn_scale, index)
-            .ok_or_else(|| CoreError::value("no rummy deal with these options"))?;
-        Ok(EnvCore {
-            game: Game::Rummy(env),
-        })
-    }
-
     /// The length of an observation encoding.
     #[getter]
     fn size(&self) -> usize {
-        self.obs_size()
+        self.game.obs_size()
     }
 
     /// The number of actions (the action index's size).
     #[getter]
     fn action_count(&self) -> usize {
-        self.actions()
+        self.game.actions()
     }
 
-    /// Writes `seat`'s encoding of the deal `engine` keeps (a `ClimbingEngine`, `TrumpEngine`
-    /// or `RummyCore` of this game) into `out` (`float32`, `size` entries). `extra` is what the
-    /// Python state keeps beside its engine: the trump deal's scores before it; each rummy
-    /// seat's discards (rummy layout).
+    /// Writes `seat`'s encoding of the deal `engine` keeps (an engine object of this game's
+    /// family) into `out` (`float32`, `size` entries). `extra` is what the Python state keeps
+    /// beside its engine, for a family whose encoding needs more than the engine holds.
     #[pyo3(signature = (engine, seat, out, extra=None))]
     fn encode(
         &self,
@@ -302,8 +135,8 @@ impl EnvCore {
         extra: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         let mut out: PyReadwriteArray1<'_, f32> = out.try_readwrite()?;
-        let out = exactly(out.as_slice_mut()?, self.obs_size(), "out")?;
-        self.encode_into(engine, seat, out, extra)
+        let out = exactly(out.as_slice_mut()?, self.game.obs_size(), "out")?;
+        self.game.encode(engine, seat, out, extra)
     }
 
     /// A seat's observation as the AEC environment hands it out, made in one call: the dict of
@@ -319,14 +152,15 @@ impl EnvCore {
         extra: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let py = engine.py();
-        let obs = PyArray1::<f32>::zeros(py, self.obs_size(), false);
-        self.encode_into(engine, seat, obs.try_readwrite()?.as_slice_mut()?, extra)?;
-        let mask = if self.to_move(engine)? == seat as i64 {
-            let mask = PyArray1::<i8>::zeros(py, self.actions(), false);
+        let obs = PyArray1::<f32>::zeros(py, self.game.obs_size(), false);
+        self.game
+            .encode(engine, seat, obs.try_readwrite()?.as_slice_mut()?, extra)?;
+        let mask = if self.game.to_move(engine)? == seat as i64 {
+            let mask = PyArray1::<i8>::zeros(py, self.game.actions(), false);
             {
                 let mut m = mask.try_readwrite()?;
                 let m = m.as_slice_mut()?;
-                self.each_legal(engine, |i| {
+                self.game.each_legal(engine, &mut |i| {
                     if let Some(x) = m.get_mut(i as usize) {
                         *x = 1;
                     }
@@ -345,7 +179,7 @@ impl EnvCore {
     /// The legal actions' indexes of the deal `engine` keeps, in the engine's order.
     fn legal(&self, engine: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
         let mut out = Vec::new();
-        self.each_legal(engine, |i| out.push(i))?;
+        self.game.each_legal(engine, &mut |i| out.push(i))?;
         Ok(out)
     }
 
@@ -357,9 +191,9 @@ impl EnvCore {
         mask: &Bound<'_, PyArray1<i8>>,
     ) -> PyResult<usize> {
         let mut mask = mask.try_readwrite()?;
-        let mask = exactly(mask.as_slice_mut()?, self.actions(), "the mask")?;
+        let mask = exactly(mask.as_slice_mut()?, self.game.actions(), "the mask")?;
         let mut count = 0;
-        self.each_legal(engine, |i| {
+        self.game.each_legal(engine, &mut |i| {
             if let Some(x) = mask.get_mut(i as usize) {
                 *x = 1;
                 count += 1;
@@ -367,24 +201,6 @@ impl EnvCore {
         })?;
         Ok(count)
     }
-}
-
-/// Every family's batch.
-enum Batches {
-    Climbing(Batch<climbing::encoding::Env>),
-    Trump(Batch<trump::encoding::Env>),
-    Rummy(Batch<rummy::encoding::Env>),
-}
-
-/// The same code for whichever family's batch `$batch` is.
-macro_rules! each {
-    ($batch:expr, $b:ident => $body:expr) => {
-        match $batch {
-            Batches::Climbing($b) => $body,
-            Batches::Trump($b) => $body,
-            Batches::Rummy($b) => $body,
-        }
-    };
 }
 
 /// The most deals a batch steps together: its rows are made when it is, a few hundred bytes
@@ -399,7 +215,8 @@ pub const MAX_THREADS: usize = 256;
 /// face (its docstring says what every array holds).
 #[pyclass(module = "parlour._core")]
 pub struct BatchedCore {
-    batch: Batches,
+    /// The family's `Batch`: each call is dispatched to it once, never once per row.
+    batch: Box<dyn Batched>,
 }
 
 /// The arrays a call writes into, borrowed.
@@ -481,24 +298,15 @@ impl BatchedCore {
             )));
         }
         let deals = generator(&deals)?;
-        let batch = match &core.game {
-            Game::Climbing(env) => {
-                Batches::Climbing(Batch::new(env.clone(), num_envs, deals, scale, threads))
-            }
-            Game::Trump(env) => {
-                Batches::Trump(Batch::new(env.clone(), num_envs, deals, scale, threads))
-            }
-            Game::Rummy(env) => {
-                Batches::Rummy(Batch::new(env.clone(), num_envs, deals, scale, threads))
-            }
-        };
-        Ok(BatchedCore { batch })
+        Ok(BatchedCore {
+            batch: core.game.batch(num_envs, deals, scale, threads),
+        })
     }
 
     /// The number of threads the rows are stepped on.
     #[getter]
     fn threads(&self) -> usize {
-        each!(&self.batch, b => b.threads())
+        self.batch.threads()
     }
 
     /// Fresh deals in every row (seeds drawn from a new generator when its state is given,
@@ -518,7 +326,7 @@ impl BatchedCore {
         let out = arrays.out()?;
         let batch = &mut self.batch;
         obs.py()
-            .detach(|| each!(batch, b => b.reset(deals, out)))
+            .detach(|| batch.reset(deals, out))
             .map_err(|why| refused(why).into())
     }
 
@@ -538,7 +346,7 @@ impl BatchedCore {
         let mut arrays = Arrays::borrow(obs, player, rewards, done, offsets)?;
         let out = arrays.out()?;
         let batch = &mut self.batch;
-        match obs.py().detach(|| each!(batch, b => b.step(actions, out))) {
+        match obs.py().detach(|| batch.step(actions, out)) {
             Ok(()) => Ok(-1),
             Err(Refused::Illegal(row)) => Ok(row as i64),
             Err(why) => Err(refused(why).into()),
@@ -548,17 +356,19 @@ impl BatchedCore {
     /// Every row's legal action indexes, flat (a new array), row `i`'s at
     /// `[offsets[i]:offsets[i + 1]]`.
     fn legal<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        PyArray1::from_vec(py, each!(&self.batch, b => b.legal_indexes()))
+        PyArray1::from_vec(py, self.batch.legal_indexes())
     }
 
     /// The seed of each row's deal (`game.new_deal(seed=…)`).
     fn seeds(&self) -> Vec<u64> {
-        each!(&self.batch, b => b.seeds().collect())
+        self.batch.seeds()
     }
 
     /// The action indexes played in `row`'s deal so far.
     fn played(&self, row: usize) -> Result<Vec<u32>, CoreError> {
-        each!(&self.batch, b => b.played(row).map(<[u32]>::to_vec))
+        self.batch
+            .played(row)
+            .map(<[u32]>::to_vec)
             .ok_or_else(|| CoreError::value(format!("no row {row}")))
     }
 }

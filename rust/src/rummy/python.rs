@@ -6,20 +6,25 @@
 //! keeps the public record (the `(seat, move)` pairs and the cards discard draws took) in the
 //! Python lists the package's state shows: a step costs Python one call each way.
 
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyList, PyTuple, PyType};
 
+use super::encoding::{ActionIndex, Env, is_turn_limit};
 use super::melds::FULL;
 use super::net::Net;
 use super::state::TARGET_SHIFT;
 use super::{
-    DRAW_DISCARD, Knowledge, LAYOFF, Parts, PublicView, Rules, Sight, State, choose, is_move,
+    DRAW_DISCARD, Knowledge, LAYOFF, MAX_SEATS, Parts, PublicView, Rules, Sight, State, choose,
+    is_move,
 };
+use crate::env::batch::{Batch, Batched, Family};
+use crate::env::python::{EnvCore, Game, same_rules};
 use crate::error::CoreError;
 use crate::interned::Interned;
+use crate::pyrandom::Mt19937;
 use crate::sim::mlp::{NetPolicy, Network as _, Scratch};
 use crate::sim::python::{RacePolicy, WeightArrays, knowledge_methods, net_methods};
 use crate::sim::{Knowledge as _, Rng};
@@ -31,6 +36,101 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<RummyKnowledge>()?;
     m.add_class::<RummyNet>()?;
     m.add_function(wrap_pyfunction!(rummy_greedy, m)?)
+}
+
+#[pymethods]
+impl EnvCore {
+    /// Rummy with these options (`turn_limit` as the core keeps it, `turn_scale` the option's
+    /// value) and `hand_size` cards dealt to each seat.
+    #[staticmethod]
+    #[pyo3(signature = (players, forbid, score_melds, turn_limit, turn_scale, hand_size))]
+    fn rummy(
+        players: u8,
+        forbid: bool,
+        score_melds: bool,
+        turn_limit: u64,
+        turn_scale: f64,
+        hand_size: usize,
+    ) -> Result<EnvCore, CoreError> {
+        if !is_turn_limit(turn_scale) {
+            return Err(CoreError::value(
+                "turn_scale must be a finite number from 1",
+            ));
+        }
+        let rules = Rules {
+            players,
+            forbid_discard_of_drawn_discard: forbid,
+            score_melds,
+            turn_limit,
+        };
+        let index = Arc::new(ActionIndex::new());
+        let env = Env::new(rules, hand_size, turn_scale, index)
+            .ok_or_else(|| CoreError::value("no rummy deal with these options"))?;
+        Ok(EnvCore::new(env))
+    }
+}
+
+/// The rummy environment (`EnvCore.rummy`): its deals are `RummyCore`s, encoded with each
+/// seat's discards (the `extra` of an encoding).
+impl Game for Env {
+    fn obs_size(&self) -> usize {
+        Family::obs_size(self)
+    }
+
+    fn actions(&self) -> usize {
+        Env::actions(self)
+    }
+
+    fn players(&self) -> usize {
+        Family::players(self)
+    }
+
+    fn to_move(&self, engine: &Bound<'_, PyAny>) -> PyResult<i64> {
+        Ok(i64::from(
+            engine
+                .cast::<RummyCore>()?
+                .try_borrow()?
+                .core_state()
+                .current_player(),
+        ))
+    }
+
+    fn encode(
+        &self,
+        engine: &Bound<'_, PyAny>,
+        seat: usize,
+        out: &mut [f32],
+        extra: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let engine = engine.cast::<RummyCore>()?.try_borrow()?;
+        let state = engine.core_state();
+        same_rules(self.rules(), state.rules())?;
+        let seat = self.seat(state.players(), seat)?;
+        let given: Vec<u64> = extra
+            .ok_or_else(|| CoreError::value("a rummy encoding needs each seat's discards"))?
+            .extract()?;
+        let mut discards = [0; MAX_SEATS];
+        if given.len() != state.players() {
+            return Err(CoreError::value("give one discard mask per seat").into());
+        }
+        discards[..given.len()].copy_from_slice(&given);
+        self.encoding().encode(state, seat, &discards, out);
+        Ok(())
+    }
+
+    fn each_legal(&self, engine: &Bound<'_, PyAny>, f: &mut dyn FnMut(i64)) -> PyResult<()> {
+        let engine = engine.cast::<RummyCore>()?.try_borrow()?;
+        let state = engine.core_state();
+        same_rules(self.rules(), state.rules())?;
+        let mut moves = Vec::with_capacity(64);
+        state.legal_actions(&mut moves);
+        moves.iter().for_each(|&m| f(self.index(state, m)));
+        Ok(())
+    }
+
+    fn batch(&self, size: usize, deals: Mt19937, scale: f64, threads: usize) -> Box<dyn Batched> {
+        Box::new(Batch::new(self.clone(), size, deals, scale, threads))
+    }
 }
 
 /// The greedy policy's choice among `legal` (packed actions) as an index into it, for `seat`

@@ -9,12 +9,16 @@ use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyInt, PyList, PyTuple};
 
+use super::encoding::{self, Env};
 use super::net::Net;
 use super::{
     DECK, HIDDEN_ROB, Illegal, Knowledge, MAX_HISTORY, MAX_SEATS, Observed, Phase, ROB_BASE, Rules,
     Scoring, Seen, State, is_move,
 };
+use crate::env::batch::{Batch, Batched, Family};
+use crate::env::python::{EnvCore, Game, same_rules};
 use crate::error::CoreError;
+use crate::pyrandom::Mt19937;
 use crate::sim::Rng;
 use crate::sim::mlp::{NetPolicy, Network as _, Scratch};
 use crate::sim::python::{RacePolicy, WeightArrays, knowledge_methods, net_methods, scale_divisor};
@@ -707,6 +711,98 @@ net_methods!(
         }
     }
 );
+
+#[pymethods]
+impl EnvCore {
+    /// A trump game: its compiled rules (`DealRules.core`) at `players` seats; the scores are
+    /// divided by `score_scale`; a deal of the batched environment starts from `scores` (two
+    /// sides' points, or each seat's chips) and `pool`.
+    #[staticmethod]
+    fn trump(
+        rules: &Bound<'_, TrumpRules>,
+        players: usize,
+        score_scale: f64,
+        scores: Vec<f64>,
+        pool: f64,
+    ) -> Result<EnvCore, CoreError> {
+        let score_scale = scale_divisor("score_scale", score_scale)?;
+        let env =
+            Env::new(rules.get().core(), players, score_scale, scores, pool).ok_or_else(|| {
+                CoreError::value(format!(
+                    "no trump deal of {players} seats with these scores"
+                ))
+            })?;
+        Ok(EnvCore::new(env))
+    }
+}
+
+/// The trump environment (`EnvCore.trump`): its deals are `TrumpEngine`s, encoded with the
+/// deal's scores before it (the `extra` of an encoding).
+impl Game for Env {
+    fn obs_size(&self) -> usize {
+        Family::obs_size(self)
+    }
+
+    fn actions(&self) -> usize {
+        Env::actions(self)
+    }
+
+    fn players(&self) -> usize {
+        Family::players(self)
+    }
+
+    fn to_move(&self, engine: &Bound<'_, PyAny>) -> PyResult<i64> {
+        Ok(i64::from(
+            engine
+                .cast::<TrumpEngine>()?
+                .try_borrow()?
+                .core_state()
+                .current_player(),
+        ))
+    }
+
+    fn encode(
+        &self,
+        engine: &Bound<'_, PyAny>,
+        seat: usize,
+        out: &mut [f32],
+        extra: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let engine = engine.cast::<TrumpEngine>()?.try_borrow()?;
+        let state = engine.core_state();
+        same_rules(self.rules(), state.rules())?;
+        let seat = self.seat(state.players(), seat)?;
+        let scores: Vec<f64> = extra
+            .ok_or_else(|| CoreError::value("a trump encoding needs the deal's scores"))?
+            .extract()?;
+        if scores.len() != self.encoding().score_entries() {
+            return Err(CoreError::value(format!(
+                "the deal's scores are {} numbers, not {}",
+                self.encoding().score_entries(),
+                scores.len()
+            ))
+            .into());
+        }
+        let mut played = [0; MAX_SEATS];
+        encoding::played_by_seat(state.history(), &mut played);
+        self.encoding().encode(state, seat, &played, &scores, out);
+        Ok(())
+    }
+
+    fn each_legal(&self, engine: &Bound<'_, PyAny>, f: &mut dyn FnMut(i64)) -> PyResult<()> {
+        let engine = engine.cast::<TrumpEngine>()?.try_borrow()?;
+        let state = engine.core_state();
+        same_rules(self.rules(), state.rules())?;
+        let mut moves = Vec::with_capacity(16);
+        state.legal_actions(&mut moves);
+        moves.iter().for_each(|&m| f(self.index(state, m)));
+        Ok(())
+    }
+
+    fn batch(&self, size: usize, deals: Mt19937, scale: f64, threads: usize) -> Box<dyn Batched> {
+        Box::new(Batch::new(self.clone(), size, deals, scale, threads))
+    }
+}
 
 /// Add the trump classes to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
