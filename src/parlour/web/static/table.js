@@ -1,9 +1,10 @@
 // The table: everything drawn from the View the server sends (hand, observation fields, text,
 // the tricks and the caption over the table play, log, legal moves). What differs per family (the
-// play to beat, the trick and trumps, the melds and piles) is its felt module (felts/<felt>.js,
-// named by the family's record from /api/variants: a felt and a few seat details); its verbs,
-// their labels and keys come from the record too; the rest is shared. Around the game: the turn timer's countdown, the notice when a
-// stand-in bot took over, and the owner's seat menus.
+// play to beat, the trick and trumps, the melds and piles) is its felt module (its family's
+// felt.js, served as /static/felts/<family>.js: a felt and a few seat details), named by the
+// family's record from /api/variants, which gives its verbs' labels and keys too; the rest is
+// shared. Around the game: the turn timer's countdown, the notice when a stand-in bot took over,
+// and the owner's seat menus.
 import { api, loadVariants, owners, playerName, seats, TableSocket } from "./api.js";
 import { actionCards, cardElement, cardRow, prettyAction, prettyCards } from "./cards.js";
 import { byId as $, element, fmtSeconds, say } from "./dom.js";
