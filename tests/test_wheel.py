@@ -28,9 +28,11 @@ ROOT = Path(__file__).resolve().parent.parent
 DIST = ROOT / "dist"
 SMOKE = ROOT / "scripts" / "smoke_wheel.py"
 VERSION = tomllib.loads((ROOT / "rust" / "Cargo.toml").read_text())["package"]["version"]
-#: What a user does not need, and the wheel must not hold.
-LEFT_OUT = ("tests/", "fixtures", "journals/", "training/", "teachers", "docs/", "scripts/",
-            ".github", "examples/", "Makefile", ".jsonl")
+#: What a user does not need, and the wheel must not hold: the repository's tests, journals,
+#: training runs (training/: selfplay.py, its logs and teachers; the package's own training
+#: loop, parlour/training/, is code a user runs), docs, scripts and examples.
+LEFT_OUT = ("tests/", "fixtures", "journals/", "selfplay", "logs/", "teachers", "docs/",
+            "scripts/", ".github", "examples/", "Makefile", ".jsonl")
 #: The goal for the wheel's size.
 SIZE_LIMIT = 10 * 2**20
 
