@@ -17,9 +17,10 @@ use std::time::{Duration, Instant};
 /// How long a helper keeps spinning for the next call before it parks.
 const WATCH: Duration = Duration::from_micros(200);
 
-/// How long a thread spins for another before it sleeps: long enough for a part of a call on a
-/// machine to itself, short enough that on a busy one the thread it waits for gets the core.
-const SPIN: Duration = Duration::from_micros(30);
+/// How long a thread spins for another before it sleeps: long enough for the other to finish a
+/// part of a call on a machine to itself (30 µs measured too short: a wait then often slept and
+/// paid a wake-up), short enough that on a busy one the thread it waits for gets the core.
+const SPIN: Duration = Duration::from_micros(100);
 
 /// Waiting for a condition that other threads make true: spinning for [`SPIN`], then sleeping
 /// until one of them calls [`Waiter::wake`] (which costs nothing while nobody sleeps).
