@@ -304,6 +304,7 @@ impl Family for Env {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::trump::FORTY_FIVE;
     use crate::trump::HIDDEN_ROB;
 
     #[test]
@@ -321,15 +322,7 @@ mod tests {
 
     #[test]
     fn only_the_robber_sees_its_discard() {
-        let rules = Rules {
-            silent_ace: false,
-            immediate_pickup: false,
-            stop_at_three: false,
-            jinking: false,
-            scoring: Scoring::Sides {
-                points: [0, 0, 0, 5, 5, 10],
-            },
-        };
+        let rules = FORTY_FIVE;
         // Spades are trumps (the turn-up 2S, card 3); seat 3 holds AS (card 51) and robs.
         let hands = [
             1 << 4 | 1 << 8 | 1 << 12 | 1 << 16 | 1 << 20,
