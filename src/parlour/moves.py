@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from parlour.cards import Card, parse_card
 from parlour.errors import CardError, IllegalAction, ParlourError
 from parlour.game import Action, State
-from parlour.registry import families
+from parlour.registry import verbs
 
 
 @dataclass(frozen=True)
@@ -82,11 +82,8 @@ def verb_label(verb: str) -> str:
     >>> verb_label("layoff"), verb_label("draw discard"), verb_label("wave")
     ('lay off', 'take the discard', 'wave')
     """
-    for family in families():
-        found = family.verb(verb)
-        if found is not None:
-            return found.label.lower()
-    return verb
+    found = verbs().get(verb)
+    return verb if found is None else found.label.lower()
 
 
 class Choice(ParlourError):

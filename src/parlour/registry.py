@@ -176,10 +176,6 @@ class Family:
     seat_totals: bool = True
     features: str = ""
 
-    def verb(self, name: str) -> Verb | None:
-        """The verb called ``name``, if the family has it."""
-        return next((v for v in self.verbs if v.name == name), None)
-
     def to_dict(self) -> dict[str, Any]:
         """The record as JSON data, for the web page."""
         return {"name": self.name, "felt": self.name if self.felt is not None else "",
@@ -344,6 +340,19 @@ def family_of(variant: str | Variant) -> Family:
 def families() -> list[Family]:
     """Every registered family's record, in the order they registered."""
     return list(_FAMILIES.values())
+
+
+def verbs() -> dict[str, Verb]:
+    """Every registered family's verbs by name (the first family's, where two share one).
+
+    >>> verbs()["layoff"].label, verbs()["pass"].key
+    ('Lay off', 'a')
+    """
+    out: dict[str, Verb] = {}
+    for family in _FAMILIES.values():
+        for verb in family.verbs:
+            out.setdefault(verb.name, verb)
+    return out
 
 
 def register(variant: Variant) -> Variant:

@@ -5,16 +5,7 @@ from __future__ import annotations
 
 from parlour.game import State
 from parlour.moves import parse_error
-from parlour.registry import TABLE_KEYS, Verb, families, family_of
-
-
-def all_verbs() -> dict[str, Verb]:
-    """Every registered family's verbs by name (the first family's, where two share one)."""
-    out: dict[str, Verb] = {}
-    for family in families():
-        for verb in family.verbs:
-            out.setdefault(verb.name, verb)
-    return out
+from parlour.registry import TABLE_KEYS, family_of, verbs
 
 
 def verb_key(verb: str) -> str:
@@ -23,7 +14,7 @@ def verb_key(verb: str) -> str:
     >>> verb_key("pass"), verb_key("layoff"), verb_key("wave")
     ('a', 'l', 'v')
     """
-    known = all_verbs()
+    known = verbs()
     if verb in known:
         return known[verb].key
     taken = TABLE_KEYS | {v.key for v in known.values()}
@@ -32,7 +23,7 @@ def verb_key(verb: str) -> str:
 
 def verb_help(verb: str) -> str:
     """What ``verb`` does, in words."""
-    found = all_verbs().get(verb)
+    found = verbs().get(verb)
     return found.help if found is not None else verb
 
 
