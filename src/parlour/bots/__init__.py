@@ -68,10 +68,23 @@ def offered_bots(variant: str, players: int | None = None) -> list[str]:
     names = bot_names()
     known = [name for name in BOT_LEVELS if name in names]
     offered = known + [name for name in names if name not in BOT_LEVELS]
-    searching = () if searchable(found) else tuple(level.name for level in LEVELS)
     return [name for name in offered
             if (name != "learned" or players in WEIGHTS.get(variant, {}))
-            and name not in searching]
+            and plays(name, found)]
+
+
+#: The levels that search, which need a family's compiled parts.
+SEARCHING = frozenset(level.name for level in LEVELS)
+
+
+def plays(name: str, variant: Variant) -> bool:
+    """Whether the bot ``name`` can play ``variant``: a searching level only where the game
+    can be searched (:func:`searchable`), every other bot everywhere.
+
+    >>> plays("expert", get_variant("rummy")), plays("greedy", get_variant("rummy"))
+    (True, True)
+    """
+    return name not in SEARCHING or searchable(variant)
 
 
 @cache
@@ -90,6 +103,6 @@ def searchable(variant: Variant) -> bool:
 __all__ = [
     "BOT_LEVELS", "Bot", "BotOption", "EasyBot", "GreedyBot", "ISMCTSBot", "Inference",
     "LearnedBot", "Opponents", "RandomBot", "SearchBot",
-    "bot_names", "bot_options", "bot_spec", "make_bot", "offered_bots", "parse_bot",
+    "bot_names", "bot_options", "bot_spec", "make_bot", "offered_bots", "parse_bot", "plays",
     "register_bot", "searchable",
 ]

@@ -35,8 +35,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from parlour.bots import Bot, bot_names, bot_spec, make_bot, offered_bots, searchable
-from parlour.bots.levels import LEVELS
+from parlour.bots import (
+    Bot,
+    bot_names,
+    bot_spec,
+    make_bot,
+    offered_bots,
+    parse_bot,
+    plays,
+    searchable,
+)
 from parlour.cards import parse_card
 from parlour.errors import CardError, ParlourError, VariantError
 from parlour.game import Action, Game, Observation, State
@@ -82,8 +90,6 @@ class WebError(ParlourError):
 
 #: The longest bot name with its settings a client may send.
 BOT_SPEC_LIMIT = 100
-#: The levels that search, which need the game's compiled parts.
-SEARCHING = frozenset(level.name for level in LEVELS)
 
 
 def checked_bot(spec: object, game: Game, what: str = "") -> str:
@@ -96,7 +102,7 @@ def checked_bot(spec: object, game: Game, what: str = "") -> str:
         checked = bot_spec(spec)
     except VariantError as e:
         raise WebError(what + str(e)) from None
-    if checked in SEARCHING and not searchable(game.variant):
+    if not plays(parse_bot(checked)[0], game.variant):
         raise WebError(f"{what}{checked} cannot play {game.name}: it searches deals that game "
                        "cannot deal it; choose one of " + ", ".join(offered_bots(game.name)))
     return checked
