@@ -74,7 +74,7 @@ sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests")]
 
 import parlour  # noqa: E402
 import trace_format as tf  # noqa: E402
-from parlour.bots import Bot, SearchBot, make_bot  # noqa: E402
+from parlour.bots import Bot, SearchBot, SearchConfig, make_bot  # noqa: E402
 from parlour.errors import VariantError  # noqa: E402
 from parlour.game import Action, Game, State  # noqa: E402
 from parlour.registry import get_variant  # noqa: E402
@@ -144,7 +144,8 @@ def seat_bots(mode: str, players: int, rng: random.Random) -> list[str]:
 
 def make(name: str) -> Bot:
     if name == "search":
-        return SearchBot(iterations=SEARCH_ITERATIONS, max_candidates=SEARCH_CANDIDATES)
+        return SearchBot(SearchConfig(iterations=SEARCH_ITERATIONS,
+                                      max_candidates=SEARCH_CANDIDATES))
     return make_bot(name)
 
 

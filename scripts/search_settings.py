@@ -37,7 +37,6 @@ seats, and the wall time.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import shutil
 import tempfile
 import time
@@ -46,11 +45,11 @@ from pathlib import Path
 import parlour
 from parlour.arena.core import run_arena
 from parlour.arena.stats import head_to_head, paired_runs, split_differences
-from parlour.bots import Inference, Opponents, SearchBot, learned
+from parlour.bots import Inference, LevelBot, Opponents
 from parlour.bots.base import register_bot
-from parlour.bots.learned import PLAYED_OUT, Policy, network_playouts
+from parlour.bots.learned import Policy, replace_weights
 from parlour.bots.learned.network import QNet, features_for
-from parlour.bots.levels import LEVELS
+from parlour.bots.levels import LEVELS, level_config
 from parlour.bots.search import Playouts
 from parlour.game import Game
 
@@ -80,9 +79,7 @@ def ship(game: Game, path: Path) -> None:
     """The network in ``path`` as ``game``'s shipped one, in this process: ``learned``, and every
     level's guide and playouts, read it from here on (each worker of ``--workers`` sets it
     again, as it registers the sides)."""
-    QNet.load(path)  # refused here, with the reason, rather than at the first move
-    learned.WEIGHTS[game.name] = {**learned.WEIGHTS.get(game.name, {}), game.players: path}
-    learned._load.cache_clear()
+    replace_weights(game.name, game.players, path)
 
 
 #: The options that are not search settings (those ``learned`` takes).
@@ -102,9 +99,9 @@ def setup() -> tuple[argparse.Namespace, Game, str, str]:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep-policy", type=float, default=None,
-                        help="the first side's keep_policy (default: the family's)")
+                        help="the first side's keep_policy (default: the level's)")
     parser.add_argument("--against-keep-policy", type=float, default=None,
-                        help="the second side's keep_policy (default: the family's)")
+                        help="the second side's keep_policy (default: the level's)")
     parser.add_argument("--inference", type=inference, default=None,
                         help="the first side's inference, as DRAWS,TEMPERATURE,UNIFORM")
     parser.add_argument("--opponents", type=opponents, default=None,
@@ -143,8 +140,8 @@ def setup() -> tuple[argparse.Namespace, Game, str, str]:
                              "level does not (hard in big-two-4card), at its plain budget")
     parser.add_argument("--network-playouts", action="store_true",
                         help="the first side plays its worlds out with the network even where "
-                             "the level does not (learned.PLAYED_OUT), at its largest network "
-                             "budget")
+                             "the level does not (Rummy's), at the largest network budget of "
+                             "any level")
     parser.add_argument("--playout-weights", type=Path, default=None, metavar="FILE",
                         help="the first side plays its worlds out with the network in FILE, "
                              "at its network budget (its guide stays the shipped network)")
@@ -179,9 +176,18 @@ def setup() -> tuple[argparse.Namespace, Game, str, str]:
                          + (f" (given: {', '.join(searched)})" if searched else ""))
         return args, game, "learned", args.against
     level = next(lv for lv in LEVELS if lv.name == args.level)
+    # Where the variant's levels play their worlds out with the network (expert does, where
+    # any does), and the largest budget any level plays out at.
+    network_variant = level_config("expert", game.name).network_playouts
+    largest = max(level_config(lv.name, v.name).network_iterations or 0
+                  for lv in LEVELS for v in parlour.variants())
+
+    def networked(n: int) -> dict[str, object]:
+        return {"guided": True, "network_playouts": network_variant, "network_iterations": n}
+
+    both: dict[str, object] = {}
     if args.level_network_iterations is not None:
-        level = dataclasses.replace(
-            level, guided=True, played_out=dict.fromkeys(PLAYED_OUT, args.level_network_iterations))
+        both = networked(args.level_network_iterations)
 
     def side(name: str, keep: float | None, weighting: Inference | None = None,
              leaf_after: int | None = None, network_iterations: int | None = None,
@@ -189,29 +195,32 @@ def setup() -> tuple[argparse.Namespace, Game, str, str]:
              network: bool = True, greedy_playouts: bool = False,
              network_played: bool = False,
              played_by: Playouts | None = None, indifference: float | None = None) -> str:
-        changed = dataclasses.replace(level, name=name, keep_policy=keep)
+        changes: dict[str, object] = dict(both)
+        if keep is not None:
+            changes["keep_policy"] = keep
         if network_iterations is not None:
-            changed = dataclasses.replace(changed, guided=True,
-                                          played_out=dict.fromkeys(PLAYED_OUT, network_iterations))
+            changes.update(networked(network_iterations))
         if not network:
-            changed = dataclasses.replace(changed, guided=False, played_out={})
+            changes.update(guided=False, network_playouts=False)
+        if weighting is not None:
+            changes["inference"] = weighting
+        if leaf_after is not None:
+            changes["leaf_after"] = leaf_after
+        if modelled is not None or unmodelled:  # else the level's own model, if any
+            changes["opponents"] = modelled
+        if greedy_playouts:
+            changes["network_playouts"] = False
+        if network_played:  # where the level plays out with greedy
+            changes["network_playouts"] = True
+            changes.setdefault("network_iterations", largest)
+        if indifference is not None:
+            changes["indifference"] = indifference
 
-        def make() -> SearchBot:
-            bot = changed.bot()
-            bot.inference = weighting
-            bot.leaf_after = leaf_after
-            if modelled is not None or unmodelled:  # else the level's own model, if any
-                bot.opponents = modelled
-            if greedy_playouts:
-                bot.playouts = None
-            if network_played:
-                # where the level plays out with greedy, at its largest network budget
-                bot.playouts = network_playouts
-                bot.guided_iterations = max(changed.played_out.values())
+        def make() -> LevelBot:
+            bot = LevelBot(level).replace(**changes)
+            bot.name = name
             if played_by is not None:
                 bot.playouts = played_by
-            if indifference is not None:
-                bot.indifference = indifference
             return bot
         register_bot(name, make)
         return name

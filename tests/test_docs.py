@@ -120,3 +120,11 @@ def test_the_readme_is_short_and_its_links_and_images_are_in_the_project() -> No
     assert any(re.fullmatch(r"docs/images/terminal-\S+\.svg", link) for link in links)
     assert any(re.fullmatch(r"docs/images/web-\S+\.png", link) for link in links)
     assert any(link.startswith("docs/") and link.endswith(".md") for link in links)
+
+
+def test_the_bots_page_shows_every_levels_settings_as_the_code_has_them() -> None:
+    from parlour.bots.levels import settings_table
+
+    page = (ROOT / "docs" / "bots.md").read_text()
+    shown = page.split("<!-- levels table -->\n", 1)[1].split("\n<!-- end levels table -->", 1)[0]
+    assert shown == settings_table()

@@ -228,8 +228,6 @@ def test_the_checks_see_the_imports_they_judge() -> None:
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set()}) == [["a", "b", "c"]]
     assert layer("parlour.games.rummy.encoding") == layer("parlour.encoding")
     assert layer("parlour.games.rummy.engine") == layer("parlour.games")
-    # The names check sees a string that names a variant, and not a docstring's.
-    assert named_elsewhere()[("parlour/tui/screens.py", "big-two")] == 1
 
 
 # -- a family is named only by its own files ---------------------------------------------------
@@ -238,31 +236,19 @@ def test_the_checks_see_the_imports_they_judge() -> None:
 #: ``rust/src/<family>/``) and the docs that still name a family or a variant by string, with
 #: how many times: what is left to move into the families' records. The goal is none; the
 #: check fails when a place is added, and when one is moved (then strike it here).
-NAMED_ELSEWHERE = Counter({
-    # The learned networks' per-variant tables (weights files, which levels use them): for
-    # the families' records.
-    ("parlour/bots/learned/__init__.py", "big-two-4card"): 4,
-    ("parlour/bots/learned/__init__.py", "big-two"): 3,
-    ("parlour/bots/learned/__init__.py", "pusoy-dos"): 3,
-    ("parlour/bots/learned/__init__.py", "forty-five"): 3,
-    ("parlour/bots/learned/__init__.py", "spoil-five"): 3,
-    ("parlour/bots/learned/__init__.py", "rummy"): 2,
-    ("parlour/bots/levels.py", "big-two-4card"): 1,  # expert's model of the other seats
-    # Defaults: the variant a training run and the terminal's start screen begin with.
-    ("parlour/training/dmc.py", "big-two-4card"): 1,
-    ("parlour/tui/screens.py", "big-two"): 1,
-})
+NAMED_ELSEWHERE: Counter[tuple[str, str]] = Counter()
 
 
-def named_elsewhere() -> Counter[tuple[str, str]]:
+def named_elsewhere(source: Path = SOURCE, rust: Path = RUST) -> Counter[tuple[str, str]]:
     """Each string (not a docstring or comment) equal to a family's or variant's name, by file
-    and name, in the package and the crate outside the families' own files."""
+    and name, in the package (under ``source``) and the crate (``rust``) outside the families'
+    own files."""
     import parlour
 
     names = {v.name for v in parlour.variants()} | {v.family for v in parlour.variants()}
     found: Counter[tuple[str, str]] = Counter()
-    for path in sorted((SOURCE / "parlour").rglob("*.py")):
-        where = path.relative_to(SOURCE).as_posix()
+    for path in sorted((source / "parlour").rglob("*.py")):
+        where = path.relative_to(source).as_posix()
         if where.startswith("parlour/games/"):
             continue
         tree = ast.parse(path.read_text())
@@ -274,9 +260,9 @@ def named_elsewhere() -> Counter[tuple[str, str]]:
                      if isinstance(node, ast.Constant) and node.value in names
                      and id(node) not in docs)
     quoted = re.compile(r"""["'`]([a-z0-9-]+)["'`]|\.([a-z0-9-]+)\b""")
-    for path in [*sorted((SOURCE / "parlour").rglob("*.js")),
-                 *sorted((SOURCE / "parlour").rglob("*.css")), *sorted(RUST.rglob("*.rs"))]:
-        where = path.relative_to(SOURCE if path.is_relative_to(SOURCE) else RUST.parent)
+    for path in [*sorted((source / "parlour").rglob("*.js")),
+                 *sorted((source / "parlour").rglob("*.css")), *sorted(rust.rglob("*.rs"))]:
+        where = path.relative_to(source if path.is_relative_to(source) else rust.parent)
         if where.parts[:2] == ("parlour", "games") or (
                 where.parts[0] == "src" and where.parts[1] in names):
             continue
@@ -290,3 +276,17 @@ def named_elsewhere() -> Counter[tuple[str, str]]:
 
 def test_a_family_is_named_by_its_own_files_alone() -> None:
     assert named_elsewhere() == NAMED_ELSEWHERE
+
+
+def test_the_names_check_sees_a_name_outside_a_familys_files(tmp_path: Path) -> None:
+    # A string that names a variant is seen, a docstring's is not, nor a family's own files'.
+    (tmp_path / "parlour" / "games" / "rummy").mkdir(parents=True)
+    (tmp_path / "parlour" / "tables.py").write_text('"""Plays big-two."""\nSTART = "big-two"\n')
+    (tmp_path / "parlour" / "games" / "rummy" / "x.py").write_text('NAME = "rummy"\n')
+    (tmp_path / "parlour" / "page.js").write_text('// "rummy"\nif (v === "spoil-five") {}\n')
+    (tmp_path / "src" / "trump").mkdir(parents=True)
+    (tmp_path / "src" / "env.rs").write_text('let name = "pusoy-dos";\n')
+    (tmp_path / "src" / "trump" / "mod.rs").write_text('let name = "forty-five";\n')
+    assert named_elsewhere(tmp_path, tmp_path / "src") == Counter(
+        {("parlour/tables.py", "big-two"): 1, ("parlour/page.js", "spoil-five"): 1,
+         ("src/env.rs", "pusoy-dos"): 1})

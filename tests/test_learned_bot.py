@@ -14,8 +14,8 @@ import math
 import random
 import sys
 import types
-from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -29,21 +29,18 @@ from parlour.bots import GreedyBot, Inference, Opponents, SearchBot, make_bot
 from parlour.bots import base as bots_base
 from parlour.bots import learned as learned_module
 from parlour.bots.learned import (
-    PLAYED_OUT,
-    WEIGHTS,
     LearnedBot,
-    guide_for,
     load_policy,
     network_playouts,
-    playouts,
     policy_for,
     prior,
+    weights,
 )
 from parlour.bots.learned.network import ARRAYS, FORMAT, QNet, features_for
-from parlour.bots.levels import GUIDED_CANDIDATES, LEVELS, Level
-from parlour.bots.search import Playouts, SearchResult, policy_order
+from parlour.bots.levels import level_config
+from parlour.bots.search import Playouts, SearchConfig, SearchResult, policy_order
 from parlour.envs import action_index, encoder
-from parlour.game import State
+from parlour.game import Observation, State
 from parlour.games.climbing.features import ClimbingFeatures
 from parlour.games.rummy.features import RummyFeatures
 from parlour.games.trump.features import COLUMNS as TRUMP_COLUMNS
@@ -79,7 +76,15 @@ def position(variant: str = VARIANT, moves: int = 6, seed: int = 21,
 
 
 #: Every shipped network: its variant and number of players.
-SHIPPED = [(variant, players) for variant, files in WEIGHTS.items() for players in files]
+SHIPPED = [(v.name, players) for v in parlour.variants() for players in weights(v.name)]
+
+
+def playouts(observation: Observation) -> object:
+    """The levels' playout policy: the network where ``expert`` plays its worlds out with it
+    (not in Rummy), else greedy's (``None``)."""
+    if level_config("expert", observation.game.name).network_playouts:
+        return network_playouts(observation)
+    return None
 
 
 @pytest.mark.parametrize(("variant", "players"), SHIPPED)
@@ -115,7 +120,7 @@ def test_the_shipped_weights_load_and_match_their_metadata(variant: str, players
     assert params["w1o"].shape == (size, hidden[0])
     assert params["w1a"].shape == (policy.features.width, hidden[0])
     assert params["w2"].shape == tuple(hidden)
-    assert WEIGHTS[variant][players].stat().st_size < 3_000_000
+    assert weights(variant)[players].stat().st_size < 3_000_000
 
 
 #: What a few duplicate deals show of each shipped network's margin over ``greedy``: the deals
@@ -192,7 +197,7 @@ def test_rules_the_network_was_not_trained_on_are_played_without_it(
     while len(state.legal_actions()) < 2:
         state.apply(state.legal_actions()[0])
     obs, legal = state.observation(state.current_player), state.legal_actions()
-    assert policy_for(obs) is None and guide_for(obs) is None and playouts(obs) is None
+    assert policy_for(obs) is None and playouts(obs) is None
     action, why = LearnedBot().choose_explained(obs, legal, random.Random(3))
     assert action == GreedyBot().choose(obs, legal, random.Random(3))
     assert why.endswith("(no learned weights for big-two with these options)")
@@ -358,7 +363,7 @@ def test_a_run_started_from_weights_fine_tunes_them(
 
 def test_a_run_distils_its_teacher_into_a_smaller_network(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    teacher_file = WEIGHTS[VARIANT][4]
+    teacher_file = weights(VARIANT)[4]
     teacher, teacher_meta = QNet.load(teacher_file)
     trainer = Trainer(Config(seed=4, num_envs=16, batch=64, hidden=(32, 16),
                              teacher=str(teacher_file)))
@@ -430,8 +435,9 @@ def test_another_seed_trains_other_weights_and_the_log_is_plotted(tmp_path: Path
 
 
 def guided() -> SearchBot:
-    return SearchBot(iterations=30, max_candidates=3, min_worlds=4, guide=prior,
-                     playouts=playouts, guided_iterations=24, guided_candidates=3)
+    return SearchBot(SearchConfig(iterations=30, max_candidates=3, min_worlds=4,
+                                  network_iterations=24, guided_candidates=3),
+                     guide=prior, playouts=playouts)
 
 
 def test_the_guided_search_is_reproducible_and_guided() -> None:
@@ -461,9 +467,11 @@ def test_a_strong_prior_outweighs_a_few_worlds() -> None:
     obs, legal = state.observation(state.current_player), state.legal_actions()
     scores = prior(obs, legal, random.Random(0))
     assert scores is not None
-    trusting = SearchBot(iterations=30, guide=prior, prior_weight=1e9, guided_candidates=3)
+    trusting = SearchBot(SearchConfig(iterations=30, prior_weight=1e9, guided_candidates=3),
+                         guide=prior)
     assert trusting.choose(obs, legal, random.Random(2)) == legal[int(np.argmax(scores))]
-    blind = SearchBot(iterations=30, guide=prior, prior_weight=0.0, guided_candidates=3)
+    blind = SearchBot(SearchConfig(iterations=30, prior_weight=0.0, guided_candidates=3),
+                      guide=prior)
     result = blind.search(obs, legal, random.Random(2))
     alive = max(c.samples for c in result.candidates)
     assert result.action == max((c for c in result.candidates if c.samples == alive),
@@ -476,19 +484,20 @@ def test_a_clear_prior_is_played_without_searching() -> None:
     scores = prior(obs, legal, random.Random(0))
     assert scores is not None
     ranked = sorted(scores, reverse=True)
-    bot = SearchBot(iterations=30, guide=prior, prior_margin=ranked[0] - ranked[1])
+    bot = SearchBot(SearchConfig(iterations=30, prior_margin=ranked[0] - ranked[1]), guide=prior)
     result = bot.search(obs, legal, random.Random(0))
     assert result.action == legal[int(np.argmax(scores))]
     assert (result.iterations, result.worlds) == (0, 0)
     assert result.explanation().startswith(f"{result.action.words()}: the learned network rates it ")
-    closer = SearchBot(iterations=30, guide=prior, prior_margin=ranked[0] - ranked[1] + 0.01)
+    closer = SearchBot(SearchConfig(iterations=30, prior_margin=ranked[0] - ranked[1] + 0.01),
+                       guide=prior)
     assert closer.search(obs, legal, random.Random(0)).worlds > 0
 
 
 def test_the_guide_leaves_a_game_without_a_network_searched_as_before() -> None:
     state = position("rummy", moves=5, players=3)
     obs, legal = state.observation(state.current_player), state.legal_actions()
-    plain = SearchBot(iterations=30, max_candidates=3, min_worlds=4).search(
+    plain = SearchBot(SearchConfig(iterations=30, max_candidates=3, min_worlds=4)).search(
         obs, legal, random.Random(6))
     with_guide = guided().search(obs, legal, random.Random(6))
     assert with_guide.prior_weight == 0.0
@@ -497,17 +506,18 @@ def test_the_guide_leaves_a_game_without_a_network_searched_as_before() -> None:
     assert plain.action == with_guide.action
 
 
-def test_a_network_guides_the_search_only_in_the_guided_variants(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_network_guides_the_search_only_where_its_settings_say() -> None:
     state = position("big-two", moves=5)
     obs, legal = state.observation(state.current_player), state.legal_actions()
-    assert guide_for(obs) is not None and prior(obs, legal, random.Random(1)) is not None
-    # Out of GUIDED the network still plays as ``learned``, but no search takes it as a guide.
-    monkeypatch.setattr(learned_module, "GUIDED", frozenset({VARIANT}))
-    assert guide_for(obs) is None and policy_for(obs) is not None
-    assert prior(obs, legal, random.Random(1)) is None and playouts(obs) is None
-    assert "the learned network expects" in LearnedBot().choose_explained(
-        obs, legal, random.Random(1))[1]
+    scores = prior(obs, legal, random.Random(1))
+    assert scores is not None
+    config = SearchConfig(iterations=60, max_candidates=4, min_worlds=4)
+    plain = SearchBot(config).search(obs, legal, random.Random(2))
+    guided = SearchBot(config.replace(guided=True)).search(obs, legal, random.Random(2))
+    assert not plain.guided and guided.guided
+    assert guided.candidates[0].action == legal[int(np.argmax(scores))]
+    assert [level_config(level, "big-two").guided
+            for level in ("medium", "hard", "expert")] == [False, True, True]
 
 
 @pytest.mark.parametrize("variant", ["big-two-4card", "pusoy-dos"])
@@ -560,11 +570,13 @@ def test_the_scoring_network_refuses_encodings_of_another_shape() -> None:
         Network(p["w1o"], p["w1a"][:0], p["b1"], p["w2"], p["b2"], p["w3"], 0.0)
 
 
-def searched(state: State, iterations: int = 60, **settings: object) -> list[list[float]]:
+def searched(state: State, iterations: int = 60, playouts: Playouts | None = None,
+             **settings: Any) -> list[list[float]]:
     """Each candidate's returns, world by world, of a search with ``settings`` from the position
     of ``state``'s seat to move, seeded alike every time."""
     obs, legal = state.observation(state.current_player), state.legal_actions()
-    bot = SearchBot(iterations=iterations, min_worlds=4, **settings)  # type: ignore[arg-type]
+    bot = SearchBot(SearchConfig(iterations=iterations, min_worlds=4, **settings),
+                    playouts=playouts)
     return [c.values for c in bot.search(obs, legal, random.Random(3)).candidates]
 
 
@@ -573,11 +585,12 @@ def test_network_playouts_are_reproducible_and_not_greedy() -> None:
     values = functools.partial(searched, state, 40)
     assert values(playouts=playouts) == values(playouts=playouts)
     assert values(playouts=playouts) != values()
-    # Rummy's network has no compiled form: greedy plays out, the same worlds, the same returns.
+    # Rummy's levels play out with greedy: the same worlds, the same returns.
     other = position("rummy", moves=5)
     oobs, olegal = other.observation(other.current_player), other.legal_actions()
-    plain = SearchBot(iterations=40).search(oobs, olegal, random.Random(3))
-    with_net = SearchBot(iterations=40, playouts=playouts).search(oobs, olegal, random.Random(3))
+    plain = SearchBot(SearchConfig(iterations=40)).search(oobs, olegal, random.Random(3))
+    with_net = SearchBot(SearchConfig(iterations=40), playouts=playouts).search(
+        oobs, olegal, random.Random(3))
     assert [c.values for c in plain.candidates] == [c.values for c in with_net.candidates]
 
 
@@ -592,15 +605,16 @@ def test_inference_weights_the_worlds_reproducibly_on_any_number_of_threads() ->
     # Without a compiled network (Rummy's) nothing weights the worlds: greedy's as before.
     other = position("rummy", moves=5)
     oobs, olegal = other.observation(other.current_player), other.legal_actions()
-    plain = SearchBot(iterations=40).search(oobs, olegal, random.Random(3))
-    weighted = SearchBot(iterations=40, playouts=playouts, inference=Inference()).search(
+    plain = SearchBot(SearchConfig(iterations=40)).search(oobs, olegal, random.Random(3))
+    weighted = SearchBot(SearchConfig(iterations=40, inference=Inference()), playouts=playouts).search(
         oobs, olegal, random.Random(3))
     assert [c.values for c in plain.candidates] == [c.values for c in weighted.candidates]
     # The trump games' worlds do not replay: played out by the network, dealt as before.
     trump = position("forty-five", moves=6)
     tobs, tlegal = trump.observation(trump.current_player), trump.legal_actions()
-    dealt = SearchBot(iterations=40, playouts=playouts).search(tobs, tlegal, random.Random(3))
-    weighted = SearchBot(iterations=40, playouts=playouts, inference=Inference()).search(
+    dealt = SearchBot(SearchConfig(iterations=40), playouts=playouts).search(
+        tobs, tlegal, random.Random(3))
+    weighted = SearchBot(SearchConfig(iterations=40, inference=Inference()), playouts=playouts).search(
         tobs, tlegal, random.Random(3))
     assert dealt.iterations == weighted.iterations == 40
     assert [c.values for c in dealt.candidates] == [c.values for c in weighted.candidates]
@@ -623,8 +637,8 @@ def test_rollouts_stopped_at_a_leaf_count_the_networks_value() -> None:
     # Without a compiled network (Rummy's) there is no value to stop at: greedy's rollouts.
     other = position("rummy", moves=5)
     oobs, olegal = other.observation(other.current_player), other.legal_actions()
-    plain = SearchBot(iterations=40).search(oobs, olegal, random.Random(3))
-    stopped = SearchBot(iterations=40, playouts=playouts, leaf_after=1).search(
+    plain = SearchBot(SearchConfig(iterations=40)).search(oobs, olegal, random.Random(3))
+    stopped = SearchBot(SearchConfig(iterations=40, leaf_after=1), playouts=playouts).search(
         oobs, olegal, random.Random(3))
     assert [c.values for c in plain.candidates] == [c.values for c in stopped.candidates]
 
@@ -632,7 +646,7 @@ def test_rollouts_stopped_at_a_leaf_count_the_networks_value() -> None:
 @pytest.mark.parametrize("turns", [0, -1, 1.5, True])
 def test_a_bad_leaf_is_refused_in_python_and_in_the_core(turns: object) -> None:
     with pytest.raises(ParlourError, match="leaf_after must be a whole number"):
-        SearchBot(iterations=10, leaf_after=turns)  # type: ignore[arg-type]
+        SearchBot(SearchConfig(iterations=10, leaf_after=turns))  # type: ignore[arg-type]
     if not isinstance(turns, bool):  # the core reads True as 1, a count it accepts
         with pytest.raises((ValueError, TypeError, OverflowError)):
             Race(10, None, 4, 2.0, 0.0, 1, None, turns)  # type: ignore[arg-type]
@@ -647,7 +661,7 @@ def test_bad_inference_is_refused_in_python_and_in_the_core(
     with pytest.raises(ValueError, match="inference needs 1 to 4096 draws"):
         Race(10, None, 4, 2.0, 0.0, 1, settings)
     with pytest.raises(ParlourError, match="must be an Inference"):
-        SearchBot(iterations=10, inference=settings)  # type: ignore[arg-type]
+        SearchBot(SearchConfig(iterations=10, inference=settings))  # type: ignore[arg-type]
 
 
 def test_the_model_of_the_opponents_is_reproducible_on_any_number_of_threads() -> None:
@@ -665,15 +679,17 @@ def test_the_model_of_the_opponents_is_reproducible_on_any_number_of_threads() -
     assert drawn == values(opponents=Opponents(worlds=64, draws=8), threads=2)
     assert drawn != modelled
     # Without a network the seats are all played by the rule-based policy anyway: no change.
-    plain = SearchBot(iterations=40).search(obs, legal, random.Random(3))
-    greedy_only = SearchBot(iterations=40, opponents=Opponents()).search(obs, legal, random.Random(3))
+    plain = SearchBot(SearchConfig(iterations=40)).search(obs, legal, random.Random(3))
+    greedy_only = SearchBot(SearchConfig(iterations=40, opponents=Opponents())).search(
+        obs, legal, random.Random(3))
     assert [c.values for c in plain.candidates] == [c.values for c in greedy_only.candidates]
     # The trump games' worlds do not replay, so no kind is weighed: played out as before.
     trump = position("forty-five", moves=6)
     tobs, tlegal = trump.observation(trump.current_player), trump.legal_actions()
-    dealt = SearchBot(iterations=40, playouts=playouts).search(tobs, tlegal, random.Random(3))
+    dealt = SearchBot(SearchConfig(iterations=40), playouts=playouts).search(
+        tobs, tlegal, random.Random(3))
     for model in (Opponents(), Opponents(draws=8)):
-        same = SearchBot(iterations=40, playouts=playouts, opponents=model).search(
+        same = SearchBot(SearchConfig(iterations=40, opponents=model), playouts=playouts).search(
             tobs, tlegal, random.Random(3))
         assert [c.values for c in dealt.candidates] == [c.values for c in same.candidates]
 
@@ -691,7 +707,7 @@ def test_a_model_of_rule_based_opponents_beats_them_by_more() -> None:
         points = 0.0
         for deal in range(100):
             state = game.new_deal(seed=800 + deal)
-            bot = SearchBot(iterations=200, playouts=playouts, opponents=opponents)
+            bot = SearchBot(SearchConfig(iterations=200, opponents=opponents), playouts=playouts)
             rng = random.Random(deal)
             while not state.is_over:
                 seat, legal = state.current_player, state.legal_actions()
@@ -706,16 +722,14 @@ def test_a_model_of_rule_based_opponents_beats_them_by_more() -> None:
 
 def test_a_search_says_whom_it_took_for_a_rule_based_player() -> None:
     # After a dozen greedy moves the model takes some greedy seats for rule-based, never the
-    # searching one; the explanation names them as the game does. Without the model, or with
-    # a model for another variant only, nobody is, and the worlds are played as before.
+    # searching one; the explanation names them as the game does. Without the model nobody is.
     state = position(moves=12)
     seat, legal = state.current_player, state.legal_actions()
     obs = state.observation(seat)
 
-    def search(**settings: object) -> SearchResult:
-        bot = SearchBot(iterations=60, min_worlds=4, playouts=playouts,
-                        **settings)  # type: ignore[arg-type]
-        return bot.search(obs, legal, random.Random(3))
+    def search(**settings: Any) -> SearchResult:
+        config = SearchConfig(iterations=60, min_worlds=4).replace(**settings)
+        return SearchBot(config, playouts=playouts).search(obs, legal, random.Random(3))
 
     modelled = search(opponents=Opponents(worlds=64))
     assert modelled.rule_based and seat not in modelled.rule_based
@@ -725,22 +739,19 @@ def test_a_search_says_whom_it_took_for_a_rule_based_player() -> None:
     kind = "rule-based players" if others else "a rule-based player"
     assert modelled.explanation().endswith(f"; took {named} for {kind}")
     assert modelled.explanation(lambda s: f"seat {s}").count("seat ") == len(modelled.rule_based)
-    by_variant = search(opponents={VARIANT: Opponents(worlds=64)})
-    assert by_variant.rule_based == modelled.rule_based
-    assert [c.values for c in by_variant.candidates] == [c.values for c in modelled.candidates]
+    by_fields = search(opponents={"worlds": 64})  # a record may be given by its fields
+    assert by_fields.rule_based == modelled.rule_based
+    assert [c.values for c in by_fields.candidates] == [c.values for c in modelled.candidates]
     plain = search()
     assert plain.rule_based == () and "took" not in plain.explanation()
-    elsewhere = search(opponents={"big-two": Opponents(worlds=64)})
-    assert elsewhere.rule_based == ()
-    assert [c.values for c in elsewhere.candidates] == [c.values for c in plain.candidates]
 
 
 def test_expert_models_the_opponents_where_that_measured_stronger() -> None:
     # In big-two-4card expert's search is the one with the model (16 draws a world); in another
     # climbing variant it has none.
     expert = make_bot("expert")
-    assert isinstance(expert, SearchBot) and isinstance(expert.opponents, Mapping)
-    assert expert.opponents == {VARIANT: Opponents(draws=16)}
+    assert isinstance(expert, SearchBot)
+    assert level_config("expert", VARIANT).opponents == Opponents(draws=16)
     state = position(moves=12)
     obs, legal = state.observation(state.current_player), state.legal_actions()
     result = expert.search(obs, legal, random.Random(3))
@@ -748,8 +759,8 @@ def test_expert_models_the_opponents_where_that_measured_stronger() -> None:
     other = position("big-two", moves=12)
     assert expert.search(other.observation(other.current_player), other.legal_actions(),
                          random.Random(3)).rule_based == ()
-    hard = make_bot("hard")
-    assert isinstance(hard, SearchBot) and hard.opponents is None
+    assert level_config("expert", "big-two").opponents is None
+    assert all(level_config("hard", v.name).opponents is None for v in parlour.variants())
 
 
 @pytest.mark.parametrize("settings", [(0, 0.5, 0.05, 1.0, 0.8, 1), (5000, 0.5, 0.05, 1.0, 0.8, 1),
@@ -765,9 +776,7 @@ def test_a_bad_model_of_the_opponents_is_refused_in_python_and_in_the_core(
     with pytest.raises(ValueError, match="opponents needs 1 to 4096 worlds"):
         Race(10, None, 4, 2.0, 0.0, 1, None, None, settings)
     with pytest.raises(ParlourError, match="must be an Opponents"):
-        SearchBot(iterations=10, opponents=settings)  # type: ignore[arg-type]
-    with pytest.raises(ParlourError, match="one for each variant by name"):
-        SearchBot(iterations=10, opponents={VARIANT: settings})  # type: ignore[dict-item]
+        SearchBot(SearchConfig(iterations=10, opponents=settings))  # type: ignore[arg-type]
 
 
 def test_the_chances_of_the_opponents_kinds_need_a_model_and_a_network_of_the_rules() -> None:
@@ -792,7 +801,7 @@ def test_a_network_is_refused_for_another_variant_or_shape() -> None:
     state = position("big-two", moves=5)
     obs, legal = state.observation(state.current_player), state.legal_actions()
     with pytest.raises(ValueError, match="another variant"):
-        SearchBot(iterations=20, playouts=lambda o: policy.compiled()).search(
+        SearchBot(SearchConfig(iterations=20), playouts=lambda o: policy.compiled()).search(
             obs, legal, random.Random(1))
     with pytest.raises(ValueError, match="another variant"):
         policy.compiled().scores(state._e)  # type: ignore[attr-defined]
@@ -810,9 +819,10 @@ def test_a_network_is_refused_for_another_variant_or_shape() -> None:
                     np.zeros(0, dtype=np.float32))
 
 
-@pytest.mark.parametrize("variant, hard_budget", [("big-two-4card", 60), ("big-two", 360)])
+@pytest.mark.parametrize("variant, expert_budget, hard_budget",
+                         [("big-two-4card", 1_500, 60), ("big-two", 800, 360)])
 def test_expert_plays_out_with_the_network_and_hard_with_it_in_big_two_4card_alone(
-        variant: str, hard_budget: int) -> None:
+        variant: str, expert_budget: int, hard_budget: int) -> None:
     """``expert`` plays its worlds out with the network at the variant's budget (1,500 rollouts
     a move in big-two-4card, 800 in big-two), with its model of the other seats where it has
     one; ``hard`` with it at 60 in big-two-4card, and with ``greedy`` at 360 elsewhere."""
@@ -820,46 +830,37 @@ def test_expert_plays_out_with_the_network_and_hard_with_it_in_big_two_4card_alo
     obs, legal = state.observation(state.current_player), state.legal_actions()
     scores = prior(obs, legal, random.Random(0))
     assert scores is not None
-    levels = {level.name: level for level in LEVELS}
-    hard, expert = levels["hard"], levels["expert"]
-    hard_played_by = playouts if hard_budget == 60 else None
-
-    def same(level: Level, played_by: Playouts | None) -> list[list[float]]:
-        bot = SearchBot(iterations=level.iterations, guided_iterations=level.played_out,
-                        max_candidates=level.candidates, keep_policy=level.keep_policy,
-                        guide=prior, playouts=played_by, prior_weight=0.0,
-                        guided_candidates=GUIDED_CANDIDATES, opponents=level.opponents or None)
-        return [c.values for c in bot.search(obs, legal, random.Random(2)).candidates]
-
-    for level, played_by, budget in ((expert, playouts, PLAYED_OUT[variant]),
-                                     (hard, hard_played_by, hard_budget)):
-        result = make_bot(level.name).search(obs, legal, random.Random(2))
+    for level, budget in (("expert", expert_budget), ("hard", hard_budget)):
+        config = level_config(level, variant)
+        network = config.network_playouts
+        assert network == (level == "expert" or variant == VARIANT)
+        assert (config.opponents is not None) == (level == "expert" and variant == VARIANT)
+        result = make_bot(level).search(obs, legal, random.Random(2))
         # the network's choice leads the candidates (the one kept unless clearly beaten)
         assert result.candidates[0].action == legal[int(np.argmax(scores))]
-        assert [c.values for c in result.candidates] == same(level, played_by)
         assert 0 < result.iterations <= budget
-    # hard's worlds, played out the other way, give other values
-    other = None if hard_played_by else playouts
-    assert same(hard, hard_played_by) != same(hard, other)
+        # the same worlds played out the other way give other values
+        other = SearchBot(config.replace(network_playouts=not network)).search(
+            obs, legal, random.Random(2))
+        assert [c.values for c in result.candidates] != [c.values for c in other.candidates]
 
 
-def test_a_network_budget_by_variant_applies_to_that_variant_alone() -> None:
-    """``guided_iterations`` by variant: the observation's variant's budget where it names it,
-    the plain ``iterations`` where it does not."""
+def test_a_network_budget_applies_where_the_network_plays_out() -> None:
+    """``network_iterations``: the budget where the network plays the worlds out, the plain
+    ``iterations`` where greedy does."""
     state = position("big-two", moves=9)
     obs, legal = state.observation(state.current_player), state.legal_actions()
 
-    def search(guided: int | dict[str, int] | None) -> SearchResult:
-        bot = SearchBot(iterations=120, guided_iterations=guided, playouts=network_playouts)
+    def search(network: int | None, playouts: Playouts | None = network_playouts
+               ) -> SearchResult:
+        bot = SearchBot(SearchConfig(iterations=120, network_iterations=network),
+                        playouts=playouts)
         return bot.search(obs, legal, random.Random(3))
 
-    by_variant = search({"big-two": 40, "pusoy-dos": 7})
-    assert 0 < by_variant.iterations <= 40
-    assert by_variant.candidates == search(40).candidates
-    assert search({"pusoy-dos": 40}).candidates == search(None).candidates
+    assert 0 < search(40).iterations <= 40
     assert search(None).iterations > 40
-    with pytest.raises(ParlourError, match="from 1 to 100,000,000, not 0"):
-        SearchBot(iterations=10, guided_iterations={"big-two": 40, "pusoy-dos": 0})
+    greedy = SearchBot(SearchConfig(iterations=120)).search(obs, legal, random.Random(3))
+    assert search(40, playouts=None).candidates == greedy.candidates
 
 
 def test_a_guided_search_says_it_kept_the_networks_pick() -> None:
@@ -881,14 +882,14 @@ def test_a_guided_search_says_it_kept_the_networks_pick() -> None:
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"iterations": 10, "guided_iterations": 0}, "from 1 to 100,000,000, not 0"),
+    ({"iterations": 10, "network_iterations": 0}, "from 1 to 100,000,000, not 0"),
     ({"iterations": 10, "guided_candidates": -1}, "guided_candidates must be at least 0"),
     ({"iterations": 10, "prior_weight": -1.0}, "prior_weight a finite number"),
     ({"iterations": 10, "prior_margin": 0.0}, "prior_margin must be above 0 points"),
 ])
 def test_a_bad_guided_budget_is_refused(kwargs: dict[str, float], message: str) -> None:
     with pytest.raises(ParlourError, match=message):
-        SearchBot(**kwargs)  # type: ignore[arg-type]
+        SearchConfig(**kwargs)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("variant", ["forty-five", "spoil-five"])
@@ -1037,7 +1038,7 @@ def test_trump_network_playouts_are_reproducible_and_refuse_other_rules() -> Non
     assert values(playouts=net) != values()  # not greedy's rollouts
     other = position("spoil-five", moves=5)
     with pytest.raises(ValueError, match="made for another variant"):
-        SearchBot(iterations=20, playouts=net).search(
+        SearchBot(SearchConfig(iterations=20), playouts=net).search(
             other.observation(other.current_player), other.legal_actions(), random.Random(1))
     game, p = parlour.new_game("forty-five"), policy.net.params
     with pytest.raises(ValueError, match="do not fit"):

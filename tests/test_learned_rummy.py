@@ -21,15 +21,14 @@ from parlour.bots import GreedyBot, SearchBot, make_bot
 from parlour.bots import base as bots_base
 from parlour.bots.learned import (
     LearnedBot,
-    guide_for,
     load_policy,
     network_playouts,
-    playouts,
     policy_for,
     prior,
 )
 from parlour.bots.learned.network import QNet, features_for
-from parlour.bots.levels import GUIDED_CANDIDATES, LEVELS
+from parlour.bots.levels import level_config
+from parlour.bots.search import Playouts, SearchConfig
 from parlour.envs import action_index, encoder
 from parlour.errors import DealError
 from parlour.games.rummy.actions import (
@@ -161,9 +160,10 @@ def test_the_network_plays_two_and_four_player_rummy(players: int) -> None:
     # trained on its lead over the table, which is what wins at Rummy, and it says so
     assert policy.relative and "points over the others' average after it" in why
     assert LearnedBot().choose(obs, legal, random.Random(9)) == action  # no randomness
-    # A search's guide; the levels play its worlds out with greedy (PLAYED_OUT), an experiment
-    # may with the network
-    assert guide_for(obs) is policy and playouts(obs) is None
+    # A search's guide; the levels play its worlds out with greedy, an experiment may with the
+    # network
+    assert not any(level_config(level, "rummy").network_playouts
+                   for level in ("medium", "hard", "expert"))
     assert network_playouts(obs) is policy.compiled()
     # A series is played by the deal's rules: the network plays it
     series = parlour.new_game("rummy", players=players, series_target=500).new_deal(seed=5)
@@ -187,33 +187,29 @@ def test_the_network_guides_rummys_search_which_plays_out_with_greedy() -> None:
     state = position(2, seed=11)
     obs, legal = state.observation(state.current_player), state.legal_actions()
     policy = load_policy("rummy")
-    assert policy is not None and guide_for(obs) is policy and playouts(obs) is None
+    assert policy is not None and policy_for(obs) is policy
     scores = prior(obs, legal, random.Random(0))
     assert scores is not None
     # hard: the network's best moves lead the candidates, its choice first (the one kept unless
-    # clearly beaten), played out by greedy at the plain budget; so is expert: its network
-    # budget is for worlds a network plays out, which Rummy's are not (given to hard's search
-    # below, it changes nothing)
+    # clearly beaten), played out by greedy at the plain budget: a network budget changes
+    # nothing where greedy plays the worlds out
+    hard = level_config("hard", "rummy")
+    assert hard.guided and not hard.network_playouts and hard.keep_policy == 2.0
     result = make_bot("hard").search(obs, legal, random.Random(2))
     assert result.candidates[0].action == legal[int(np.argmax(scores))]
-    levels = {level.name: level for level in LEVELS}
-    hard, budget = levels["hard"], max(levels["expert"].played_out.values())
+
+    def values(config: SearchConfig) -> list[list[float]]:
+        return [c.values for c in SearchBot(config).search(obs, legal, random.Random(2)).candidates]
+
+    budget = 1_500
     assert budget != hard.iterations
-
-    def values(how: object) -> list[list[float]]:
-        bot = SearchBot(iterations=hard.iterations, guided_iterations=budget,
-                        max_candidates=hard.candidates, keep_policy=hard.keep_policy,
-                        guide=prior, playouts=how, prior_weight=0.0,  # type: ignore[arg-type]
-                        guided_candidates=GUIDED_CANDIDATES)
-        return [c.values for c in bot.search(obs, legal, random.Random(2)).candidates]
-
-    assert [c.values for c in result.candidates] == values(playouts)
+    assert [c.values for c in result.candidates] == values(
+        hard.replace(network_iterations=budget))
     # Played out by the network instead, at the network budget: another search.
-    played = SearchBot(iterations=hard.iterations, guided_iterations=budget,
-                       guide=prior, playouts=network_playouts).search(obs, legal,
-                                                                      random.Random(2))
+    played = SearchBot(hard.replace(network_playouts=True, network_iterations=budget)).search(
+        obs, legal, random.Random(2))
     assert 0 < played.iterations <= budget
-    assert values(network_playouts) != values(playouts)
+    assert [c.values for c in played.candidates] != [c.values for c in result.candidates]
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -268,8 +264,9 @@ def test_network_playouts_are_reproducible_and_refuse_other_rules() -> None:
     state = position(2, seed=3)
     obs, legal = state.observation(state.current_player), state.legal_actions()
 
-    def values(**kwargs: object) -> list[list[float]]:
-        bot = SearchBot(iterations=60, min_worlds=4, **kwargs)  # type: ignore[arg-type]
+    def values(playouts: Playouts | None = None, threads: int = 1) -> list[list[float]]:
+        bot = SearchBot(SearchConfig(iterations=60, min_worlds=4, threads=threads),
+                        playouts=playouts)
         return [c.values for c in bot.search(obs, legal, random.Random(3)).candidates]
 
     def net(_: object) -> object:
@@ -279,7 +276,7 @@ def test_network_playouts_are_reproducible_and_refuse_other_rules() -> None:
     assert values(playouts=net) != values()  # not greedy's rollouts
     other = position(4)
     with pytest.raises(ValueError, match="made for other rummy rules"):
-        SearchBot(iterations=20, playouts=net).search(
+        SearchBot(SearchConfig(iterations=20), playouts=net).search(
             other.observation(other.current_player), other.legal_actions(), random.Random(1))
     p = policy.net.params
     with pytest.raises(ValueError, match="do not fit"):

@@ -12,7 +12,7 @@ import pytest
 
 import parlour
 from parlour.bots import make_bot
-from parlour.bots.search import SearchBot, policy_order
+from parlour.bots.search import SearchBot, SearchConfig, policy_order
 from parlour.cards import CARDS
 from parlour.games.rummy.engine import RummyState
 from parlour.games.rummy.melds import is_group, is_meld, rummy_mask, text_of
@@ -140,5 +140,6 @@ def test_a_live_deal_is_searched() -> None:
     state = parlour.new_game("rummy").new_deal(seed=4)
     obs = state.observation(state.current_player)
     assert obs.stalled is None
-    result = SearchBot(iterations=200).search(obs, state.legal_actions(), random.Random(1))
+    result = SearchBot(SearchConfig(iterations=200)).search(obs, state.legal_actions(),
+                                                            random.Random(1))
     assert result.iterations > 0 and not result.unsearched

@@ -7,6 +7,7 @@ strength of the real levels is measured with the arena, not here.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import random
 import subprocess
@@ -19,15 +20,15 @@ from typing import Any
 import pytest
 
 import parlour
-from parlour import CardSet, ParlourError, VariantError
+from parlour import CardSet, ParlourError, VariantError, registry
 from parlour._core import MAX_ITERATIONS, Race
 from parlour.arena.core import run_arena
 from parlour.arena.stats import head_to_head
 from parlour.bots import Bot, EasyBot, GreedyBot, RandomBot, SearchBot, bot_names, make_bot
-from parlour.bots.learned import WEIGHTS
+from parlour.bots.learned import weights
 from parlour.bots.learned.network import QNet
-from parlour.bots.levels import LEVELS, bench_lines
-from parlour.bots.search import SearchResult, paired_difference
+from parlour.bots.levels import LEVELS, bench_lines, level_config
+from parlour.bots.search import Opponents, SearchConfig, SearchResult, paired_difference
 from parlour.game import Action, Observation, State
 
 VARIANTS = [v.name for v in parlour.variants()]
@@ -35,7 +36,7 @@ DECK = [str(c) for c in CardSet((1 << 52) - 1)]
 
 
 def small_search() -> SearchBot:
-    return SearchBot(iterations=24, max_candidates=3, min_worlds=4)
+    return SearchBot(SearchConfig(iterations=24, max_candidates=3, min_worlds=4))
 
 
 def advance(state: State, moves: int, seed: int = 0) -> State:
@@ -147,7 +148,7 @@ def test_hard_beats_random_over_fixed_deals() -> None:
 
 def test_a_time_limit_alone_is_a_budget() -> None:
     state = decision("spoil-five", 3)
-    bot = SearchBot(time_limit=0.05, max_candidates=3)
+    bot = SearchBot(SearchConfig(time_limit=0.05, max_candidates=3))
     result = bot.search(state.observation(state.current_player), state.legal_actions(),
                         random.Random(0))
     assert result.action in state.legal_actions()
@@ -167,7 +168,7 @@ def test_the_time_limit_starts_once_the_guide_and_playouts_are_at_hand() -> None
         return [0.0] * len(actions)
 
     def search(**limit: float) -> SearchResult:
-        bot = SearchBot(iterations=40, max_candidates=3, guide=slow_guide, **limit)
+        bot = SearchBot(SearchConfig(iterations=40, max_candidates=3, **limit), guide=slow_guide)
         return bot.search(obs, legal, random.Random(0))
 
     timed, untimed = search(time_limit=0.5), search()
@@ -177,7 +178,7 @@ def test_the_time_limit_starts_once_the_guide_and_playouts_are_at_hand() -> None
 
 def test_a_budget_below_one_world_still_tries_every_candidate() -> None:
     state = decision("big-two", 8)
-    bot = SearchBot(iterations=1, max_candidates=3)
+    bot = SearchBot(SearchConfig(iterations=1, max_candidates=3))
     result = bot.search(state.observation(state.current_player), state.legal_actions(),
                         random.Random(0))
     assert result.worlds == 1
@@ -191,7 +192,7 @@ def test_a_budget_below_one_world_still_tries_every_candidate() -> None:
     ({"iterations": 2.5}, "whole number of rollouts"),
     # More than the compiled search takes: its results are kept world by world.
     ({"iterations": MAX_ITERATIONS + 1}, "from 1 to 100,000,000"),
-    ({"iterations": 10, "guided_iterations": 2**62}, "from 1 to 100,000,000"),
+    ({"iterations": 10, "network_iterations": 2**62}, "from 1 to 100,000,000"),
     ({"time_limit": float("nan")}, "finite number of seconds above 0, not nan"),
     ({"time_limit": 1e12}, "finite number of seconds above 0"),
     ({"iterations": 10, "max_candidates": 0}, "max_candidates must be at least 1"),
@@ -200,11 +201,27 @@ def test_a_budget_below_one_world_still_tries_every_candidate() -> None:
     ({"iterations": 10, "threads": True}, "threads must be a whole number"),
     ({"iterations": 10, "indifference": -0.1}, "indifference must be a finite number"),
     ({"iterations": 10, "indifference": float("inf")}, "indifference must be a finite number"),
-    ({"iterations": 10, "indifference": {"big-two": "0.3"}}, "or one for each variant by name"),
+    ({"iterations": 10, "indifference": {"big-two": 0.3}}, "indifference must be a finite"),
+    ({"iterations": 10, "keep_policy": None}, "keep_policy must be a finite number"),
+    ({"iterations": 10, "guided": 1}, "guided and network_playouts are true or false"),
+    ({"iterations": 10, "opponents": {"draws": 16}}, "opponents must be an Opponents"),
 ])
 def test_a_bad_budget_is_refused(kwargs: dict[str, float], message: str) -> None:
     with pytest.raises(ParlourError, match=message):
-        SearchBot(**kwargs)  # type: ignore[arg-type]
+        SearchConfig(**kwargs)  # type: ignore[arg-type]
+
+
+def test_a_search_is_set_by_a_config() -> None:
+    with pytest.raises(ParlourError, match="a search is set by a SearchConfig, not 400"):
+        SearchBot(400)  # type: ignore[arg-type]
+    bot = SearchBot(SearchConfig(iterations=400))
+    changed = bot.replace(keep_policy=2.0, opponents={"draws": 4})
+    assert (changed.config.keep_policy, changed.config.opponents) == (2.0, Opponents(draws=4))
+    assert bot.config == SearchConfig(iterations=400)  # the first bot is unchanged
+    with pytest.raises(ParlourError, match="a search has no setting 'candidates'"):
+        bot.replace(candidates=3)
+    with pytest.raises(ParlourError, match="keep_policy must be"):
+        bot.replace(keep_policy=-1.0)
 
 
 def test_the_compiled_search_refuses_a_budget_past_its_bound() -> None:
@@ -221,11 +238,10 @@ def test_indifference_ends_the_race_among_moves_too_near_to_matter() -> None:
     deal's decisions the race makes far fewer rollouts."""
     state = parlour.new_game("big-two").new_deal(seed=3)
     full = short = 0
-    changed: list[tuple[Observation, list[Action], int]] = []
     while not state.is_over:
         obs, legal = state.observation(state.current_player), state.legal_actions()
         if len(legal) > 2:
-            long, near = (SearchBot(iterations=600, indifference=indifference).search(
+            long, near = (SearchBot(SearchConfig(iterations=600, indifference=indifference)).search(
                 obs, legal, random.Random(len(state.history))) for indifference in (0.0, 0.3))
             for a, b in zip(long.candidates, near.candidates, strict=True):
                 k = min(a.samples, b.samples)  # more worlds where fewer candidates are left
@@ -238,19 +254,8 @@ def test_indifference_ends_the_race_among_moves_too_near_to_matter() -> None:
                     for c in near.candidates if c.samples > n))
             full += long.iterations
             short += near.iterations
-            if near.iterations < long.iterations:
-                changed.append((obs, legal, len(state.history)))
         state.apply(GreedyBot().choose(obs, legal, random.Random(0)))
     assert short < 0.6 * full, (short, full)
-    # One for each variant by name: big-two's here, none for a variant not named.
-    obs, legal, seed = changed[0]
-
-    def values(indifference: float | dict[str, float]) -> list[list[float]]:
-        result = SearchBot(iterations=600, indifference=indifference).search(
-            obs, legal, random.Random(seed))
-        return [c.values for c in result.candidates]
-
-    assert values({"big-two": 0.3}) == values(0.3) != values(0.0) == values({"pusoy-dos": 0.3})
 
 
 def test_no_legal_action_is_refused() -> None:
@@ -268,9 +273,14 @@ def test_the_levels_are_bot_names() -> None:
         live = make_bot(level.name, interactive=True)
         assert isinstance(bot, SearchBot) and isinstance(live, SearchBot)
         assert bot.name == live.name == level.name
-        assert (bot.iterations, bot.time_limit) == (level.iterations, None)
-        assert (live.iterations, live.time_limit) == (level.iterations, level.time_limit)
-        budgets.append((bot.iterations, live.time_limit, bot.max_candidates))
+        for variant in parlour.variants():
+            config = bot.config_for_variant(variant.name)  # type: ignore[attr-defined]
+            assert config == level_config(level.name, variant.name)
+            assert config.iterations == level.search.iterations and config.time_limit is None
+            assert live.config_for_variant(variant.name) == config.replace(  # type: ignore[attr-defined]
+                time_limit=level.time_limit)
+        assert bot.reusable and not live.reusable
+        budgets.append((level.search.iterations, level.time_limit, level.search.max_candidates))
     assert budgets == sorted(budgets)  # each level searches at least as much as the one before
     with pytest.raises(VariantError, match="the bots are: random, greedy, easy, medium"):
         make_bot("master")
@@ -321,7 +331,7 @@ def test_the_search_runs_compiled_and_threads_do_not_change_it(variant: str) -> 
     assert obs._knowledge() is not None  # every family's search runs in Rust
 
     def searched(threads: int) -> list[tuple[object, list[float], int]]:
-        bot = SearchBot(iterations=400, max_candidates=4, min_worlds=4, threads=threads)
+        bot = SearchBot(SearchConfig(iterations=400, max_candidates=4, min_worlds=4, threads=threads))
         result = bot.search(obs, legal, random.Random(5))
         return [(c.action, c.values, c.wins) for c in result.candidates]
 
@@ -336,7 +346,7 @@ def test_an_observation_without_compiled_knowledge_is_refused(
     obs, legal = state.observation(state.current_player), state.legal_actions()
     monkeypatch.setattr(type(obs), "_knowledge", lambda self: None)
     with pytest.raises(ParlourError, match="rummy observations have no compiled knowledge"):
-        SearchBot(iterations=60).search(obs, legal, random.Random(3))
+        SearchBot(SearchConfig(iterations=60)).search(obs, legal, random.Random(3))
 
 
 @pytest.mark.parametrize("variant", ["big-two-4card", "forty-five", "rummy"])
@@ -347,10 +357,9 @@ def test_keep_policy_overrules_only_a_narrow_lead(variant: str) -> None:
     for moves in range(0, 16, 2):  # within every variant's deal
         state = decision(variant, moves)
         obs, legal = state.observation(state.current_player), state.legal_actions()
-        plain = SearchBot(iterations=60, max_candidates=4, min_worlds=4).search(
-            obs, legal, random.Random(moves))
-        kept = SearchBot(iterations=60, max_candidates=4, min_worlds=4, keep_policy=2.0).search(
-            obs, legal, random.Random(moves))
+        config = SearchConfig(iterations=60, max_candidates=4, min_worlds=4)
+        plain = SearchBot(config).search(obs, legal, random.Random(moves))
+        kept = SearchBot(config.replace(keep_policy=2.0)).search(obs, legal, random.Random(moves))
         assert [c.values for c in plain.candidates] == [c.values for c in kept.candidates]
         first = kept.candidates[0]
         if kept.action != plain.action:
@@ -370,36 +379,45 @@ def test_keep_policy_overrules_only_a_narrow_lead(variant: str) -> None:
                                              ("spoil-five", 0.0), ("rummy", 2.0)])
 def test_the_levels_keep_the_policy_by_the_familys_measured_margin(variant: str,
                                                                    margin: float) -> None:
-    game = parlour.new_game(variant)
-    assert game.search_keep_policy == margin
-    assert make_bot("medium").keep_policy is None  # type: ignore[attr-defined]
+    assert {level_config(level.name, variant).keep_policy for level in LEVELS} == {margin}
     for moves in range(0, 12, 3):
         state = decision(variant, moves)
         obs, legal = state.observation(state.current_player), state.legal_actions()
-        own = SearchBot(iterations=60, max_candidates=4, keep_policy=None).search(
+        level = make_bot("medium").search(obs, legal, random.Random(moves))
+        fixed = SearchBot(SearchConfig(iterations=48, max_candidates=4, keep_policy=margin)).search(
             obs, legal, random.Random(moves))
-        fixed = SearchBot(iterations=60, max_candidates=4, keep_policy=margin).search(
-            obs, legal, random.Random(moves))
-        assert own.action == fixed.action
-        assert [c.values for c in own.candidates] == [c.values for c in fixed.candidates]
+        assert level.action == fixed.action
+        assert [c.values for c in level.candidates] == [c.values for c in fixed.candidates]
 
 
-def test_a_search_without_its_own_margin_reads_the_games(monkeypatch: pytest.MonkeyPatch) -> None:
-    state = decision("forty-five", 4)
-    obs, legal = state.observation(state.current_player), state.legal_actions()
-    monkeypatch.setattr(type(state.game), "search_keep_policy", 1e6)
-    for seed in range(6):
-        result = SearchBot(iterations=60, max_candidates=4, keep_policy=None).search(
-            obs, legal, random.Random(seed))
-        # No candidate is dropped, and none beats the policy's choice by a million errors.
-        assert all(c.samples == result.worlds for c in result.candidates)
-        assert result.action == result.candidates[0].action
+def test_a_levels_settings_are_its_own_then_its_familys_then_its_variants() -> None:
+    expert = level_config("expert", "big-two-4card")
+    assert expert.iterations == 18_000  # the level's
+    assert expert.keep_policy == 2.0  # the family's
+    assert (expert.network_playouts, expert.network_iterations) == (True, 1_500)  # the variant's
+    assert expert.opponents == Opponents(draws=16)  # the variant's, from its fields
+    assert level_config("expert", "big-two").opponents is None
+    with pytest.raises(ParlourError, match="'master' is not a searching level"):
+        level_config("master", "big-two")
+    with pytest.raises(VariantError, match="unknown variant"):
+        level_config("hard", "big-three")
+
+
+def test_a_bad_setting_in_a_variants_record_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    record = dataclasses.replace(parlour.get_variant("big-two"), levels={"hard": {"rollouts": 9}})
+    monkeypatch.setitem(registry._REGISTRY, "big-two", record)
+    level_config.cache_clear()
+    try:
+        with pytest.raises(ParlourError, match="a search has no setting 'rollouts'"):
+            level_config("hard", "big-two")
+    finally:
+        level_config.cache_clear()
 
 
 def test_keep_policy_must_be_a_margin() -> None:
     for bad in (-1.0, float("nan"), float("inf")):
         with pytest.raises(ParlourError, match="keep_policy must be a finite number"):
-            SearchBot(iterations=10, keep_policy=bad)
+            SearchBot(SearchConfig(iterations=10, keep_policy=bad))
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -428,8 +446,8 @@ def test_a_hint_never_shows_a_better_figure_for_another_move_without_saying_why(
         for moves in (0, 6, 12):
             state = decision(variant, moves)
             obs, legal = state.observation(state.current_player), state.legal_actions()
-            result = SearchBot(iterations=60, max_candidates=4, min_worlds=4,
-                               keep_policy=2.0).search(obs, legal, random.Random(moves))
+            config = SearchConfig(iterations=60, max_candidates=4, min_worlds=4, keep_policy=2.0)
+            result = SearchBot(config).search(obs, legal, random.Random(moves))
             why = result.explanation()
             best = next(c for c in result.candidates if c.action == result.action)
             others = [c for c in result.candidates if c is not best and c.samples]
@@ -450,8 +468,8 @@ def test_a_hint_never_shows_a_better_figure_for_another_move_without_saying_why(
 
 def test_the_settings_script_compares_a_changed_level_with_the_shipped_one() -> None:
     """``scripts/search_settings.py``, which measured the documented keep_policy, inference,
-    leaf_after, indifference and network figures: the same settings on both sides differ by nothing; changed ones by
-    something."""
+    leaf_after, indifference and network figures: the same settings on both sides differ by
+    nothing; changed ones by something."""
     script = Path(__file__).resolve().parents[1] / "scripts" / "search_settings.py"
 
     def run(*args: str, variant: str = "rummy", games: int = 3, level: str = "medium") -> str:
@@ -552,7 +570,7 @@ def test_the_settings_script_puts_another_network_in_the_shipped_ones_place(
     (``learned`` here, and the level's guide and playouts); the shipped weights copied to
     another file play exactly as shipped, and a file that is not weights is refused."""
     script = Path(__file__).resolve().parents[1] / "scripts" / "search_settings.py"
-    shipped = WEIGHTS["big-two-4card"][4]
+    shipped = weights("big-two-4card")[4]
     same = tmp_path / "same.npz"
     same.write_bytes(shipped.read_bytes())
     net, metadata = QNet.load(shipped)
@@ -617,7 +635,7 @@ def test_the_settings_script_pairs_a_run_with_the_shipped_levels_journal(tmp_pat
 def test_the_settings_script_plays_out_with_the_network_it_is_given(tmp_path: Path) -> None:
     """``--playout-weights``: the shipped network's own file plays out as the shipped level
     does; other weights play out otherwise, with the same guide."""
-    from parlour.bots.learned import WEIGHTS
+    from parlour.bots.learned import weights
     from parlour.bots.learned.network import QNet
 
     script = Path(__file__).resolve().parents[1] / "scripts" / "search_settings.py"
@@ -628,7 +646,7 @@ def test_the_settings_script_plays_out_with_the_network_it_is_given(tmp_path: Pa
                               capture_output=True, text=True, check=True)
         return done.stdout.splitlines()[0]
 
-    shipped = WEIGHTS["big-two-4card"][4]
+    shipped = weights("big-two-4card")[4]
     net, metadata = QNet.load(shipped)
     net.params["w3"] = -net.params["w3"]  # the worst move played where the best was
     other = tmp_path / "other.npz"

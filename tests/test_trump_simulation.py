@@ -22,7 +22,7 @@ import parlour
 import trace_format as tf
 from parlour import IllegalAction, ParlourError
 from parlour._core import TrumpKnowledge
-from parlour.bots import SearchBot
+from parlour.bots import SearchBot, SearchConfig
 from parlour.games.trump.actions import HIDDEN_ROB, KEEP, ROB
 from parlour.games.trump.engine import TrumpState
 from parlour.games.trump.observation import TrumpObservation
@@ -168,7 +168,7 @@ def test_the_search_runs_compiled_over_the_sampled_worlds(variant: str) -> None:
         state.apply(state.legal_actions()[0])
     obs = state.observation(state.current_player)
     assert isinstance(obs._knowledge(), TrumpKnowledge)
-    results = [SearchBot(iterations=150, max_candidates=3, min_worlds=4, threads=t)
+    results = [SearchBot(SearchConfig(iterations=150, max_candidates=3, min_worlds=4, threads=t))
                .search(obs, state.legal_actions(), random.Random(1)) for t in (1, 3)]
     one, three = ([(c.action, c.values, c.wins) for c in r.candidates] for r in results)
     assert one == three and results[0].iterations == results[1].iterations <= 150

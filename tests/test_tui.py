@@ -23,7 +23,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 import parlour
 import parlour.advice
 from parlour.bots import BOT_LEVELS
-from parlour.bots.learned import WEIGHTS
+from parlour.bots.learned import weights
 from parlour.cards import Card
 from parlour.cli import HUMAN, main
 from parlour.moves import parse_move, pick
@@ -834,7 +834,7 @@ async def test_the_start_screen_speaks_plainly() -> None:
             # Each level in a line of its own words; learned where it has a network.
             offered = [value for _, value in screen.query_one("#bot-0", Select)._options]
             assert offered[:6] == ["random", "easy", "greedy", "medium", "hard", "expert"]
-            assert ("learned" in offered) == (variant in WEIGHTS)
+            assert ("learned" in offered) == bool(weights(variant))
             prompts = [str(prompt) for prompt, _ in screen.query_one("#bot-0", Select)._options]
             assert all(f"{v} — {BOT_LEVELS[v]}" in prompts for v in offered)
             # The opponents by seat; the options in words, without the rules' codes.
@@ -858,7 +858,7 @@ async def test_the_start_screen_speaks_plainly() -> None:
         for players in (3, 4, 2):
             await choose(pilot, "players", players)
             offered = [value for _, value in screen.query_one("#bot-0", Select)._options]
-            assert ("learned" in offered) == (players in WEIGHTS["rummy"]), players
+            assert ("learned" in offered) == (players in weights("rummy")), players
 
 
 @sync

@@ -27,7 +27,7 @@ from starlette.testclient import TestClient
 import parlour
 import parlour.cli
 from parlour.bots import make_bot
-from parlour.bots.learned import WEIGHTS
+from parlour.bots.learned import weights
 from parlour.client import play_remote
 from parlour.records import replay_match
 from parlour.web import create_app
@@ -85,7 +85,8 @@ def test_variants_lists_every_variant_with_its_options_and_the_bots(http: TestCl
     # Each game offers its computer players: the learned network only where it has one.
     offered = {v["name"]: v["bots"] for v in data["variants"]}
     assert all(bots[:3] == ["random", "easy", "greedy"] for bots in offered.values())
-    assert [n for n, bots in offered.items() if "learned" in bots] == list(WEIGHTS)
+    learned = [n for n, bots in offered.items() if "learned" in bots]
+    assert learned == [n for n in offered if weights(n)] and len(learned) == 6
     # ... and for the numbers of players it has one for (Rummy: 2 and 4, not 3).
     by_players = {v["name"]: v["bots_by_players"] for v in data["variants"]}
     for name, counts in by_players.items():
@@ -93,7 +94,7 @@ def test_variants_lists_every_variant_with_its_options_and_the_bots(http: TestCl
         assert sorted(map(int, counts)) == sorted(variant.players)
         assert counts[str(variant.default_players)] == offered[name]
         assert {int(n) for n, bots in counts.items() if "learned" in bots} == set(
-            WEIGHTS.get(name, {})) & set(variant.players)
+            weights(name)) & set(variant.players)
     assert ["learned" in by_players["rummy"][n] for n in "234"] == [True, False, True]
 
 

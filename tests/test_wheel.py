@@ -99,7 +99,7 @@ def test_the_wheel_holds_what_a_user_needs_and_nothing_else() -> None:
     # page's files and the terminal table's style sheet; and the compiled core, for abi3.
     assert sources <= package, sorted(sources - package)
     assert package - sources == {"parlour/_core.abi3.so"}, sorted(package - sources)
-    for needed in ("parlour/bots/learned/big_two.npz", "parlour/bots/learned/rummy_4.npz",
+    for needed in ("parlour/games/climbing/big_two.npz", "parlour/games/rummy/rummy_4.npz",
                    "parlour/web/static/index.html", "parlour/web/static/table.js",
                    "parlour/games/trump/felt.js",
                    "parlour/tui/parlour.tcss", "parlour/py.typed", "parlour/_core.pyi"):

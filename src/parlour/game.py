@@ -307,11 +307,6 @@ class Game(ABC):
     #: Whether the hands left at the end of a deal are shown to everyone (they are counted for
     #: the score, as in Rummy); otherwise the end of a deal shows nothing its play did not.
     reveals_hands_at_end: ClassVar[bool] = False
-    #: How many standard errors a searching level's best move must beat the family's own policy
-    #: choice by to replace it (:class:`~parlour.bots.SearchBot`'s ``keep_policy``), measured
-    #: per family: where the rollouts' policy is the one being judged, its own bias favours moves
-    #: that beat it, and keeping its choice unless clearly beaten makes the search stronger.
-    search_keep_policy: ClassVar[float] = 0.0
 
     def __init__(self, variant: Variant, players: int, options: Any) -> None:
         self._variant = variant

@@ -23,7 +23,7 @@ does first) imports :mod:`parlour.games`.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import MISSING, Field, dataclass, fields
+from dataclasses import MISSING, Field, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -46,8 +46,6 @@ def option(default: Any, help: str, *, label: str,
     (``{"match_end": ("deals",)}``): the tables hide it otherwise, and ``parlour play``
     refuses it.
     """
-    from dataclasses import field
-
     meta: dict[str, Any] = {"help": help, "label": label}
     if isinstance(choices, Mapping):
         meta["choices"] = tuple(choices)
@@ -166,7 +164,10 @@ class Family:
     makes the move where only one can. ``seat_totals``: whether each seat's line shows its
     match total (not where the felt shows the scores). ``features``: where the learned
     networks find the family's action features (``module:Class``, imported on first use, since
-    they need numpy; none: the family has no network).
+    they need numpy; none: the family has no network). ``level_settings``: the search settings
+    every searching level takes in the family's variants, by the names of
+    :class:`~parlour.bots.search.SearchConfig`'s fields (``{"keep_policy": 2.0}``); a
+    variant's own (:attr:`Variant.levels`) come on top.
     """
 
     name: str
@@ -175,6 +176,7 @@ class Family:
     one_card_moves: bool = False
     seat_totals: bool = True
     features: str = ""
+    level_settings: Mapping[str, Any] = field(default_factory=dict, hash=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The record as JSON data, for the web page."""
@@ -194,8 +196,14 @@ class Variant:
     ``summary`` is the rules in a paragraph or two (:func:`parlour.summaries.summary`), and
     ``encoding`` the module (``parlour.games.<family>.encoding``) that registers the family's
     observation encoding, action index and reward scale with
-    :func:`parlour.encoding.register_encoding`, imported on first use (it needs numpy). What
-    the front ends know of its family is the family's record (:func:`family_of`).
+    :func:`parlour.encoding.register_encoding`, imported on first use (it needs numpy).
+    ``weights`` are its shipped networks' files (in its family's folder) by number of players,
+    and ``levels`` the search settings tuned for it, by level (``{"expert": {"network_playouts":
+    True}}``: each level's own, on top of the family's :attr:`Family.level_settings`; the
+    names are :class:`~parlour.bots.search.SearchConfig`'s fields, and a setting that is itself
+    a record, ``opponents``, is given by its fields). ``featured``: the variant a table starts
+    with where none is chosen (:func:`default_variant`). What the front ends know of its
+    family is the family's record (:func:`family_of`).
     """
 
     name: str
@@ -207,6 +215,9 @@ class Variant:
     family: str = ""
     summary: str = ""
     encoding: str = ""
+    weights: Mapping[int, Path] = field(default_factory=dict, hash=False)
+    levels: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, hash=False)
+    featured: bool = False
 
     def option_info(self) -> list[OptionInfo]:
         return [_info(f) for f in fields(self.options_type)]
@@ -373,6 +384,16 @@ def register(variant: Variant) -> Variant:
 def variants() -> list[Variant]:
     """Every variant, in the order of the rules pages of the documentation."""
     return list(_REGISTRY.values())
+
+
+def default_variant() -> Variant:
+    """The variant a table starts with where none is chosen: the one registered as
+    ``featured``, or else the first.
+
+    >>> default_variant().name
+    'big-two'
+    """
+    return next((v for v in _REGISTRY.values() if v.featured), next(iter(_REGISTRY.values())))
 
 
 def get_variant(name: str) -> Variant:

@@ -22,7 +22,6 @@ True
 
 from __future__ import annotations
 
-import copy
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -81,8 +80,7 @@ def review_deal(state: State, seats: Iterable[int], bot: Bot | None = None, seed
     reviewed = set(seats)
     threshold = MISTAKE_SHARE * _scale(state)
     # Another move is compared with the judge's in all the trial deals of the level's budget.
-    comparing = copy.copy(reviewer)
-    comparing.confidence, comparing.keep_policy = NO_RACING, 0.0
+    comparing = reviewer.replace(confidence=NO_RACING, keep_policy=0.0)
     position = game.new_deal(**state.setup())
     out = []
     for step, (seat, action) in enumerate(state.history):

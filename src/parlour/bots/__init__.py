@@ -19,10 +19,10 @@ from parlour.bots.base import (
 )
 from parlour.bots.greedy import GreedyBot
 from parlour.bots.ismcts import ISMCTS_OPTIONS, ISMCTSBot
-from parlour.bots.learned import WEIGHTS, LearnedBot
-from parlour.bots.levels import LEVELS, EasyBot, register_levels
+from parlour.bots.learned import LearnedBot
+from parlour.bots.levels import LEVELS, EasyBot, LevelBot, register_levels
 from parlour.bots.random_bot import RandomBot
-from parlour.bots.search import Inference, Opponents, SearchBot
+from parlour.bots.search import Inference, Opponents, SearchBot, SearchConfig
 from parlour.registry import Variant, get_variant
 
 register_bot("random", RandomBot)
@@ -69,7 +69,7 @@ def offered_bots(variant: str, players: int | None = None) -> list[str]:
     known = [name for name in BOT_LEVELS if name in names]
     offered = known + [name for name in names if name not in BOT_LEVELS]
     return [name for name in offered
-            if (name != "learned" or players in WEIGHTS.get(variant, {}))
+            if (name != "learned" or players in found.weights)
             and plays(name, found)]
 
 
@@ -102,7 +102,7 @@ def searchable(variant: Variant) -> bool:
 
 __all__ = [
     "BOT_LEVELS", "Bot", "BotOption", "EasyBot", "GreedyBot", "ISMCTSBot", "Inference",
-    "LearnedBot", "Opponents", "RandomBot", "SearchBot",
+    "LearnedBot", "LevelBot", "Opponents", "RandomBot", "SearchBot", "SearchConfig",
     "bot_names", "bot_options", "bot_spec", "make_bot", "offered_bots", "parse_bot", "plays",
     "register_bot", "searchable",
 ]

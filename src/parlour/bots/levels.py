@@ -3,23 +3,12 @@
 
 - ``easy``: ``greedy`` that errs: half of its real choices (more than one legal move) are a
   random legal move instead. No search.
-- ``medium``: :class:`~parlour.bots.search.SearchBot` over the rule-based policy's 4 preferred
-  moves, at most 48 rollouts a move.
-- ``hard``: the policy's 8 preferred moves, at most 360 rollouts a move, played out by
-  ``greedy`` (in big-two-4card by the learned network, 60 rollouts a move:
-  :data:`parlour.bots.learned.HARD_PLAYED_OUT`).
-- ``expert``: the policy's 8 preferred moves, at most 18,000 rollouts a move played out by
-  ``greedy``, or where :data:`parlour.bots.learned.PLAYED_OUT` says so (the climbing and trump
-  games) 1,500 played out by the network (800 in big-two).
-
-Each keeps the policy's own choice unless another move beats it by the family's margin in
-standard errors of their paired difference (``game.search_keep_policy``: 2 in the climbing
-games and Rummy, none in the trump games, where the best mean wins). Where the variant's
-network guides its search (:data:`parlour.bots.learned.GUIDED`), ``hard`` and ``expert`` take
-its 4 best moves first among the candidates and its choice is the one kept. In big-two-4card
-``expert`` also models each other seat as a player of one of two kinds, ``greedy`` or the
-network, as its moves so far show, and plays a seat taken for ``greedy`` by ``greedy`` in its
-worlds, which it chooses by that seat's moves (:data:`EXPERT_OPPONENTS`).
+- ``medium``, ``hard``, ``expert``: :class:`~parlour.bots.search.SearchBot` with one
+  :class:`~parlour.bots.search.SearchConfig` per variant (:func:`level_config`): the level's
+  own settings (:data:`LEVELS`), then those its family sets for every level
+  (:attr:`Family.level_settings <parlour.registry.Family.level_settings>`), then those tuned
+  for the variant (:attr:`Variant.levels <parlour.registry.Variant.levels>`).
+  :func:`settings_table` prints them all.
 
 A level searches a fixed number of rollouts (fewer when racing leaves one candidate early), so
 the arena and tests are reproducible: the same seed gives the same moves on any machine and at
@@ -29,25 +18,31 @@ slow or busy machine. How the levels measure today is on the documentation's "Sp
 strength"; how each setting was found, on its Experiments pages.
 
 >>> from parlour.bots import make_bot
->>> make_bot("hard").iterations, make_bot("hard", interactive=True).time_limit
-(360, 0.5)
+>>> make_bot("hard").config_for_variant("big-two").iterations
+360
+>>> make_bot("hard", interactive=True).config_for_variant("big-two").time_limit
+0.5
+>>> level_config("expert", "big-two-4card").opponents.draws
+16
 """
 
 from __future__ import annotations
 
+import copy
 import random
 import statistics
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import partial
-from types import MappingProxyType
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache, partial
+from typing import Any
 
 from parlour.bots.base import Bot, register_bot
 from parlour.bots.greedy import GreedyBot
-from parlour.bots.learned import HARD_PLAYED_OUT, PLAYED_OUT, playouts, prior
-from parlour.bots.search import Opponents, SearchBot
+from parlour.bots.search import SearchBot, SearchConfig
+from parlour.errors import ParlourError
 from parlour.game import Action, Game, Observation
 from parlour.play import play_out
+from parlour.registry import family_of, get_variant, variants
 
 
 class EasyBot(Bot):
@@ -80,59 +75,100 @@ GUIDED_CANDIDATES = 4
 
 @dataclass(frozen=True)
 class Level:
-    """A searching level: its rollouts per move, its most time per move in interactive play,
-    and how many of the playout policy's preferred moves it considers."""
+    """A searching level: its name, its most time a move in interactive play, and its
+    settings in every variant before its family's and the variant's own (:func:`level_config`)."""
 
     name: str
-    iterations: int
     time_limit: float
-    candidates: int
-    #: Standard errors by which another move must beat the policy's own choice (0: the best
-    #: mean wins, however narrowly; ``None``: the family's own, ``game.search_keep_policy``).
-    keep_policy: float | None = None
-    #: Where the variant has a learned network (:mod:`parlour.bots.learned`), its best moves
-    #: lead the candidates and its choice is the one ``keep_policy`` keeps.
-    guided: bool = False
-    #: The variants where the network also plays every seat of every world, each with its
-    #: rollouts a move; elsewhere ``greedy`` plays them out, at ``iterations``.
-    played_out: Mapping[str, int] = field(default_factory=dict)
-    #: The variants where the other seats are modelled by their kind (:class:`Opponents`),
-    #: each with its model; only where the network plays the worlds out.
-    opponents: Mapping[str, Opponents] = field(default_factory=dict)
+    search: SearchConfig
 
-    def bot(self, interactive: bool = False) -> SearchBot:
-        bot = SearchBot(iterations=self.iterations,
-                        time_limit=self.time_limit if interactive else None,
-                        max_candidates=self.candidates, keep_policy=self.keep_policy,
-                        guide=prior if self.guided else None,
-                        playouts=partial(playouts, variants=self.played_out)
-                        if self.played_out else None,
-                        guided_iterations=self.played_out or None, prior_weight=0.0,
-                        guided_candidates=GUIDED_CANDIDATES, opponents=self.opponents or None)
-        bot.name = self.name
+
+#: The searching levels, weakest first. The guided levels take the variant's learned network
+#: as their guide (none where there is no network: they search as unguided); which variants
+#: also play their worlds out with it, and with what budget, each variant says.
+LEVELS = (
+    Level("medium", 0.2, SearchConfig(iterations=48, max_candidates=4, prior_weight=0.0,
+                                      guided_candidates=GUIDED_CANDIDATES)),
+    Level("hard", 0.5, SearchConfig(iterations=360, guided=True, prior_weight=0.0,
+                                    guided_candidates=GUIDED_CANDIDATES)),
+    Level("expert", 1.0, SearchConfig(iterations=18_000, guided=True, prior_weight=0.0,
+                                      guided_candidates=GUIDED_CANDIDATES)),
+)
+_BY_NAME = {level.name: level for level in LEVELS}
+
+
+@cache
+def level_config(level: str, variant: str) -> SearchConfig:
+    """The settings of searching level ``level`` in ``variant`` (without the time limit of
+    interactive play): the level's, its family's, then the variant's own.
+
+    >>> [level_config("medium", v).keep_policy for v in ("rummy", "forty-five")]
+    [2.0, 0.0]
+    """
+    if level not in _BY_NAME:
+        raise ParlourError(f"{level!r} is not a searching level; they are: {', '.join(_BY_NAME)}")
+    record = get_variant(variant)
+    return (_BY_NAME[level].search.replace(**family_of(record).level_settings)
+            .replace(**record.levels.get(level, {})))
+
+
+class LevelBot(SearchBot):
+    """A searching level: a :class:`SearchBot` whose settings are its level's in the variant
+    of each observation (:func:`level_config`), with the level's time limit when
+    ``interactive``."""
+
+    def __init__(self, level: Level, interactive: bool = False) -> None:
+        self._changes: dict[str, Any] = {"time_limit": level.time_limit} if interactive else {}
+        super().__init__(level.search.replace(**self._changes))
+        self.name = level.name
+        self.level = level
+        self._configs: dict[str, SearchConfig] = {}
+
+    def config_for(self, observation: Observation) -> SearchConfig:
+        return self.config_for_variant(observation.game.name)
+
+    def config_for_variant(self, variant: str) -> SearchConfig:
+        """This bot's settings in ``variant``."""
+        config = self._configs.get(variant)
+        if config is None:
+            config = level_config(self.level.name, variant).replace(**self._changes)
+            self._configs[variant] = config
+        return config
+
+    def replace(self, **changes: Any) -> LevelBot:
+        bot = copy.copy(self)
+        bot.config = self.config.replace(**changes)
+        bot._changes = {**self._changes, **changes}
+        bot._configs = {}
         return bot
 
 
-#: The variants where ``expert`` models the other seats by their kind, the rule-based player or
-#: the network, and chooses its worlds by the moves of those it takes for rule-based (16 draws a
-#: world); where that measured stronger (the documentation's "Tuning the levels").
-EXPERT_OPPONENTS: Mapping[str, Opponents] = MappingProxyType(
-    {"big-two-4card": Opponents(draws=16)})
-
-LEVELS = (
-    Level("medium", iterations=48, time_limit=0.2, candidates=4),
-    Level("hard", iterations=360, time_limit=0.5, candidates=8, guided=True,
-          played_out=HARD_PLAYED_OUT),
-    Level("expert", iterations=18_000, time_limit=1.0, candidates=8, guided=True,
-          played_out=PLAYED_OUT, opponents=EXPERT_OPPONENTS),
-)
+def settings_table() -> str:
+    """Every searching level's settings in every variant, as a Markdown table (the
+    documentation's "Bots" page shows it)."""
+    rows = ["| level | variant | rollouts a move by `greedy` | moves searched | policy's choice "
+            "kept unless beaten by | guided by the network | worlds played out by | other seats |",
+            "|---|---|---|---|---|---|---|---|"]
+    for level in LEVELS:
+        for variant in variants():
+            c = level_config(level.name, variant.name)
+            played = (f"the network, {c.network_iterations or c.iterations:,} rollouts"
+                      if c.network_playouts else "`greedy`")
+            guided = f"yes, its best {c.guided_candidates} first" if c.guided else "no"
+            keep = f"{c.keep_policy:g} standard errors" if c.keep_policy else "never kept"
+            seats = (f"modelled by kind, worlds from {c.opponents.draws} draws" if c.opponents
+                     else "by the network" if c.network_playouts else "by `greedy`")
+            rows.append(f"| `{level.name}` | {variant.name} | {c.iterations:,} | "
+                        f"{c.max_candidates} | {keep} | {guided} | {played} | {seats} |")
+    return "\n".join(rows)
 
 
 def register_levels() -> None:
     """Register ``easy`` … ``expert`` as bot names."""
     register_bot("easy", EasyBot)
     for level in LEVELS:
-        register_bot(level.name, level.bot, interactive=partial(level.bot, interactive=True))
+        register_bot(level.name, partial(LevelBot, level),
+                     interactive=partial(LevelBot, level, interactive=True))
 
 
 def bench_lines(game: Game, seconds: float) -> Iterator[str]:
@@ -157,7 +193,7 @@ def bench_lines(game: Game, seconds: float) -> Iterator[str]:
     play_out(game.new_deal(seed=0), [Recording()] * game.players, rng)
     rng.shuffle(positions)
     for level in LEVELS:
-        bot = level.bot()
+        bot = LevelBot(level)
         # One search before the clock starts: a level's first search loads its network
         # (hundreds of milliseconds in the climbing games), once per process, not per move.
         bot.search(*positions[0], random.Random(-1))

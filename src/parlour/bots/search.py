@@ -76,7 +76,7 @@ an iteration budget gives the same move on any number of threads and under any l
 
 >>> import random, parlour
 >>> state = parlour.new_game("forty-five").new_deal(seed=3)
->>> bot = SearchBot(iterations=60)
+>>> bot = SearchBot(SearchConfig(iterations=60))
 >>> seat = state.current_player
 >>> action, why = bot.choose_explained(state.observation(seat), state.legal_actions(),
 ...                                    random.Random(1))
@@ -86,12 +86,14 @@ True
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import math
 import random
 import time
-from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 from parlour._core import MAX_ITERATIONS, Race
 from parlour.bots.base import Bot
@@ -106,19 +108,6 @@ Playouts = Callable[[Observation], Any]
 #: A search guide: each legal action's prior advantage in points for the seat to move, or
 #: ``None`` where it has no opinion (a variant it was not trained for).
 Guide = Callable[[Observation, Sequence[Action], random.Random], "list[float] | None"]
-
-
-S = TypeVar("S")
-
-
-def _each(setting: S | Mapping[str, S]) -> Collection[S]:
-    """A setting's values: the one given, or each variant's (a setting by variant name)."""
-    return setting.values() if isinstance(setting, Mapping) else (setting,)
-
-
-def _of_variant(setting: S | Mapping[str, S] | None, variant: str) -> S | None:
-    """A setting for the variant: the one given, or the variant's by name (``None`` without)."""
-    return setting.get(variant) if isinstance(setting, Mapping) else setting
 
 
 def _deals(n: object) -> bool:
@@ -342,7 +331,7 @@ class SearchResult:
         w = self.prior_weight
         second = max(others, key=lambda c: (c.score(w), -c.rank))
         figures = f"wins {second.win_rate:.0%}, {scores.amount(second.mean)}"
-        if second.score(w) > best.score(w):  # SearchBot(keep_policy=…) kept the policy's choice
+        if second.score(w) > best.score(w):  # keep_policy kept the policy's choice
             return (f"{text}; {second.action.words()} scored more ({figures}), but not by "
                     f"enough to set aside {pick}")
         if second.win_rate > best.win_rate:
@@ -374,131 +363,185 @@ def _clearly_better(a: Candidate, b: Candidate, margin: float) -> bool:
     return error < math.inf and mean > margin * error
 
 
-class SearchBot(Bot):
-    """Determinised Monte Carlo search with paired, raced candidates (see the module).
+@dataclass(frozen=True)
+class SearchConfig:
+    """Every setting of a :class:`SearchBot`, checked when made: a searching level is one of
+    these per variant (:mod:`parlour.bots.levels`).
 
-    ``iterations``: the most rollouts per move (reproducible; at most
-    :data:`~parlour._core.MAX_ITERATIONS`, 100,000,000, as each one's return is kept);
-    ``time_limit``: the most seconds per move; at least one of them. ``max_candidates``: how
-    many of the policy's preferred moves are searched. ``min_worlds`` and ``confidence``: when
-    racing may drop a candidate. ``indifference`` (a number, or one for each variant by name):
-    a candidate other than the first that cannot beat the leader, or the first, by more than
-    this many standard deviations of a world's paired difference (``confidence`` standard
-    errors sure) is dropped as well, so that the budget is not spent telling apart moves too
-    near to matter (0: never; the first, the policy's or guide's choice, and the leader are
-    dropped only when clearly worse).
-    ``guide`` and ``prior_weight``: a prior over the moves and how many worlds it counts for
-    (step 5 of the module); where the guide gives a prior, ``guided_candidates`` of the guide's
-    best moves lead the candidates, and ``prior_margin`` is the lead in points over the guide's
-    second choice from which its first is played without searching. ``threads``: how many
-    threads a compiled search plays its worlds on (the move does not depend on it). ``keep_policy``: when above 0,
-    the policy's own choice (the guide's, when it gives a prior) is kept unless the search's
-    best beats it, in the worlds both were played in, by more than that many standard errors of
-    their paired difference (a small budget's noise then cannot talk it out of a good move);
-    racing then drops a candidate only when it trails by more than that many too
-    (``confidence`` or ``keep_policy``, the larger); ``None``: the margin measured best for the
-    observation's family (``game.search_keep_policy``), as the levels use.
-    ``playouts``: where it gives a compiled policy for the observation's variant (the learned
-    network, :func:`parlour.bots.learned.playouts`), every seat of every world is played out
-    by it instead of the greedy policy, with ``guided_iterations`` (when given: a number, or
-    one for each variant by name) in place of ``iterations`` (a network's rollout costs more
-    than greedy's); ``inference``
-    (:class:`Inference`) then weights the worlds by the other seats' past moves under it (step 6
-    of the module; used in the climbing games only); ``leaf_after``: with such
-    a policy, each rollout stops where the searching seat is to choose for the
-    ``leaf_after``-th time and counts the network's estimate of its best move there instead of
-    playing to the end (a value at the leaves; ``None``: every rollout is played to the end);
-    ``opponents`` (:class:`Opponents`, or one for each variant by name): with such a policy,
-    each other seat is played in each world by the rule-based policy or by the network, as its
-    moves so far show (step 7 of the module; used in the climbing games only).
+    Budget: ``iterations`` is the most rollouts a move (reproducible; at most
+    :data:`~parlour._core.MAX_ITERATIONS`, 100,000,000, as each one's return is kept) and
+    ``time_limit`` the most seconds a move; at least one of them (whichever comes first).
+    Candidates: ``max_candidates`` of the rule-based policy's preferred moves. Racing:
+    ``min_worlds`` and ``confidence`` say when a candidate may be dropped (step 4 of the
+    module); ``indifference`` also drops one other than the first that cannot beat the leader,
+    or the first, by more than this many standard deviations of a world's paired difference
+    (0: never). ``keep_policy``: when above 0, the policy's own choice (the guide's, with a
+    guide) is kept unless the search's best beats it, in the worlds both were played in, by
+    more than that many standard errors of their paired difference, and racing drops a
+    candidate only when it trails by more than that many too.
+
+    Guide (step 5): with ``guided``, the variant's learned network (:func:`parlour.bots.learned.
+    prior`) gives each move a prior; its best ``guided_candidates`` moves lead the candidates,
+    each counted ``prior_weight`` worlds' worth, and its first is played without searching
+    where it leads its second by ``prior_margin`` points or more. Playouts: with
+    ``network_playouts``, the network (:func:`parlour.bots.learned.network_playouts`) plays
+    every seat of every world out where the variant has one, at ``network_iterations`` rollouts
+    a move (``None``: ``iterations``); ``inference`` and ``opponents`` then weigh the worlds and
+    model the other seats (steps 6 and 7), and ``leaf_after`` stops each rollout where the
+    searching seat is to choose for the ``leaf_after``-th time, counting the network's estimate
+    of its best move there. ``threads``: how many threads the worlds are played on (the move
+    does not depend on it).
+
+    >>> SearchConfig(iterations=400).max_candidates
+    8
+    >>> SearchConfig()
+    Traceback (most recent call last):
+    ...
+    parlour.errors.ParlourError: a search needs a budget: iterations, a time limit, or both
+    >>> SearchConfig(iterations=10, keep_policy=-1)
+    Traceback (most recent call last):
+    ...
+    parlour.errors.ParlourError: keep_policy must be a finite number of standard errors of at least 0, not -1
+    """
+
+    iterations: int | None = None
+    time_limit: float | None = None
+    max_candidates: int = 8
+    min_worlds: int = 8
+    confidence: float = 2.5
+    indifference: float = 0.0
+    keep_policy: float = 0.0
+    guided: bool = False
+    guided_candidates: int = 2
+    prior_weight: float = 8.0
+    prior_margin: float = math.inf
+    network_playouts: bool = False
+    network_iterations: int | None = None
+    inference: Inference | None = None
+    leaf_after: int | None = None
+    opponents: Opponents | None = None
+    threads: int = 1
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.time_limit is None:
+            raise ParlourError("a search needs a budget: iterations, a time limit, or both")
+        for budget in (self.iterations, self.network_iterations):
+            if budget is not None and not _count(budget, MAX_ITERATIONS):
+                raise ParlourError(f"iterations must be a whole number of rollouts from 1 to "
+                                   f"{MAX_ITERATIONS:,}, not {budget!r}")
+        limit = self.time_limit
+        if limit is not None and not (_number(limit) and 0 < limit < 1e9):
+            raise ParlourError(f"the time limit must be a finite number of seconds above 0, "
+                               f"not {limit!r}")
+        if not _count(self.max_candidates, 1 << 16) \
+                or not _count(self.min_worlds, MAX_ITERATIONS) \
+                or not (_number(self.confidence) and self.confidence > 0):
+            raise ParlourError(
+                f"max_candidates must be at least 1, min_worlds 1 to {MAX_ITERATIONS:,} and "
+                f"confidence above 0, not {self.max_candidates!r}, {self.min_worlds!r} and "
+                f"{self.confidence!r}")
+        if not (_number(self.indifference) and self.indifference >= 0):
+            raise ParlourError(f"indifference must be a finite number of standard deviations of "
+                               f"at least 0, not {self.indifference!r}")
+        if not (_number(self.keep_policy) and self.keep_policy >= 0):
+            raise ParlourError(f"keep_policy must be a finite number of standard errors of at "
+                               f"least 0, not {self.keep_policy!r}")
+        g = self.guided_candidates
+        if not (isinstance(g, int) and not isinstance(g, bool) and g >= 0) \
+                or not (_number(self.prior_weight) and self.prior_weight >= 0):
+            raise ParlourError(f"guided_candidates must be at least 0 and prior_weight a finite "
+                               f"number of at least 0, not {self.guided_candidates!r} and "
+                               f"{self.prior_weight!r}")
+        if not (isinstance(self.prior_margin, int | float) and self.prior_margin > 0):
+            raise ParlourError(f"prior_margin must be above 0 points, not {self.prior_margin!r}")
+        if not isinstance(self.guided, bool) or not isinstance(self.network_playouts, bool):
+            raise ParlourError(f"guided and network_playouts are true or false, not "
+                               f"{self.guided!r} and {self.network_playouts!r}")
+        if self.inference is not None and not isinstance(self.inference, Inference):
+            raise ParlourError(f"inference must be an Inference or None, not {self.inference!r}")
+        if self.leaf_after is not None and not _count(self.leaf_after, MAX_ITERATIONS):
+            raise ParlourError(f"leaf_after must be a whole number of turns of at least 1 or "
+                               f"None, not {self.leaf_after!r}")
+        if self.opponents is not None and not isinstance(self.opponents, Opponents):
+            raise ParlourError(f"opponents must be an Opponents or None, not {self.opponents!r}")
+        if not _count(self.threads, 256):
+            raise ParlourError(f"threads must be a whole number from 1 to 256, not "
+                               f"{self.threads!r}")
+
+    def replace(self, **changes: Any) -> SearchConfig:
+        """These settings with ``changes`` (by field name), checked as any are; a setting that
+        is itself a record (``opponents``, ``inference``) may be given by its fields.
+
+        >>> SearchConfig(iterations=400).replace(opponents={"draws": 16}).opponents.draws
+        16
+        >>> SearchConfig(iterations=400).replace(rollouts=9)
+        Traceback (most recent call last):
+        ...
+        parlour.errors.ParlourError: a search has no setting 'rollouts'; its settings are: iterations, time_limit, max_candidates, min_worlds, confidence, indifference, keep_policy, guided, guided_candidates, prior_weight, prior_margin, network_playouts, network_iterations, inference, leaf_after, opponents, threads
+        """
+        known = [f.name for f in fields(self)]
+        for name, value in changes.items():
+            if name not in known:
+                raise ParlourError(f"a search has no setting {name!r}; its settings are: "
+                                   + ", ".join(known))
+            record = _RECORDS.get(name)
+            if record is not None and isinstance(value, Mapping):
+                changes[name] = record(**value)
+        return dataclasses.replace(self, **changes)
+
+
+#: The settings that are records of their own, by name, as :meth:`SearchConfig.replace` makes
+#: them from their fields.
+_RECORDS: Mapping[str, Callable[..., Any]] = {"inference": Inference, "opponents": Opponents}
+
+
+def _count(n: object, most: int) -> bool:
+    """Whether ``n`` is a whole number (not a bool) from 1 to ``most``."""
+    return isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= most
+
+
+def _number(x: object) -> bool:
+    """Whether ``x`` is a finite number (not a bool)."""
+    return isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
+
+
+class SearchBot(Bot):
+    """Determinised Monte Carlo search with paired, raced candidates (see the module), set by
+    a :class:`SearchConfig`.
+
+    ``guide`` and ``playouts`` stand in for the learned network as the search's prior and as
+    its playout policy (other networks, in experiments): given, they are used whatever the
+    configuration's ``guided`` and ``network_playouts`` say.
+
+    >>> SearchBot(SearchConfig(iterations=60)).config.iterations
+    60
     """
 
     name = "search"
 
-    def __init__(
-        self,
-        iterations: int | None = None,
-        time_limit: float | None = None,
-        *,
-        max_candidates: int = 8,
-        min_worlds: int = 8,
-        confidence: float = 2.5,
-        indifference: float | Mapping[str, float] = 0.0,
-        guide: Guide | None = None,
-        prior_weight: float = 8.0,
-        guided_iterations: int | Mapping[str, int] | None = None,
-        guided_candidates: int = 2,
-        prior_margin: float = math.inf,
-        threads: int = 1,
-        keep_policy: float | None = 0.0,
-        playouts: Playouts | None = None,
-        inference: Inference | None = None,
-        leaf_after: int | None = None,
-        opponents: Opponents | Mapping[str, Opponents] | None = None,
-    ) -> None:
-        if iterations is None and time_limit is None:
-            raise ParlourError("a search needs a budget: iterations, a time limit, or both")
-        for budget in (iterations, *_each(guided_iterations)):
-            if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int)
-                                       or not 1 <= budget <= MAX_ITERATIONS):
-                raise ParlourError(f"iterations must be a whole number of rollouts from 1 to "
-                                   f"{MAX_ITERATIONS:,}, not {budget!r}")
-        if time_limit is not None and not (math.isfinite(time_limit) and 0 < time_limit < 1e9):
-            raise ParlourError(f"the time limit must be a finite number of seconds above 0, "
-                               f"not {time_limit!r}")
-        if max_candidates < 1 or not 1 <= min_worlds <= MAX_ITERATIONS or not confidence > 0:
-            raise ParlourError(
-                f"max_candidates must be at least 1, min_worlds 1 to {MAX_ITERATIONS:,} and "
-                f"confidence above 0, not {max_candidates!r}, {min_worlds!r} and {confidence!r}"
-            )
-        if not all(isinstance(x, int | float) and math.isfinite(x) and x >= 0
-                   for x in _each(indifference)):
-            raise ParlourError(f"indifference must be a finite number of standard deviations of "
-                               f"at least 0, or one for each variant by name, not "
-                               f"{indifference!r}")
-        self.indifference = indifference
-        if guided_candidates < 0 or not (
-                math.isfinite(prior_weight) and prior_weight >= 0):
-            raise ParlourError(f"guided_candidates must be at least 0 and prior_weight a finite "
-                               f"number of at least 0, not {guided_candidates!r} and "
-                               f"{prior_weight!r}")
-        if not prior_margin > 0:
-            raise ParlourError(f"prior_margin must be above 0 points, not {prior_margin!r}")
-        if keep_policy is not None and not (math.isfinite(keep_policy) and keep_policy >= 0):
-            raise ParlourError(f"keep_policy must be a finite number of standard errors of at "
-                               f"least 0, not {keep_policy!r}")
-        self.keep_policy = keep_policy
-        if inference is not None and not isinstance(inference, Inference):
-            raise ParlourError(f"inference must be an Inference or None, not {inference!r}")
-        if leaf_after is not None and (isinstance(leaf_after, bool)
-                                       or not isinstance(leaf_after, int) or leaf_after < 1):
-            raise ParlourError(f"leaf_after must be a whole number of turns of at least 1 or "
-                               f"None, not {leaf_after!r}")
-        if opponents is not None and not all(isinstance(m, Opponents) for m in _each(opponents)):
-            raise ParlourError(f"opponents must be an Opponents, one for each variant by name, "
-                               f"or None, not {opponents!r}")
-        self.playouts = playouts
-        self.inference = inference
-        self.leaf_after = leaf_after
-        self.opponents = opponents
-        if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:
-            raise ParlourError(f"threads must be a whole number from 1 to 256, not {threads!r}")
-        self.threads = threads
-        self.iterations = iterations
-        self.time_limit = time_limit
-        self.max_candidates = max_candidates
-        self.min_worlds = min_worlds
-        self.confidence = confidence
+    def __init__(self, config: SearchConfig, *, guide: Guide | None = None,
+                 playouts: Playouts | None = None) -> None:
+        if not isinstance(config, SearchConfig):
+            raise ParlourError(f"a search is set by a SearchConfig, not {config!r}")
+        self.config = config
         self.guide = guide
-        self.prior_weight = prior_weight
-        self.guided_iterations = guided_iterations
-        self.guided_candidates = guided_candidates
-        self.prior_margin = prior_margin
+        self.playouts = playouts
+
+    def config_for(self, observation: Observation) -> SearchConfig:
+        """The settings this bot searches ``observation`` with: its own (a level's depend on
+        the variant)."""
+        return self.config
+
+    def replace(self, **changes: Any) -> SearchBot:
+        """A copy of this bot whose settings have ``changes`` (:meth:`SearchConfig.replace`)."""
+        bot = copy.copy(self)
+        bot.config = self.config.replace(**changes)
+        return bot
 
     @property
     def reusable(self) -> bool:
         """Without a time limit: with one, the choice depends on the clock."""
-        return self.time_limit is None
+        return self.config.time_limit is None
 
     def choose(
         self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random
@@ -529,32 +572,37 @@ class SearchBot(Bot):
         if len(legal_actions) == 1:
             only = Candidate(legal_actions[0], 0)
             return SearchResult(only.action, (only,), 0, 0, time.perf_counter() - start)
-        priors = self.guide(observation, legal_actions, rng) if self.guide else None
-        policy = self.playouts(observation) if self.playouts else None
+        config = self.config_for(observation)
+        guide, playouts = self.guide, self.playouts
+        if guide is None and config.guided:
+            from parlour.bots.learned import prior as guide
+        if playouts is None and config.network_playouts:
+            from parlour.bots.learned import network_playouts as playouts
+        priors = guide(observation, legal_actions, rng) if guide else None
+        policy = playouts(observation) if playouts else None
         # The time limit bounds the search from here: a level's first search in a process also
         # loads its network (a quarter of a second or more), paid once and not taken from the
         # move's rollouts (it would leave a first move at a table about one world a candidate).
         clock = time.perf_counter()
-        budget = self.iterations
-        guided = _of_variant(self.guided_iterations, observation.game.name)
-        if budget is not None and policy is not None and guided is not None:
-            budget = guided
+        budget = config.iterations
+        if budget is not None and policy is not None and config.network_iterations is not None:
+            budget = config.network_iterations
         if priors is None:
             weight = 0.0
-            order = policy_order(observation, legal_actions, rng, self.max_candidates)
+            order = policy_order(observation, legal_actions, rng, config.max_candidates)
             candidates = tuple(Candidate(a, i) for i, a in enumerate(order))
         else:
-            weight = self.prior_weight
+            weight = config.prior_weight
             ranked = sorted(zip(priors, legal_actions, strict=True), key=lambda p: -p[0])
-            if include is None and ranked[0][0] - ranked[1][0] >= self.prior_margin:
+            if include is None and ranked[0][0] - ranked[1][0] >= config.prior_margin:
                 top = tuple(Candidate(a, i, prior=p) for i, (p, a) in enumerate(ranked[:2]))
                 return SearchResult(top[0].action, top, 0, 0, time.perf_counter() - start, weight,
                                     guided=True)
             of = dict(zip(legal_actions, priors, strict=True))
             # The guide's choices first: its first is the one keep_policy keeps.
-            order = [a for _, a in ranked[: self.guided_candidates]]
-            order += [a for a in policy_order(observation, legal_actions, rng, self.max_candidates)
-                      if a not in order]
+            order = [a for _, a in ranked[: config.guided_candidates]]
+            order += [a for a in policy_order(observation, legal_actions, rng,
+                                              config.max_candidates) if a not in order]
             candidates = tuple(Candidate(a, i, prior=of[a]) for i, a in enumerate(order))
         stalled = observation.stalled if include is None else None
         if stalled is not None:  # every rollout would run on to the turn limit, to no purpose
@@ -566,11 +614,9 @@ class SearchBot(Bot):
                 raise ParlourError(f"{include} is not one of the legal moves")
             prior = 0.0 if priors is None else of[include]
             candidates += (Candidate(include, len(candidates), prior=prior),)
-        keep = self.keep_policy
-        if keep is None:
-            keep = observation.game.search_keep_policy
-        iterations, rule_based = self._race(observation, candidates, rng, clock, weight, budget,
-                                            keep, policy)
+        keep = config.keep_policy
+        iterations, rule_based = self._race(observation, config, candidates, rng, clock, weight,
+                                            budget, policy)
         alive = max(c.samples for c in candidates)
         # The best score among the candidates still in the race; ties go to the order.
         best = max((c for c in candidates if c.samples == alive),
@@ -582,31 +628,31 @@ class SearchBot(Bot):
                             time.perf_counter() - start, weight, guided=priors is not None,
                             rule_based=rule_based)
 
-    def _race(self, observation: Observation, candidates: tuple[Candidate, ...],
-              rng: random.Random, clock: float, weight: float, iterations: int | None,
-              keep: float, policy: Any) -> tuple[int, tuple[int, ...]]:
+    def _race(self, observation: Observation, config: SearchConfig,
+              candidates: tuple[Candidate, ...], rng: random.Random, clock: float,
+              weight: float, iterations: int | None, policy: Any) -> tuple[int, tuple[int, ...]]:
         """Steps 3 and 4 in Rust (the module): fills in the candidates' results and returns the
         rollouts made and the seats played by the rule-based policy (step 7); the worlds and
         rollouts are seeded from ``rng`` and played out by ``policy`` (a compiled network;
-        ``None``: greedy), within the time limit from ``clock``."""
+        ``None``: greedy), within ``config``'s time limit from ``clock``."""
         knowledge = observation._knowledge()
         if knowledge is None:
             raise ParlourError(f"{observation.game.name} observations have no compiled "
                                "knowledge to search from")
         left = None
-        if self.time_limit is not None:
-            left = max(self.time_limit - (time.perf_counter() - clock), 1e-6)
+        if config.time_limit is not None:
+            left = max(config.time_limit - (time.perf_counter() - clock), 1e-6)
         # Racing must not drop the policy's choice on less evidence than keep_policy asks for.
-        confidence = max(self.confidence, keep)
+        confidence = max(config.confidence, config.keep_policy)
         inference = None
-        if self.inference is not None and policy is not None:
-            inference = (self.inference.draws, self.inference.temperature, self.inference.uniform)
-        model = _of_variant(self.opponents, observation.game.name)
+        if config.inference is not None and policy is not None:
+            inference = (config.inference.draws, config.inference.temperature,
+                         config.inference.uniform)
+        model = config.opponents
         opponents = model.settings() if model is not None and policy is not None else None
         # Greedy playouts have no values to stop at: without a network they are played out.
-        race = Race(iterations, left, self.min_worlds, confidence, weight, self.threads, inference,
-                    self.leaf_after, opponents,
-                    _of_variant(self.indifference, observation.game.name) or 0.0)
+        race = Race(iterations, left, config.min_worlds, confidence, weight, config.threads,
+                    inference, config.leaf_after, opponents, config.indifference)
         moves = [int(c.action) for c in candidates]
         priors = [c.prior for c in candidates]
         seed = rng.getrandbits(64)

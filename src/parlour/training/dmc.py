@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +35,7 @@ from parlour.bots.learned.network import ARRAYS, QNet, features_for
 from parlour.encoding import encoder
 from parlour.envs import batched_env
 from parlour.errors import ParlourError
+from parlour.registry import variants
 
 F32 = npt.NDArray[np.float32]
 I64 = npt.NDArray[np.int64]
@@ -53,7 +54,8 @@ def segment_argmax(q: F32, seg_start: I64, counts: I64) -> I64:
 class Config:
     """Training settings."""
 
-    variant: str = "big-two-4card"
+    #: The variant trained; by default the first registered.
+    variant: str = field(default_factory=lambda: variants()[0].name)
     #: Seats at the table; ``None``: the variant's default.
     players: int | None = None
     seed: int = 1

@@ -22,7 +22,7 @@ from parlour.bots import BOT_LEVELS, offered_bots
 from parlour.errors import ParlourError, VariantError
 from parlour.game import Game
 from parlour.moves import Move
-from parlour.registry import OptionInfo, get_variant, new_game, variants
+from parlour.registry import OptionInfo, default_variant, get_variant, new_game, variants
 from parlour.session import HUMAN
 from parlour.stats import PlayerStats
 from parlour.summaries import summary
@@ -54,7 +54,7 @@ def guarded(method: F) -> F:
 class Settings:
     """What the start screen chooses: the game, who sits where, and the seed."""
 
-    variant: str = "big-two"
+    variant: str = field(default_factory=lambda: default_variant().name)
     players: int | None = None
     seat: int = 0
     #: A bot name for each other seat, in seat order; missing ones are ``greedy``.

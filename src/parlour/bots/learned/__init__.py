@@ -8,14 +8,12 @@ environment; the command, seed and compute that made each shipped network are in
 distilled from self-play ones (``--teacher``), which their searches play out at less than half
 the cost.
 
-Every variant has weights (:data:`WEIGHTS`): the climbing and trump games for 4 players, Rummy
-for 2 and 4. At another number of players, or under options that change the play, ``learned``
-plays the rule-based policy and says so, so that it can sit at any table. The searching levels
-take a network as their guide where that was measured to make them stronger (:data:`GUIDED`:
-all six), and ``expert`` plays its worlds out with it where that measured stronger too
-(:func:`playouts`, :data:`PLAYED_OUT`: the climbing and trump games; Rummy's are played out by
-``greedy``), as ``hard`` does in big-two-4card alone (:data:`HARD_PLAYED_OUT`); elsewhere
-:func:`guide_for` gives no guide and a search keeps its plain behaviour.
+Every variant has weights (:func:`weights`, from each variant's record: the climbing and trump
+games for 4 players, Rummy for 2 and 4). At another number of players, or under options that
+change the play, ``learned`` plays the rule-based policy and says so, so that it can sit at any
+table. A search takes the network as its guide (:func:`prior`) and its playout policy
+(:func:`network_playouts`) as its settings say (:class:`~parlour.bots.search.SearchConfig`'s
+``guided`` and ``network_playouts``); where there is no network, it searches as without them.
 
 >>> import random, parlour
 >>> state = parlour.new_game("big-two-4card").new_deal(seed=4)
@@ -30,10 +28,9 @@ all six), and ``expert`` plays its worlds out with it where that measured strong
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from parlour.bots.base import Bot
@@ -46,18 +43,34 @@ if TYPE_CHECKING:
     from parlour._core import ClimbingNet, RummyNet, TrumpNet
     from parlour.bots.learned.network import ActionFeatures, QNet
 
-#: The shipped weights: for each variant that has a network, its file for each number of
-#: players it was trained for (beside this module).
-WEIGHTS: dict[str, dict[int, Path]] = {
-    "big-two-4card": {4: Path(__file__).with_name("big_two_4card.npz")},
-    "big-two": {4: Path(__file__).with_name("big_two.npz")},
-    "pusoy-dos": {4: Path(__file__).with_name("pusoy_dos.npz")},
-    "forty-five": {4: Path(__file__).with_name("forty_five.npz")},
-    "spoil-five": {4: Path(__file__).with_name("spoil_five.npz")},
-    "rummy": {2: Path(__file__).with_name("rummy.npz"),
-              4: Path(__file__).with_name("rummy_4.npz")},
-}
-VARIANTS = tuple(WEIGHTS)
+def weights(variant: str) -> Mapping[int, Path]:
+    """The shipped networks' files of ``variant`` by number of players (none: an empty
+    mapping), as its record registers them (:attr:`parlour.registry.Variant.weights`).
+
+    >>> sorted(weights("rummy"))
+    [2, 4]
+    """
+    from parlour.registry import get_variant
+
+    shipped = get_variant(variant).weights
+    mine = {n: path for (v, n), path in _REPLACED.items() if v == variant}
+    return {**shipped, **mine} if mine else shipped
+
+
+#: Networks in the shipped ones' place in this process (:func:`replace_weights`).
+_REPLACED: dict[tuple[str, int], Path] = {}
+
+
+def replace_weights(variant: str, players: int, path: Path) -> None:
+    """Play ``variant`` for ``players`` with the network in ``path`` (a file of
+    ``training/selfplay.py --export``) instead of the shipped one, in this process from here
+    on: as ``learned``, and as every search's guide and playouts (an experiment with a network
+    before it is shipped)."""
+    from parlour.bots.learned.network import QNet
+
+    QNet.load(path)  # refused here, with the reason, rather than at the first move
+    _REPLACED[variant, players] = path
+    _load.cache_clear()
 
 
 class Policy:
@@ -109,7 +122,7 @@ class Policy:
 
 def load_policy(variant: str, players: int | None = None) -> Policy | None:
     """The shipped network of ``variant`` for ``players`` seats (its default number if not
-    given), read once, or ``None`` where there is none. numpy is imported only here, so that
+    given), read once, or ``None`` where there is none (or no such variant). numpy is imported only here, so that
     registering the bot costs nothing at start-up.
 
     >>> load_policy("rummy").features.game.players, load_policy("rummy", 3)
@@ -117,16 +130,17 @@ def load_policy(variant: str, players: int | None = None) -> Policy | None:
     >>> load_policy("rummy") is load_policy("rummy", 2)
     True
     """
-    if variant not in WEIGHTS:
-        return None
     import parlour
+    from parlour.registry import variants
 
+    if variant not in {v.name for v in variants()}:
+        return None
     return _load(variant, parlour.new_game(variant, players=players).players)
 
 
 @cache
 def _load(variant: str, players: int) -> Policy | None:
-    path = WEIGHTS[variant].get(players)
+    path = weights(variant).get(players)
     if path is None:
         return None
     import parlour
@@ -138,7 +152,7 @@ def _load(variant: str, players: int) -> Policy | None:
 
 def policy_for(observation: Observation) -> Policy | None:
     """The shipped network for the observation's deal, or ``None``: a network plays the rules it
-    was trained on (the variant's defaults, at the numbers of players in :data:`WEIGHTS`), and
+    was trained on (the variant's defaults, at the numbers of players it has :func:`weights` for), and
     no others. Options that change only the match (its length) keep the rules; options that change
     the plays do not.
 
@@ -153,64 +167,29 @@ def policy_for(observation: Observation) -> Policy | None:
     """
     game = observation.game
     # the cached load by the deal's own player count: no game is made per decision
-    policy = _load(game.name, game.players) if game.name in WEIGHTS else None
+    policy = _load(game.name, game.players)
     if policy is None or getattr(game, "rules", None) != getattr(policy.features.game, "rules", None):
         return None
     return policy
 
 
-#: The variants whose searching levels (``hard``, ``expert``) take their network as their guide
-#: (``expert`` also plays out with it where :data:`PLAYED_OUT` says so, ``hard`` where
-#: :data:`HARD_PLAYED_OUT` does): those where that measured stronger. Elsewhere the network is
-#: the ``learned`` bot alone, and the levels search with ``greedy``'s candidates and playouts.
-GUIDED = frozenset({"big-two-4card", "big-two", "pusoy-dos", "forty-five", "spoil-five", "rummy"})
-
-
-def guide_for(observation: Observation) -> Policy | None:
-    """The network that guides a search of the observation's variant, or ``None``."""
-    return policy_for(observation) if observation.game.name in GUIDED else None
-
-
 def prior(observation: Observation, legal: Sequence[Action],
           rng: random.Random) -> list[float] | None:
     """Each legal action's predicted advantage (points a deal, centred on the legal actions'
-    mean) by the learned network, or ``None`` for a variant without weights (a search guide:
-    ``SearchBot(guide=prior)``)."""
-    policy = guide_for(observation)
+    mean) by the learned network, or ``None`` for a variant without weights (the guide of a
+    search whose settings say ``guided``)."""
+    policy = policy_for(observation)
     if policy is None:
         return None
     points = policy.scores(observation, legal)
     return [float(x) for x in points - points.mean()]
 
 
-#: The variants where ``expert`` also plays its worlds out with the network (those where that
-#: measured stronger than ``greedy``'s rollouts), each with its rollouts a move. Rummy's play
-#: out with ``greedy`` (:func:`network_playouts` still plays them out with the network, for
-#: experiments). How these were found: the documentation's Experiments.
-PLAYED_OUT: Mapping[str, int] = MappingProxyType({
-    "big-two-4card": 1_500, "big-two": 800, "pusoy-dos": 1_500, "forty-five": 1_500,
-    "spoil-five": 1_500})
-
-
 def network_playouts(observation: Observation) -> ClimbingNet | TrumpNet | RummyNet | None:
-    """The learned network of the observation's variant as a search's playout policy
-    (``SearchBot(playouts=network_playouts)``), or ``None`` where there is none."""
-    policy = guide_for(observation)
+    """The learned network of the observation's variant as a search's playout policy (for a
+    search whose settings say ``network_playouts``), or ``None`` where there is none."""
+    policy = policy_for(observation)
     return None if policy is None else policy.compiled()
-
-
-#: The variants where ``hard`` plays its worlds out with the network too, with its few rollouts
-#: a move: big-two-4card (60), where the network alone is stronger than a search played out by
-#: ``greedy``. Elsewhere ``hard`` plays out with ``greedy``, a step below ``expert``.
-HARD_PLAYED_OUT: Mapping[str, int] = MappingProxyType({"big-two-4card": 60})
-
-
-def playouts(observation: Observation, variants: Collection[str] = PLAYED_OUT,
-             ) -> ClimbingNet | TrumpNet | RummyNet | None:
-    """The playout policy of the levels' searches: the network where ``variants`` (by default
-    :data:`PLAYED_OUT`'s, ``expert``'s) has the observation's variant, else ``None`` (greedy
-    playouts)."""
-    return network_playouts(observation) if observation.game.name in variants else None
 
 
 class LearnedBot(Bot):
@@ -237,9 +216,10 @@ class LearnedBot(Bot):
         if policy is None:
             action = observation.game.greedy_action(observation, legal_actions, rng)
             game = observation.game
-            which = (game.name if game.name not in WEIGHTS
+            shipped = weights(game.name)
+            which = (game.name if not shipped
                      else f"{game.players}-player {game.name}"
-                     if game.players not in WEIGHTS[game.name]
+                     if game.players not in shipped
                      else f"{game.name} with these options")
             return action, f"{action.words()}: the rule-based choice (no learned weights for {which})"
         scores = policy.scores(observation, legal_actions)
@@ -252,5 +232,5 @@ class LearnedBot(Bot):
                         f"the next best, {legal_actions[second].words()}")
 
 
-__all__ = ["GUIDED", "HARD_PLAYED_OUT", "PLAYED_OUT", "VARIANTS", "WEIGHTS", "LearnedBot", "Policy",
-           "guide_for", "load_policy", "network_playouts", "playouts", "policy_for", "prior"]
+__all__ = ["LearnedBot", "Policy", "load_policy", "network_playouts", "policy_for", "prior",
+           "replace_weights", "weights"]

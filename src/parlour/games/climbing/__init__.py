@@ -49,13 +49,26 @@ register_family(Family(
     ),
     felt=Path(__file__).with_name("felt.js"),
     features="parlour.games.climbing.features:ClimbingFeatures",
+    # The rollouts' own policy's choice stands unless clearly beaten: measured stronger here.
+    level_settings={"keep_policy": 2.0},
 ))
+
+# The networks play the searches' worlds out where that measured stronger than greedy's
+# rollouts; each budget is rollouts a move (a network's rollout costs more than greedy's).
+_EXPERT_PLAYED_OUT = {"network_playouts": True, "network_iterations": 1_500}
 
 register(Variant(
     "big-two-4card",
     "Big Two with two-pair and four-of-a-kind 4-card plays; winner takes the others' card counts",
     (4,), 4, BigTwo4CardOptions, _factory(big_two_4card_rules), "climbing",
     encoding="parlour.games.climbing.encoding",
+    weights={4: Path(__file__).with_name("big_two_4card.npz")},
+    levels={
+        # The network alone is stronger than a search played out by greedy here.
+        "hard": {"network_playouts": True, "network_iterations": 60},
+        # The other seats modelled by their kind, worlds chosen by the rule-based ones' moves.
+        "expert": {**_EXPERT_PLAYED_OUT, "opponents": {"draws": 16}},
+    },
     summary=_CLIMBING + "\n\nRanks 3 (low) … A, 2 (high); suits ♦ < ♣ < ♥ < ♠. The "
     "holder of 3♦ opens with it. Plays: singles, pairs, triples, two pairs and four of a kind "
     "(4 cards), and 5-card hands (straight < flush < full house < straight flush). The first "
@@ -65,6 +78,9 @@ register(Variant(
     "Big Two with 1, 2 and 5-card plays and 1/2/3-per-card penalties; a match ends at 50",
     (4,), 4, BigTwoOptions, _factory(big_two_rules), "climbing",
     encoding="parlour.games.climbing.encoding",
+    weights={4: Path(__file__).with_name("big_two.npz")},
+    levels={"expert": {**_EXPERT_PLAYED_OUT, "network_iterations": 800}},
+    featured=True,  # the best known of the three, where a table starts
     summary=_CLIMBING + "\n\nRanks 3 (low) … A, 2 (high); suits ♦ < ♣ < ♥ < ♠. The first "
     "deal opens with a play including 3♦; later deals, the last winner leads anything. Plays: singles, pairs and 5-card hands (straight < "
     "flush < full house < four of a kind < straight flush). When someone goes out the others pay "
@@ -75,6 +91,8 @@ register(Variant(
     "Filipino Big Two: suits C<S<H<D, 3C opens, wrap straights, play on for placements",
     (4,), 4, PusoyDosOptions, _factory(pusoy_dos_rules), "climbing",
     encoding="parlour.games.climbing.encoding",
+    weights={4: Path(__file__).with_name("pusoy_dos.npz")},
+    levels={"expert": _EXPERT_PLAYED_OUT},
     summary=_CLIMBING + "\n\nRanks 3 (low) … A, 2 (high); suits ♣ < ♠ < ♥ < ♦. The first "
     "play must include 3♣. Plays: singles, pairs, triples and 5-card hands (straight < flush < "
     "full house < four of a kind with one more card < straight flush); straights include "

@@ -81,10 +81,6 @@ class ClimbingGame(Game):
 
     # The deal is scored by the cards each player still holds: they are laid down to be counted.
     reveals_hands_at_end = True
-    # The searching levels keep the policy's (or network's) choice unless another move beats it
-    # by two standard errors, which measured stronger here (the documentation's Experiments,
-    # "Tuning the levels").
-    search_keep_policy = 2.0
 
     @property
     def penalty_scoring(self) -> bool:

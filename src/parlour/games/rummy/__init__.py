@@ -21,6 +21,9 @@ register_family(Family(
     ),
     felt=Path(__file__).with_name("felt.js"),
     features="parlour.games.rummy.features:RummyFeatures",
+    # The rollouts' own policy's choice stands unless clearly beaten: measured stronger here,
+    # where without that margin `medium`'s few rollouts overrule greedy on noise.
+    level_settings={"keep_policy": 2.0},
 ))
 
 register(
@@ -33,6 +36,10 @@ register(
         factory=RummyGame,
         family="rummy",
         encoding="parlour.games.rummy.encoding",
+        # The searches play their worlds out with greedy: the network's playouts measured no
+        # stronger in Rummy.
+        weights={2: Path(__file__).with_name("rummy.npz"),
+                 4: Path(__file__).with_name("rummy_4.npz")},
         summary="Each turn: draw (from the stock, or the top discard), then meld sets (3–4 of a "
         "rank) or runs (3+ in a suit, ace low), lay cards off on any meld on the table, and end by "
         "discarding. Cards you put down score for you (A 20, 10–K 10, 2–9 5); what is left in your "

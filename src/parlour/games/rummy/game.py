@@ -126,10 +126,6 @@ class RummyGame(Game):
         return observe(state, seat)
     # The winner scores the cards left in the other hands: they are laid down to be counted.
     reveals_hands_at_end = True
-    # The searching levels keep greedy's (or the network's) choice unless another move beats it
-    # by two standard errors: without that margin `medium`'s 48 rollouts are too few to overrule
-    # `greedy` (the documentation's Experiments, "Tuning the levels").
-    search_keep_policy = 2.0
 
     def __init__(self, variant: Variant, players: int, options: RummyOptions) -> None:
         super().__init__(variant, players, options)

@@ -98,9 +98,6 @@ class TrumpGame(Game):
     rules: DealRules
     #: Two sides playing for points (Forty-Five), or each player for the pool (Spoil Five).
     partnership: ClassVar[bool]
-    # The search plays its best mean rather than keeping greedy's choice, which measured
-    # stronger at every level here (the documentation's Experiments, "Tuning the levels").
-    search_keep_policy = 0.0
 
     @property
     def sides(self) -> tuple[int, ...] | None:
