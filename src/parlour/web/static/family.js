@@ -1,18 +1,43 @@
 // The game's family, as its record from /api/variants describes it: the felt module that draws
-// the middle of the table (its family's felt.js, served as /static/felts/<felt>.js; none: the
-// table's text) and the family's verbs, with their buttons' labels and keys.
+// the middle of the table (its family's felt.js, served as /static/felts/<felt>.js, with the
+// felt.css beside it as /static/felts/<felt>.css; none: the table's text) and the family's
+// verbs, with their buttons' labels and keys.
 import { byId as $, element } from "./dom.js";
 import { relabel, S, seatName, shortName } from "./table-state.js";
 
-/** The felt module of the game's family (`static/felts/<felt>.js`), or null: the table's text. */
+// Each felt's style sheet linked into the page, by felt: settled once it is loaded. A sheet
+// stays linked when the page goes to another table (its rules are for its felt's classes).
+const styles = new Map();
+
+/** The felt module of the game's family (`static/felts/<felt>.js`), or null: the table's text.
+ * Its style sheet is linked into the page and loaded first, so that the felt is never drawn
+ * without it. */
 export async function loadFelt(family) {
   const name = family?.felt ?? "";
   if (!/^[a-z0-9-]+$/.test(name)) return null;
   try {
-    return await import(`./felts/${name}.js`);
+    const [felt] = await Promise.all([import(`./felts/${name}.js`), linkStyle(name)]);
+    return felt;
   } catch {
     return null;
   }
+}
+
+/** Link the style sheet of felt `name` (`static/felts/<felt>.css`) into the page, once: settled
+ * when it is loaded, or failed to load (the felt is drawn then as the page's style sheet
+ * has it). */
+function linkStyle(name) {
+  if (!styles.has(name)) {
+    styles.set(name, new Promise((resolve) => {
+      const link = element("link", {
+        rel: "stylesheet", href: new URL(`./felts/${name}.css`, import.meta.url).href, dataset: { felt: name },
+      });
+      link.addEventListener("load", resolve);
+      link.addEventListener("error", resolve);
+      document.head.append(link);
+    }));
+  }
+  return styles.get(name);
 }
 
 /** What a felt may read of the table (see pieces.js). */
