@@ -245,7 +245,9 @@ def test_the_web_lists_the_toy_with_its_record_and_no_felt(http: TestClient) -> 
     assert info["bots"][:3] == ["random", "easy", "greedy"]
     assert not {"medium", "hard", "expert"} & set(info["bots"])
     assert info["bots_by_players"] == {"2": info["bots"]}
+    # No felt: neither a module nor a style sheet to load.
     assert http.get("/static/felts/toy.js").status_code == 404
+    assert http.get("/static/felts/toy.css").status_code == 404
     # A searching level asked for anyway is refused, and no table is made.
     for seats, stand_in, where in [
             ([{"kind": "human"}, {"kind": "bot", "bot": "hard"}], "greedy", "seat 1: hard"),

@@ -453,6 +453,47 @@ def test_rummy_deal_with_options_from_the_lobby(server: str, new_page: Callable[
     save_screenshot(page, "web-rummy-over.png")
 
 
+@pytest.mark.parametrize(("variant", "seats", "drawn"), [
+    ("big-two", ["you", "bot:greedy", "bot:greedy", "bot:greedy"], "#felt .recent"),
+    ("forty-five", ["you", "bot:greedy", "bot:greedy", "bot:greedy"], "#felt .trump-info"),
+    ("rummy", ["you", "bot:greedy"], "#felt .piles"),
+])
+def test_each_familys_felt_is_drawn_with_its_own_style_sheet(
+        server: str, new_page: Callable[..., Page], variant: str, seats: list[str],
+        drawn: str) -> None:
+    """The page links the style sheet beside the family's felt module (its felt.css) once, and
+    loads it before it draws the felt: the felt's own rules lay it out."""
+    page = new_page()
+    create_table(page, server, variant, seats)
+    family = attr(page, "data-family")
+    link = page.locator("link[data-felt]")
+    expect(link).to_have_count(1)
+    assert link.get_attribute("href") == f"{server}/static/felts/{family}.css"
+    assert page.evaluate("document.querySelector('link[data-felt]').sheet.cssRules.length") > 0
+    if not page.locator(drawn).count():
+        # The climbing games' last round of plays: none yet when this seat leads.
+        assert wait_for_turn(page)
+        play(page, shed_most(legal_moves(page)))
+    assert page.locator(drawn).first.evaluate("e => getComputedStyle(e).display") == "flex"
+    # Back to the lobby and to the table again: the style sheet is not linked a second time.
+    page.goto(f"{server}/#/")
+    page.go_back()
+    page.wait_for_selector(drawn)
+    expect(link).to_have_count(1)
+
+
+def test_a_felt_whose_style_sheet_fails_to_load_is_drawn_all_the_same(
+        server: str, new_page: Callable[..., Page]) -> None:
+    page = new_page(allow=("404",))
+    page.route("**/static/felts/*.css", lambda route: route.fulfill(status=404, body=""))
+    create_table(page, server, "forty-five", ["you", "bot:greedy", "bot:greedy", "bot:greedy"],
+                 seed=3)
+    expect(page.locator("#felt .trump-info .turn-up .card")).to_have_count(1)
+    assert page.locator("#felt .trump-info").evaluate("e => getComputedStyle(e).display") == "block"
+    assert play_deal(page, lambda moves: moves[0]) >= 1
+    expect_deal_over(page)
+
+
 def test_the_page_runs_under_its_content_security_policy(server: str,
                                                          new_page: Callable[..., Page]) -> None:
     """The server's policy forbids inline scripts and styles: the lobby and a table work under

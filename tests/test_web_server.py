@@ -98,6 +98,48 @@ def test_variants_lists_every_variant_with_its_options_and_the_bots(http: TestCl
     assert ["learned" in by_players["rummy"][n] for n in "234"] == [True, False, True]
 
 
+def test_each_familys_felt_and_its_style_sheet_are_served_and_nothing_else(
+        http: TestClient, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The page imports a family's felt as /static/felts/<family>.js and links the style sheet
+    beside it as /static/felts/<family>.css, each from the family's folder; a felt with no
+    style sheet gets an empty one, and any name but a family with a felt is refused."""
+    felts = [f for f in parlour.registry.families() if f.felt is not None]
+    assert felts
+    for family in felts:
+        assert family.felt is not None
+        module = http.get(f"/static/felts/{family.name}.js")
+        assert module.status_code == 200, family.name
+        assert module.headers["content-type"].startswith("text/javascript")
+        assert module.text == family.felt.read_text()
+        style = http.get(f"/static/felts/{family.name}.css")
+        assert style.status_code == 200, family.name
+        assert style.headers["content-type"].startswith("text/css")
+        sheet = family.felt.with_suffix(".css")
+        assert style.text == (sheet.read_text() if sheet.is_file() else "")
+    # Names of no family, and paths out of the page's folder to a family's files: refused the
+    # same for the style sheet as for the module.
+    refused = ["nothing", "felt", "Trump", "trump.js", "%2e%2e",
+               "..%2f..%2f..%2fgames%2ftrump%2ffelt",
+               "%2e%2e%2f%2e%2e%2f%2e%2e%2fgames%2frummy%2ffelt",
+               "trump%2f..%2f..%2f..%2f..%2fgames%2ftrump%2ffelt"]
+    for name in refused:
+        for suffix in ("js", "css"):
+            answer = http.get(f"/static/felts/{name}.{suffix}")
+            assert answer.status_code == 404, (name, suffix, answer.text[:80])
+    assert http.get("/static/felts/trump.py").status_code == 404
+    # A felt with no style sheet beside it.
+    bare = tmp_path / "bare" / "felt.js"
+    bare.parent.mkdir()
+    bare.write_text("export function felt() {}\n")
+    known = parlour.registry.families()
+    monkeypatch.setattr("parlour.web.app.families",
+                        lambda: [*known, parlour.registry.Family("bare", felt=bare)])
+    assert http.get("/static/felts/bare.js").text == bare.read_text()
+    style = http.get("/static/felts/bare.css")
+    assert style.status_code == 200 and style.text == ""
+    assert style.headers["content-type"].startswith("text/css")
+
+
 def test_create_list_and_join(http: TestClient) -> None:
     table = create(http, "big-two", [{"kind": "human"}, {"kind": "bot", "bot": "easy"},
                                      {"kind": "human"}, {"kind": "bot", "bot": "random"}],

@@ -101,7 +101,7 @@ def test_the_wheel_holds_what_a_user_needs_and_nothing_else() -> None:
     assert package - sources == {"parlour/_core.abi3.so"}, sorted(package - sources)
     for needed in ("parlour/games/climbing/big_two.npz", "parlour/games/rummy/rummy_4.npz",
                    "parlour/web/static/index.html", "parlour/web/static/table.js",
-                   "parlour/games/trump/felt.js",
+                   "parlour/games/trump/felt.js", "parlour/games/trump/felt.css",
                    "parlour/tui/parlour.tcss", "parlour/py.typed", "parlour/_core.pyi"):
         assert needed in package, needed
     for name in names:

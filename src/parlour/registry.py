@@ -159,7 +159,8 @@ class Family:
 
     ``verbs``: its kinds of move, in the order the tables list them. ``felt``: the web page's
     JavaScript module that draws its table, a file in the family's folder (served as
-    ``/static/felts/<family>.js``; none: the page shows the table's text).
+    ``/static/felts/<family>.js``, and the ``felt.css`` beside it, if any, as
+    ``/static/felts/<family>.css``; none: the page shows the table's text).
     ``one_card_moves``: every move with a card takes that one card, so a click on a card
     makes the move where only one can. ``seat_totals``: whether each seat's line shows its
     match total (not where the felt shows the scores). ``features``: where the learned

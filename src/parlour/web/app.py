@@ -240,13 +240,25 @@ def create_app(
         Route("/tables/{table_id}/seats/{seat:int}", hand_over_seat, methods=["POST"]),
         Route("/tables/{table_id}/record", table_record, methods=["GET"]),
     ]
-    async def felt(request: Request) -> Response:
-        """A family's felt module (its record's ``felt``), for the page to import."""
+    def felt_of(request: Request) -> Path:
+        """The felt module of the family the path names; 404 for any other name."""
         found = next((f.felt for f in families()
                       if f.name == request.path_params["family"] and f.felt is not None), None)
         if found is None or not found.is_file():
             raise HTTPException(404)
-        return FileResponse(found, media_type="text/javascript")
+        return found
+
+    async def felt(request: Request) -> Response:
+        """A family's felt module (its record's ``felt``), for the page to import."""
+        return FileResponse(felt_of(request), media_type="text/javascript")
+
+    async def felt_style(request: Request) -> Response:
+        """The style sheet beside a family's felt module (``felt.css``): empty where the felt
+        has no styles of its own."""
+        style = felt_of(request).with_suffix(".css")
+        if not style.is_file():
+            return Response("", media_type="text/css")
+        return FileResponse(style, media_type="text/css")
 
     routes = [
         Route("/", index),
@@ -255,8 +267,10 @@ def create_app(
         # 405 there, instead of falling through to the static files' 404.
         Mount("/api", routes=api),
         WebSocketRoute("/ws/{table_id}", table_socket),
-        # Each family's felt module lives in the family's folder, not among the page's files.
+        # Each family's felt module and style sheet live in the family's folder, not among
+        # the page's files.
         Route("/static/felts/{family}.js", felt, methods=["GET"]),
+        Route("/static/felts/{family}.css", felt_style, methods=["GET"]),
         Mount("/static", StaticFiles(directory=static, check_dir=False), name="static"),
         Mount("/", StaticFiles(directory=static, html=True, check_dir=False), name="root"),
     ]
