@@ -60,6 +60,21 @@ def test_the_site_builds_strictly_with_every_page(site: Path) -> None:
     assert 'id="parlour.game.State"' in reference or 'id="parlour.State"' in reference
 
 
+def test_the_home_page_is_the_readme(site: Path) -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from docs_hooks import home_page
+
+    assert home_page("[Bots](docs/bots.md#x), [the licence](LICENSE), [web](https://a.b/c)") == (
+        "[Bots](bots.md#x), the licence, [web](https://a.b/c)")
+    home = (site / "index.html").read_text()
+    readme = README.read_text()
+    # Its every paragraph's first words, and its links as the site's own pages.
+    for paragraph in re.findall(r"^([A-Z][a-z]+(?: [a-z]+){3})", readme, re.M):
+        assert paragraph in home, paragraph
+    for page in re.findall(r"\]\(docs/([a-z/-]+)\.md", readme):
+        assert f'href="{page.removesuffix("index")}' in home, page
+
+
 def test_nothing_shown_points_outside_the_project(site: Path) -> None:
     shown = [README, *DOCS.rglob("*.md"), *site.rglob("*.html")]
     leaks = [str(p) for p in shown if PRIVATE.search(p.read_text(errors="replace"))]
