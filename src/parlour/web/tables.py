@@ -54,6 +54,28 @@ from parlour.registry import new_game
 from parlour.session import HUMAN, TableSession, laid_down
 from parlour.web import hints
 from parlour.web.limits import RateLimit, quote, shorten
+from parlour.web.messages import (
+    ActionText,
+    AskHint,
+    AskReview,
+    Back,
+    BadMove,
+    CardPick,
+    Move,
+    NextDeal,
+    Play,
+    ServerMessage,
+    Timer,
+    Update,
+    WebError,
+    error,
+    hint_reply,
+    notice,
+    rematch_message,
+    review_reply,
+    update,
+    welcome,
+)
 from parlour.web.settings import DEFAULT_BOT, TURN_TIMEOUT_RANGE, Settings
 from parlour.web.store import SeatRow, Store, TableRow, hash_token, token_matches
 from parlour.web.views import (
@@ -67,25 +89,11 @@ from parlour.web.views import (
 log = logging.getLogger("parlour.web")
 
 NAME_LIMIT = 40
-#: The longest action text a client may send: the longest real one (a Rummy meld of 13
-#: cards) is about 45 characters.
-ACTION_LIMIT = 200
 #: Hints and reviews one seat may have worked out at once, and the answers it keeps (asked
 #: again, an answer kept is sent again).
 WORK_IN_FLIGHT, ANSWERS_KEPT = 2, 16
 #: What the record of a match in progress says it is (the full record is ``parlour-match/1``).
 PROGRESS_FORMAT = "parlour-match-progress/1"
-
-
-class WebError(ParlourError):
-    """A request refused: its message goes to that client alone; ``status`` for HTTP, and
-    ``retry_after`` (seconds) when waiting will help. The message is cut short if long: what a
-    refusal says never grows with what was sent."""
-
-    def __init__(self, message: str, status: int = 400, retry_after: float | None = None) -> None:
-        super().__init__(shorten(message))
-        self.status = status
-        self.retry_after = retry_after
 
 
 #: The longest bot name with its settings a client may send.
@@ -149,7 +157,7 @@ class Client:
     seat: int | None
     outbox: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: ServerMessage) -> None:
         self.outbox.put_nowait(json.dumps(message))
 
 
@@ -411,19 +419,18 @@ class Table:
 
     def broadcast(self) -> None:
         """Send every client its own view of the table as it is now."""
-        for client, update in zip(self.clients, self.updates([c.seat for c in self.clients]),
-                                  strict=True):
-            client.send(update)
+        for client, message in zip(self.clients, self.updates([c.seat for c in self.clients]),
+                                   strict=True):
+            client.send(message)
 
-    def updates(self, seats: list[int | None]) -> list[dict[str, Any]]:
+    def updates(self, seats: list[int | None]) -> list[Update]:
         """The ``update`` messages for clients of ``seats``: the table and its timer worked out
         once, and each seat's view once."""
         cache: dict[int | None, dict[str, Any]] = {}
         table, timer = self.info(), self.timer()
-        return [{"type": "update", "version": self.version, "table": table,
-                 "view": self.view(seat, cache), "timer": timer} for seat in seats]
+        return [update(self.version, table, self.view(seat, cache), timer) for seat in seats]
 
-    def timer(self) -> dict[str, Any] | None:
+    def timer(self) -> Timer | None:
         """The turn timer running now: the seat it runs for and the seconds it has left."""
         if self._timer is None:
             return None
@@ -436,7 +443,7 @@ class Table:
         """Tell the clients of ``seat`` (alone) something that happened to it."""
         for client in self.clients:
             if client.seat == seat:
-                client.send({"type": "notice", "message": text})
+                client.send(notice(text))
 
     # -- seats and clients ---------------------------------------------------------------------
     def seat_of(self, token: object) -> int:
@@ -550,7 +557,7 @@ class Table:
         self.touched = time.monotonic()
         if client.seat is not None:
             self.seats[client.seat].connections += 1
-        client.send({"type": "welcome", "seat": client.seat, "table": self.info()})
+        client.send(welcome(client.seat, self.info()))
         self.arm_timer()
         if client.seat is None:
             # A spectator changes nothing the others see: the update is for it alone.
@@ -558,7 +565,7 @@ class Table:
             return
         self.broadcast()
         if self.state is not None and not self.plays(client.seat):
-            client.send({"type": "notice", "message": self.not_yet()})
+            client.send(notice(self.not_yet()))
 
     def disconnect(self, client: Client) -> None:
         if client not in self.clients:
@@ -708,9 +715,9 @@ class Table:
             self.broadcast()
 
     # -- requests from clients -----------------------------------------------------------------
-    def act(self, client: Client, message: dict[str, Any]) -> None:
+    def act(self, client: Client, message: Play) -> None:
         """An ``action`` message from ``client``; :class:`WebError` if refused (nothing changes)."""
-        seat = self.acting_seat(client, message)
+        seat = self.acting_seat(client, message.token)
         if self.archived:
             raise WebError(f"table {self.id} was closed")
         state = self.match.current
@@ -720,31 +727,21 @@ class Table:
         self.check_plays(seat)
         if state.current_player != seat:
             raise WebError(f"it is {self.seat_label(state.current_player)}'s turn, not yours")
-        action = self.play(seat, message)
+        action = self.play(seat, message.move)
         self.seats[seat].away = False
         self.moved(seat, action)
 
-    def play(self, seat: int, message: dict[str, Any]) -> Action:
-        """Play the legal action a message names for ``seat``, by ``action`` text or by
-        ``verb`` and ``cards``; :class:`WebError` with the reason, and nothing changed, if
-        it names none."""
+    def play(self, seat: int, move: Move) -> Action:
+        """Play the legal action ``move`` names for ``seat``, by its text or by a verb and
+        cards; :class:`WebError` with the reason, and nothing changed, if it names none."""
         try:
-            if "action" in message:
-                text = message["action"]
-                if not isinstance(text, str):
-                    raise WebError("'action' must be the text of an action, such as \"3D 3S\"")
-                if len(text) > ACTION_LIMIT:
-                    raise WebError(f"an action is at most {ACTION_LIMIT} characters, not "
-                                   f"{quote(text)}")
-                return self.session.play(seat, text)
-            verb, cards = message.get("verb"), message.get("cards", [])
-            if not isinstance(verb, str) or not isinstance(cards, list) or not all(
-                    isinstance(c, str) for c in cards):
-                raise WebError("an action message needs 'action' (text), or 'verb' (text) "
-                               "and 'cards' (a list of card texts)")
-            if len(verb) > ACTION_LIMIT or len(cards) > 52:
-                raise WebError("a verb is a word and 'cards' lists at most 52 cards")
-            return self.session.pick(seat, verb, [parse_card(c) for c in cards])
+            match move:
+                case BadMove():
+                    raise WebError(move.reason)
+                case ActionText():
+                    return self.session.play(seat, move.text)
+                case CardPick():
+                    return self.session.pick(seat, move.verb, [parse_card(c) for c in move.cards])
         except WebError:
             raise
         except CardError as e:
@@ -752,8 +749,8 @@ class Table:
         except ParlourError as e:
             raise WebError(str(e)) from None
 
-    def acting_seat(self, client: Client, message: dict[str, Any]) -> int:
-        seat = self.seat_of(message.get("token"))
+    def acting_seat(self, client: Client, token: str | None) -> int:
+        seat = self.seat_of(token)
         if client.seat is None:
             raise WebError("this connection is a spectator's: say hello with your token first")
         if seat != client.seat:
@@ -769,8 +766,8 @@ class Table:
     def not_yet(self) -> str:
         return f"you play this seat from the next deal: until then {self.stand_in} plays it"
 
-    def next_deal(self, client: Client, message: dict[str, Any]) -> None:
-        seat = self.acting_seat(client, message)
+    def next_deal(self, client: Client, message: NextDeal) -> None:
+        seat = self.acting_seat(client, message.token)
         if self.match.is_over:
             raise WebError("the match is over")
         if self.archived:
@@ -780,16 +777,16 @@ class Table:
         self.back(seat)
         self.deal()
 
-    def come_back(self, client: Client, message: dict[str, Any]) -> None:
+    def come_back(self, client: Client, message: Back) -> None:
         """A ``back`` message: the person takes their seat back from the stand-in."""
-        self.back(self.acting_seat(client, message))
+        self.back(self.acting_seat(client, message.token))
 
-    def hint(self, client: Client, message: dict[str, Any]) -> None:
+    def hint(self, client: Client, message: AskHint) -> None:
         """Work out a hint for ``client``'s seat; it is sent when found.
 
         One hint a decision: asking again at the same decision gets the same hint, without
         working it out again. Refused (:class:`WebError`) when it is not the seat's turn."""
-        seat = self.acting_seat(client, message)
+        seat = self.acting_seat(client, message.token)
         self.check_plays(seat)
         self.check_judged("hints")
         state = self.match.current
@@ -801,11 +798,8 @@ class Table:
                    self.tables.settings.advice_level, state.observation(seat).to_dict(),
                    [str(a) for a in state.legal_actions()])
 
-        def reply(answer: dict[str, str]) -> dict[str, Any]:
-            return {"type": "hint", **answer}
-
         self._work(client, seat, ("hint", self.deal_number, len(state.history)),
-                   hints.work_out_hint, request, reply, message.get("ref"))
+                   hints.work_out_hint, request, hint_reply, message.ref)
 
     def check_judged(self, what: str) -> None:
         """Refuses ``what`` (hints, reviews) in a game no searching level can judge."""
@@ -813,15 +807,14 @@ class Table:
             raise WebError(f"there are no {what} in {self.game.name}: no computer player here "
                            "can judge its moves")
 
-    def review(self, client: Client, message: dict[str, Any]) -> None:
+    def review(self, client: Client, message: AskReview) -> None:
         """Review ``client``'s seat's decisions in a finished deal (``deal``: its number,
         default the last one); the review is sent to that client alone when done. One review
         a deal, as one hint a decision; refused when the deal is not finished."""
-        seat = self.acting_seat(client, message)
+        seat = self.acting_seat(client, message.token)
         self.check_judged("reviews")
-        number = message.get("deal", len(self.match.deals))
-        if (not isinstance(number, int) or isinstance(number, bool)
-                or not 1 <= number <= len(self.match.deals)):
+        number = len(self.match.deals) if message.deal is None else message.deal
+        if not 1 <= number <= len(self.match.deals):
             raise WebError("a review is of a finished deal: 'deal' is its number, from 1 to "
                            f"{len(self.match.deals)}" if self.match.deals
                            else "a review is of a finished deal: none is finished yet")
@@ -832,15 +825,13 @@ class Table:
         request = (self.game.name, self.game.players, self.game.option_values(),
                    deal_record(state), seat, self.tables.settings.advice_level, number)
 
-        def reply(review: dict[str, Any]) -> dict[str, Any]:
-            return {"type": "review", **review}
-
-        self._work(client, seat, ("review", number), hints.work_out_review, request, reply,
-                   message.get("ref"))
+        self._work(client, seat, ("review", number), hints.work_out_review, request, review_reply,
+                   message.ref)
 
     def _work(self, client: Client, seat: int, key: tuple[Any, ...], work: Callable[..., Any],
-              request: tuple[Any, ...], reply: Callable[[Any], dict[str, Any]], ref: Any) -> None:
-        """Answer ``client`` (with ``ref``) with ``reply(work(*request))``, worked out in the
+              request: tuple[Any, ...], reply: Callable[[Any, object], ServerMessage],
+              ref: object) -> None:
+        """Answer ``client`` with ``reply(work(*request), ref)``, worked out in the
         hints' processes: once for each ``key`` (a decision's hint, a deal's review) of the
         seat. Asked again, the answer is sent again, or, while it is being worked out, sent
         to each who asked when it is found. A refusal the work raises is sent as an error."""
@@ -852,15 +843,15 @@ class Table:
         known = answers.get(key)
         if known is not None:
             answers.move_to_end(key)
-            if known.reply is None:
+            if known.answer is None:
                 known.waiting.append((client, ref))
             else:
-                client.send({**known.reply, "ref": ref})
+                client.send(reply(known.answer, ref))
             return
         # A new decision or deal: its own work. A player has one at a time, or two in the
         # moment after a move; past that a client is asking for earlier deals' reviews in a
         # flood, and waits.
-        if sum(a.reply is None for a in answers.values()) >= WORK_IN_FLIGHT:
+        if sum(a.answer is None for a in answers.values()) >= WORK_IN_FLIGHT:
             raise WebError("your last hints and reviews are still being worked out: ask again "
                            "in a moment", 429, retry_after=1.0)
         advice = Advice(key, waiting=[(client, ref)])
@@ -879,11 +870,11 @@ class Table:
                 if answers.get(key) is advice:
                     del answers[key]
                 for waiting, asked in advice.waiting:
-                    waiting.send({"type": "error", "message": shorten(str(e)), "ref": asked})
+                    waiting.send(error(shorten(str(e)), asked))
                 return
-            advice.reply = reply(answer)
+            advice.answer = answer
             for waiting, asked in advice.waiting:
-                waiting.send({**advice.reply, "ref": asked})
+                waiting.send(reply(answer, asked))
             advice.waiting.clear()
 
         task = asyncio.get_running_loop().create_task(run())
@@ -897,8 +888,8 @@ class Advice:
     the clients waiting for it (with their ``ref``) while it is worked out."""
 
     key: tuple[Any, ...]
-    reply: dict[str, Any] | None = None
-    waiting: list[tuple[Client, Any]] = field(default_factory=list)
+    answer: Any = None
+    waiting: list[tuple[Client, object]] = field(default_factory=list)
 
 
 def _number(value: float) -> int | float:
@@ -998,7 +989,7 @@ class Tables:
             new, owner = self.create(spec, client)
             table.rematch_id = new.id
             for c in table.clients:
-                c.send({"type": "rematch", "table": new.id, "by": seat})
+                c.send(rematch_message(new.id, seat))
         seat, token = new.join(seat, table.seats[seat].name)
         return new, seat, token, owner
 
