@@ -22,7 +22,6 @@ WebSocket handlers.
 from __future__ import annotations
 
 import asyncio
-import bisect
 import json
 import logging
 import math
@@ -35,16 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from parlour.bots import (
-    Bot,
-    bot_names,
-    bot_spec,
-    make_bot,
-    offered_bots,
-    parse_bot,
-    plays,
-    searchable,
-)
+from parlour.bots import Bot, make_bot, searchable
 from parlour.cards import parse_card
 from parlour.errors import CardError, ParlourError, VariantError
 from parlour.game import Action, Game, Observation, State
@@ -76,8 +66,9 @@ from parlour.web.messages import (
     update,
     welcome,
 )
+from parlour.web.seating import Names, Seat, Seating, checked_bot, requested_seats
 from parlour.web.settings import DEFAULT_BOT, TURN_TIMEOUT_RANGE, Settings
-from parlour.web.store import SeatRow, Store, TableRow, hash_token, token_matches
+from parlour.web.store import SeatRow, Store, TableRow, hash_token
 from parlour.web.views import (
     common_lines,
     empty_view,
@@ -88,65 +79,11 @@ from parlour.web.views import (
 
 log = logging.getLogger("parlour.web")
 
-NAME_LIMIT = 40
 #: Hints and reviews one seat may have worked out at once, and the answers it keeps (asked
 #: again, an answer kept is sent again).
 WORK_IN_FLIGHT, ANSWERS_KEPT = 2, 16
 #: What the record of a match in progress says it is (the full record is ``parlour-match/1``).
 PROGRESS_FORMAT = "parlour-match-progress/1"
-
-
-#: The longest bot name with its settings a client may send.
-BOT_SPEC_LIMIT = 100
-
-
-def checked_bot(spec: object, game: Game, what: str = "") -> str:
-    """``spec`` as a bot a seat of ``game`` may take (a name, with its settings where it takes
-    any: ``ismcts:simulations=50``), or a :class:`WebError` that says why not, after ``what``:
-    a searching level cannot play a family without compiled parts."""
-    if not isinstance(spec, str) or len(spec) > BOT_SPEC_LIMIT:
-        raise WebError(f"{what}unknown bot {quote(spec)}; the bots are: " + ", ".join(bot_names()))
-    try:
-        checked = bot_spec(spec)
-    except VariantError as e:
-        raise WebError(what + str(e)) from None
-    if not plays(parse_bot(checked)[0], game.variant):
-        raise WebError(f"{what}{checked} cannot play {game.name}: it searches deals that game "
-                       "cannot deal it; choose one of " + ", ".join(offered_bots(game.name)))
-    return checked
-
-
-@dataclass
-class Seat:
-    seat: int
-    kind: str  # "human" or "bot"
-    bot_name: str | None
-    name: str
-    token_hash: str | None
-    #: The deal from which the seat's holder plays it: a person who takes a seat freed during
-    #: the match sees and plays it from the next deal, never the hand someone else held.
-    sits_from: int = 0
-    connections: int = 0
-    #: A person who let the turn timer run out: the table's stand-in bot plays for them until
-    #: they act again.
-    away: bool = False
-
-    def seated(self, deal: int) -> bool:
-        """Whether a person holds this seat and plays it in deal number ``deal``."""
-        return self.kind == "human" and self.token_hash is not None and deal >= self.sits_from
-
-    def info(self, deal: int) -> dict[str, Any]:
-        """What everyone may know of the seat during deal number ``deal``; ``away``: the
-        stand-in plays it (its person is away, or nobody plays it in this deal)."""
-        human = self.kind == "human"
-        return {"seat": self.seat, "kind": self.kind, "bot": self.bot_name, "name": self.name,
-                "taken": not human or self.token_hash is not None,
-                "connected": not human or self.connections > 0,
-                "away": human and (self.away or (deal > 0 and not self.seated(deal)))}
-
-
-#: What the table calls each seat, by seat (``Table.seat_label``).
-Names = tuple[str, ...]
 
 
 @dataclass(eq=False)
@@ -176,11 +113,10 @@ class Table:
         # The session runs the match: the bots' turns, people's moves, the end of each deal.
         self.session = TableSession(self.match, [s.bot_name or DEFAULT_BOT if s.kind == "bot"
                                                  else HUMAN for s in seats])
-        self.seats = seats
+        self.seating = Seating(game, seats, owner_hash)
         #: Whether the creator chose the seed: then everyone is told it (every deal and every
         #: bot choice follows from it); otherwise it stays secret until the match is over.
         self.seeded = seeded
-        self.owner_hash = owner_hash
         self.turn_timeout = turn_timeout
         self.stand_in = stand_in
         #: The address of the client that created it ("" for a table resumed at start-up):
@@ -201,13 +137,6 @@ class Table:
         #: Per seat, the deal's log so far: (deal number, actions told, lines, and for each
         #: line the seats' names when it was written).
         self._logs: dict[int, tuple[int, int, list[str], list[Names]]] = {}
-        #: What the table called its seats (``seat_label``), change by change: the first event
-        #: each names applied to, and the names. A log line names the seats as they were when
-        #: its action was played: a seat handed on, or renumbered, changes no earlier line.
-        self._names: list[tuple[int, Names]] = [(1, self.seat_labels())]
-        #: Whether ``_names`` is in the database (it is, from its first change once the match
-        #: has begun: until then the seats' names are all there is to it).
-        self._names_stored = False
         self._task: asyncio.Task[None] | None = None
         #: The turn timer: when it fires, and its handle.
         self._turn_started = time.monotonic()
@@ -245,8 +174,7 @@ class Table:
             "scores": self.scores_info(),
             "match_end": self.game.match_end_text(),
             "sides": None if self.game.sides is None else list(self.game.sides),
-            "seats": [{**s.info(self.deal_number), "label": self.game.seat_name(s.seat),
-                       "display": self.seat_label(s.seat)} for s in self.seats],
+            "seats": self.seating.info(self.deal_number),
         }
 
     def scores_info(self) -> dict[str, Any]:
@@ -267,7 +195,7 @@ class Table:
         is what may be shown while it goes on."""
         record = self.session.record()
         record["seeded"] = self.seeded
-        record["seats"] = self._seat_records()
+        record["seats"] = self.seating.records()
         return record
 
     def public_record(self, seat: int | None) -> dict[str, Any]:
@@ -285,7 +213,7 @@ class Table:
             "deals": [self._public_deal(n, state) for n, state in enumerate(self.match.deals, 1)],
             "current": self.view(seat, cache) if self.match.current is not None else None,
             "totals": list(self.match.totals), "winners": [], "over": False,
-            "seats": self._seat_records(),
+            "seats": self.seating.records(),
         }
 
     def _public_deal(self, number: int, state: State) -> dict[str, Any]:
@@ -298,10 +226,6 @@ class Table:
         if hands is not None:
             deal["hands_left"] = [[str(c) for c in hand] for hand in hands]
         return deal
-
-    def _seat_records(self) -> list[dict[str, Any]]:
-        return [{k: v for k, v in s.info(0).items() if k not in ("connected", "away")}
-                for s in self.seats]
 
     def view(self, seat: int | None, cache: dict[int | None, dict[str, Any]]) -> dict[str, Any]:
         """The View for ``seat`` (``None``: a spectator), shared through ``cache`` by the clients
@@ -352,7 +276,7 @@ class Table:
         follows from, the lines of actions ``k`` on being ``obs.log_lines(k)``."""
         # The shown deal's actions are its last events: action k is event first + k.
         first = self.version - len(obs.history) + 1
-        steps = [self._names_at(first + k) for k in range(told, len(obs.history))]
+        steps = [self.seating.names_at(first + k) for k in range(told, len(obs.history))]
         out: list[Names] = []
         left = count  # the lines of actions ``told + len(out)``'s action on
         for k in range(1, len(steps)):
@@ -360,43 +284,21 @@ class Table:
                 rest = len(obs.log_lines(told + k))
                 out += [steps[k - 1]] * (left - rest)
                 left = rest
-        return out + [steps[-1] if steps else self._names[-1][1]] * left
-
-    def _names_at(self, event: int) -> Names:
-        """What the table called its seats when event number ``event`` happened."""
-        at = bisect.bisect_right(self._names, event, key=lambda entry: entry[0]) - 1
-        return self._names[max(at, 0)][1]
-
-    def seat_labels(self) -> Names:
-        """What the table calls each seat now (:meth:`seat_label`)."""
-        return tuple(self.seat_label(s.seat) for s in self.seats)
+        return out + [steps[-1] if steps else self.seating.latest_names()] * left
 
     def names_changed(self) -> None:
         """Keep what the table calls its seats from the next event on, if that changed: in
         the database too once the match has begun (the lines before a restart keep their
         names)."""
-        names = self.seat_labels()
-        first, last = self._names[-1]
-        if names == last:
-            return
-        start = self.version + 1
-        if first == start:
-            self._names[-1] = (start, names)
-        else:
-            self._names.append((start, names))
-        if self.version == 0:
-            return  # no event yet: no line names a seat, and the seats say the names
-        kept = self._names if not self._names_stored else self._names[-1:]
-        for n, entry in kept:
+        for n, entry in self.seating.rename(self.version):
             self.store.set_names(self.id, n, list(entry))
-        self._names_stored = True
 
     def result(self) -> dict[str, Any] | None:
         state = self.state
         if state is None or not state.is_over or self.match.current is not None:
             return None
         result = self.session.result()
-        name = self.seat_label
+        name = self.seating.label
         scores = self.game.scores
         line = scores.line(f"deal {result.number}", list(map(name, range(self.game.players))),
                            result.returns)
@@ -408,14 +310,6 @@ class Table:
                            "totals": [scores.total(t) for t in result.totals]},
                 "match_over": result.match_over, "winners": list(result.winners),
                 "summary": line, "hands": hands}
-
-    def seat_label(self, seat: int) -> str:
-        """What the table calls ``seat``: its player's name, numbered by seat when another
-        seat has the same name (bots are named after their level: "greedy 1", "greedy 3")."""
-        name = self.seats[seat].name or self.game.seat_name(seat)
-        shared = any((s.name or self.game.seat_name(s.seat)) == name
-                     for s in self.seats if s.seat != seat)
-        return f"{name} {seat}" if shared else name
 
     def broadcast(self) -> None:
         """Send every client its own view of the table as it is now."""
@@ -446,44 +340,21 @@ class Table:
                 client.send(notice(text))
 
     # -- seats and clients ---------------------------------------------------------------------
-    def seat_of(self, token: object) -> int:
-        """The seat ``token`` holds; :class:`WebError` otherwise. Every seat is compared, in
-        constant time, so the answer's timing says nothing about the tokens."""
-        if not isinstance(token, str):
-            raise WebError("a token (the text given when the seat was taken) is required", 401)
-        found = -1
-        for s in self.seats:
-            if token_matches(token, s.token_hash):
-                found = s.seat
-        if found < 0:
-            raise WebError("that token holds no seat at this table", 401)
-        return found
+    def seat_of(self, token: str | None) -> int:
+        """The seat ``token`` holds; :class:`WebError` otherwise."""
+        return self.seating.seat_of(token)
 
     def join(self, seat: object, name: object) -> tuple[int, str]:
         """Take a human seat (``None``: the first free one); returns it and its new token."""
-        free = [s.seat for s in self.seats if s.kind == "human" and s.token_hash is None]
-        if seat is None:
-            if not free:
-                raise WebError(f"table {self.id} is full: every seat is taken", 409)
-            seat = free[0]
-        seat = self.check_seat(seat)
+        seat = self.seating.choose(seat, f"table {self.id} is full: every seat is taken")
         if not self.open:
             raise WebError(f"table {self.id} is {self.status}", 409)
-        if self.seats[seat].kind != "human":
-            raise WebError(f"seat {seat} is a bot's seat")
-        if seat not in free:
-            raise WebError(f"seat {seat} is already taken", 409)
-        if name is None or name == "":
-            name = f"Player {seat}"
-        if not isinstance(name, str) or len(name) > NAME_LIMIT or not name.isprintable():
-            raise WebError(f"a name is printable text of at most {NAME_LIMIT} characters")
-        token = secrets.token_urlsafe(24)
-        chosen = self.seats[seat]
-        chosen.name, chosen.token_hash, chosen.away = name, hash_token(token), False
         # A seat freed during the match is played from the next deal: the deal shown now
         # (in progress, or over) holds the hand of the seat's last holder.
-        chosen.sits_from = self.deal_number + 1 if self.state is not None else 0
-        self.store.take_seat(self.id, seat, name, chosen.token_hash, chosen.sits_from)
+        sits_from = self.deal_number + 1 if self.state is not None else 0
+        token = self.seating.take(seat, name, sits_from)
+        self.store.take_seat(self.id, seat, self.seating.seats[seat].name, hash_token(token),
+                             sits_from)
         self.touched = time.monotonic()
         self.seats_changed(seat)
         return seat, token
@@ -491,23 +362,14 @@ class Table:
     def plays(self, seat: int) -> bool:
         """Whether a person plays ``seat`` in the deal shown (a seat nobody holds, or whose
         holder sits down at the next deal, is played by the stand-in)."""
-        return self.seats[seat].seated(self.deal_number)
-
-    def check_seat(self, seat: object) -> int:
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.seats):
-            raise WebError(f"{quote(seat)} is not a seat of this table: seats are 0 to "
-                           f"{len(self.seats) - 1}")
-        return seat
-
-    def all_taken(self) -> bool:
-        return all(s.token_hash is not None for s in self.seats if s.kind == "human")
+        return self.seating.plays(seat, self.deal_number)
 
     def seats_changed(self, seat: int) -> None:
         """``seat`` changed hands: deal the first deal once every seat is taken; otherwise tell
         everyone. If it is that seat's turn, the turn starts afresh for its new holder (a
         person who just sat down is not away; a bot has no timer)."""
         self.names_changed()
-        if self.status == "waiting" and self.all_taken():
+        if self.status == "waiting" and self.seating.all_taken():
             self.deal()
         else:
             state = self.match.current
@@ -517,36 +379,25 @@ class Table:
             self.broadcast()
             self.schedule()
 
-    def hand_over(self, owner_token: object, seat: object, body: object) -> None:
+    def hand_over(self, owner_token: str | None, seat: object, body: object) -> None:
         """The table's creator hands an absent person's seat to a bot (``{"to": "bot", "bot":
         NAME}``) or frees it for someone else to join (``{"to": "free"}``). A seat freed
         during the match is played by the stand-in until whoever takes it plays it, from the
         next deal: the owner powers never show anyone a hand that was someone else's."""
-        if not isinstance(owner_token, str) or not token_matches(owner_token, self.owner_hash):
-            raise WebError("only the table's creator, with its owner token, may hand a seat on",
-                           403)
-        seat = self.check_seat(seat)
-        chosen = self.seats[seat]
+        self.seating.check_owner(owner_token)
+        seat = self.seating.check_seat(seat)
         if not isinstance(body, dict) or body.get("to") not in ("bot", "free"):
             raise WebError('the request is {"to": "bot", "bot": NAME} or {"to": "free"}')
         if not self.open:
             raise WebError(f"table {self.id} is {self.status}", 409)
-        if chosen.kind != "human":
-            raise WebError(f"seat {seat} is a bot's seat", 409)
-        if chosen.connections:
-            raise WebError(f"{self.seat_label(seat)} is connected: only an absent player's seat "
-                           "can be handed on", 409)
+        self.seating.check_absent(seat)
         if body["to"] == "free":
-            if chosen.token_hash is None:
-                raise WebError(f"seat {seat} is free already", 409)
-            chosen.name, chosen.token_hash, chosen.away = "", None, False
+            self.seating.free(seat)
         else:
             name = checked_bot(body.get("bot") or self.stand_in, self.game)
-            chosen.kind, chosen.bot_name, chosen.name = "bot", name, name
-            chosen.token_hash, chosen.away = None, False
+            self.seating.seat_bot(seat, name)
             self.session.seat_bot(seat, name)
-        self.store.set_seat(self.id, SeatRow(seat, chosen.kind, chosen.bot_name, chosen.name,
-                                             chosen.token_hash))
+        self.store.set_seat(self.id, self.seating.seats[seat].row())
         self.touched = time.monotonic()
         self.seats_changed(seat)
 
@@ -556,7 +407,7 @@ class Table:
         self.clients.append(client)
         self.touched = time.monotonic()
         if client.seat is not None:
-            self.seats[client.seat].connections += 1
+            self.seating.connected(client.seat, 1)
         client.send(welcome(client.seat, self.info()))
         self.arm_timer()
         if client.seat is None:
@@ -575,7 +426,7 @@ class Table:
         if not self.clients:
             self.arm_timer()  # nobody left: the table pauses
         if client.seat is not None:
-            self.seats[client.seat].connections -= 1
+            self.seating.connected(client.seat, -1)
             self.broadcast()
 
     # -- changes -------------------------------------------------------------------------------
@@ -639,14 +490,12 @@ class Table:
             return None  # nobody is watching: the table waits for them
         state = self.match.current
         if state is None:
-            humans = any(s.kind == "human" for s in self.seats)
-            if self.match.deals and not humans:
+            if self.match.deals and not self.seating.has_people():
                 return self._auto_deal
             return None
         if state.is_over:
             return None
-        seat = self.seats[state.current_player]
-        if seat.away or not self.plays(seat.seat):
+        if self.seating.player(state.current_player, self.deal_number) != "person":
             return self._bot_turn
         return None
 
@@ -656,11 +505,11 @@ class Table:
         seat = self.session.to_move()
         if seat is None or self.version != version or self.tables.closed:
             return
-        player = self.seats[seat]
+        player = self.seating.player(seat, self.deal_number)
         stand_in = None
-        if player.kind != "bot":
-            if self.plays(seat) and not player.away:
-                return  # the person came back meanwhile
+        if player == "person":
+            return  # the person came back meanwhile
+        if player == "stand-in":
             if self._stand_in_bot is None:
                 self._stand_in_bot = make_bot(self.stand_in, interactive=True)
             stand_in = self._stand_in_bot
@@ -686,8 +535,7 @@ class Table:
         if (self.turn_timeout is None or not self.clients or state is None or state.is_over
                 or not self.open or self.tables.closed):
             return
-        seat = self.seats[state.current_player]
-        if seat.away or not self.plays(seat.seat):
+        if self.seating.player(state.current_player, self.deal_number) != "person":
             return
         left = self._turn_started + self.turn_timeout - time.monotonic()
         self._timer = asyncio.get_running_loop().call_later(
@@ -698,18 +546,16 @@ class Table:
         state = self.match.current
         if version != self.version or state is None or state.is_over or self.tables.closed:
             return
-        seat = self.seats[state.current_player]
-        seat.away = True
-        self.notify(seat.seat, f"your {_seconds(self.turn_timeout)} ran out: {self.stand_in} "
+        seat = state.current_player
+        self.seating.mark_away(seat, True)
+        self.notify(seat, f"your {_seconds(self.turn_timeout)} ran out: {self.stand_in} "
                                "plays for you until you act again")
         self.broadcast()
         self.schedule()
 
     def back(self, seat: int) -> None:
         """``seat``'s person acted: they have their seat back from the stand-in."""
-        player = self.seats[seat]
-        if player.away:
-            player.away = False
+        if self.seating.mark_away(seat, False):
             self._turn_started = time.monotonic()
             self.arm_timer()
             self.broadcast()
@@ -726,9 +572,9 @@ class Table:
                            else "the deal is over: send next_deal for the next one")
         self.check_plays(seat)
         if state.current_player != seat:
-            raise WebError(f"it is {self.seat_label(state.current_player)}'s turn, not yours")
+            raise WebError(f"it is {self.seating.label(state.current_player)}'s turn, not yours")
         action = self.play(seat, message.move)
-        self.seats[seat].away = False
+        self.seating.mark_away(seat, False)
         self.moved(seat, action)
 
     def play(self, seat: int, move: Move) -> Action:
@@ -818,8 +664,9 @@ class Table:
             raise WebError("a review is of a finished deal: 'deal' is its number, from 1 to "
                            f"{len(self.match.deals)}" if self.match.deals
                            else "a review is of a finished deal: none is finished yet")
-        if number < self.seats[seat].sits_from:
-            raise WebError(f"you have played this seat from deal {self.seats[seat].sits_from}: "
+        sits_from = self.seating.seats[seat].sits_from
+        if number < sits_from:
+            raise WebError(f"you have played this seat from deal {sits_from}: "
                            "a review is of your own deals")
         state = self.match.deals[number - 1]
         request = (self.game.name, self.game.players, self.game.option_values(),
@@ -942,7 +789,7 @@ class Tables:
             raise WebError(str(e)) from None
         except TypeError:
             raise WebError("'options' must be an object of option values by name") from None
-        seats = self._seats(body.get("seats"), game)
+        seats = requested_seats(body.get("seats"), game)
         seed = body.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
                                  or not 0 <= seed < 2**63):
@@ -961,14 +808,14 @@ class Tables:
         self.store.add_table(
             TableRow(table_id, game.name, game.players, game.option_values(), seed,
                      self.settings.instance, "waiting", seeded=seeded,
-                     owner_hash=table.owner_hash, turn_timeout=turn_timeout, stand_in=stand_in),
+                     owner_hash=table.seating.owner_hash, turn_timeout=turn_timeout, stand_in=stand_in),
             [SeatRow(s.seat, s.kind, s.bot_name, s.name, None) for s in seats])
         self.live[table_id] = table
-        if table.all_taken():
+        if table.seating.all_taken():
             table.deal()
         return table, owner
 
-    def rematch(self, table: Table, token: object, client: str = "") -> tuple[Table, int, str,
+    def rematch(self, table: Table, token: str | None, client: str = "") -> tuple[Table, int, str,
                                                                             str | None]:
         """Play again: a new table with ``table``'s game, seats and settings (a new secret
         seed), where the holder of ``token`` takes the same seat under the same name. The first
@@ -983,14 +830,13 @@ class Tables:
         if new is None:
             spec = {"variant": table.game.name, "players": table.game.players,
                     "options": table.game.option_values(),
-                    "seats": [{"kind": "bot", "bot": s.bot_name} if s.kind == "bot"
-                              else {"kind": "human"} for s in table.seats],
+                    "seats": table.seating.request(),
                     "turn_timeout": table.turn_timeout, "stand_in": table.stand_in}
             new, owner = self.create(spec, client)
             table.rematch_id = new.id
             for c in table.clients:
                 c.send(rematch_message(new.id, seat))
-        seat, token = new.join(seat, table.seats[seat].name)
+        seat, token = new.join(seat, table.seating.seats[seat].name)
         return new, seat, token, owner
 
     def _turn_timeout(self, body: dict[str, Any]) -> float | None:
@@ -1020,26 +866,6 @@ class Tables:
         if wait:
             raise WebError(f"too many new tables from your address: try again in "
                            f"{math.ceil(wait)} s", 429, retry_after=wait)
-
-    @staticmethod
-    def _seats(spec: object, game: Game) -> list[Seat]:
-        players = game.players
-        if spec is None:
-            spec = [{"kind": "human"}] + [{"kind": "bot", "bot": DEFAULT_BOT}] * (players - 1)
-        if not isinstance(spec, list) or len(spec) != players:
-            raise WebError(f"'seats' must list the {players} seats, each "
-                           '{"kind": "human"} or {"kind": "bot", "bot": NAME}')
-        seats = []
-        for n, s in enumerate(spec):
-            kind = s.get("kind") if isinstance(s, dict) else None
-            if kind == "human":
-                seats.append(Seat(n, "human", None, "", None))
-                continue
-            if kind != "bot":
-                raise WebError(f"seat {n}: the kind must be \"human\" or \"bot\", not {quote(kind)}")
-            name = checked_bot(s.get("bot") or DEFAULT_BOT, game, f"seat {n}: ")
-            seats.append(Seat(n, "bot", name, name, None))
-        return seats
 
     # -- finding -------------------------------------------------------------------------------
     def get(self, table_id: str) -> Table:
@@ -1096,12 +922,7 @@ class Tables:
         table = Table(self, row.id, game, row.seed, seats, seeded=row.seeded,
                       owner_hash=row.owner_hash, turn_timeout=row.turn_timeout,
                       stand_in=row.stand_in or self.settings.stand_in)
-        # What the seats were called change by change; none stored (they never changed once
-        # the match had begun, or it was stored by an earlier version): the seats' names now.
-        names = self.store.names(row.id)
-        if names:
-            table._names = [(n, tuple(entry)) for n, entry in names]
-            table._names_stored = True
+        table.seating.restore_names(self.store.names(row.id))
         session = table.session
         for kind, seat, text in self.store.events(row.id):
             table.version += 1
@@ -1138,7 +959,7 @@ class Tables:
 
     def timeout(self, table: Table) -> float:
         """Seconds after which ``table`` is closed when nobody is there."""
-        unseated = table.status == "waiting" and not any(s.token_hash for s in table.seats)
+        unseated = table.status == "waiting" and not table.seating.any_taken()
         return self.settings.waiting_timeout if unseated else self.settings.idle_timeout
 
     async def _sweep_now_and_then(self) -> None:
