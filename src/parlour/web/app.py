@@ -41,6 +41,7 @@ from parlour.records import check_save_path
 from parlour.registry import families, family_of, variants
 from parlour.summaries import summary
 from parlour.web.guard import Guard
+from parlour.web.hub import Client
 from parlour.web.limits import Pace, RateLimit, quote, shorten
 from parlour.web.messages import (
     AskHint,
@@ -60,7 +61,7 @@ from parlour.web.messages import (
 )
 from parlour.web.settings import CONNECTION_COST, DEFAULT_DATABASE, Settings
 from parlour.web.store import Store
-from parlour.web.tables import Client, Table, Tables
+from parlour.web.tables import Table, Tables
 
 log = logging.getLogger("parlour.web")
 

@@ -22,7 +22,6 @@ WebSocket handlers.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import math
 import secrets
@@ -37,12 +36,13 @@ from typing import Any
 from parlour.bots import Bot, make_bot, searchable
 from parlour.cards import parse_card
 from parlour.errors import CardError, ParlourError, VariantError
-from parlour.game import Action, Game, Observation, State
+from parlour.game import Action, Game, State
 from parlour.match import Match
 from parlour.records import deal_record, save
 from parlour.registry import new_game
-from parlour.session import HUMAN, TableSession, laid_down
+from parlour.session import HUMAN, TableSession
 from parlour.web import hints
+from parlour.web.hub import Client, Hub, SeatViews, ViewCache
 from parlour.web.limits import RateLimit, quote, shorten
 from parlour.web.messages import (
     ActionText,
@@ -63,19 +63,12 @@ from parlour.web.messages import (
     notice,
     rematch_message,
     review_reply,
-    update,
     welcome,
 )
-from parlour.web.seating import Names, Seat, Seating, checked_bot, requested_seats
+from parlour.web.seating import Seat, Seating, checked_bot, requested_seats
 from parlour.web.settings import DEFAULT_BOT, TURN_TIMEOUT_RANGE, Settings
 from parlour.web.store import SeatRow, Store, TableRow, hash_token
-from parlour.web.views import (
-    common_lines,
-    empty_view,
-    public_observation,
-    seat_view,
-    spectator_view,
-)
+from parlour.web.views import public_deal
 
 log = logging.getLogger("parlour.web")
 
@@ -84,18 +77,6 @@ log = logging.getLogger("parlour.web")
 WORK_IN_FLIGHT, ANSWERS_KEPT = 2, 16
 #: What the record of a match in progress says it is (the full record is ``parlour-match/1``).
 PROGRESS_FORMAT = "parlour-match-progress/1"
-
-
-@dataclass(eq=False)
-class Client:
-    """One WebSocket: the seat it said hello for (``None``: a spectator) and its outbox, which
-    a writer task drains in order, so a slow client never holds up the table."""
-
-    seat: int | None
-    outbox: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
-
-    def send(self, message: ServerMessage) -> None:
-        self.outbox.put_nowait(json.dumps(message))
 
 
 class Table:
@@ -123,7 +104,7 @@ class Table:
         #: each address has its share of the server's open tables.
         self.creator = creator
         self.version = 0
-        self.clients: list[Client] = []
+        self.hub = Hub(SeatViews(self.session, self.seating))
         self.finished_record: dict[str, Any] | None = None
         #: Closed for want of players before its match was over.
         self.archived = False
@@ -134,9 +115,6 @@ class Table:
         self.advice: dict[int, OrderedDict[tuple[Any, ...], Advice]] = {}
         #: The table of the rematch, once a player asked for one.
         self.rematch_id: str | None = None
-        #: Per seat, the deal's log so far: (deal number, actions told, lines, and for each
-        #: line the seats' names when it was written).
-        self._logs: dict[int, tuple[int, int, list[str], list[Names]]] = {}
         self._task: asyncio.Task[None] | None = None
         #: The turn timer: when it fires, and its handle.
         self._turn_started = time.monotonic()
@@ -207,84 +185,20 @@ class Table:
         (``Game.reveals_hands_at_end``). The deal in progress is ``seat``'s own view, or the
         spectator's.
         """
-        cache: dict[int | None, dict[str, Any]] = {}
+        cache: ViewCache = {}
         return {
             "format": PROGRESS_FORMAT, **self.game.describe(), **self.seed_info(),
-            "deals": [self._public_deal(n, state) for n, state in enumerate(self.match.deals, 1)],
+            "deals": [public_deal(n, state, self.game.players)
+                      for n, state in enumerate(self.match.deals, 1)],
             "current": self.view(seat, cache) if self.match.current is not None else None,
             "totals": list(self.match.totals), "winners": [], "over": False,
             "seats": self.seating.records(),
         }
 
-    def _public_deal(self, number: int, state: State) -> dict[str, Any]:
-        observations = [state.observation(s) for s in range(self.game.players)]
-        public = public_observation(observations)
-        deal = {"deal": number, "actions": public.get("history", []),
-                "log": common_lines([o.log_lines(0) for o in observations]),
-                "result": state.returns()}
-        hands = laid_down(state)
-        if hands is not None:
-            deal["hands_left"] = [[str(c) for c in hand] for hand in hands]
-        return deal
-
-    def view(self, seat: int | None, cache: dict[int | None, dict[str, Any]]) -> dict[str, Any]:
+    def view(self, seat: int | None, cache: ViewCache) -> dict[str, Any]:
         """The View for ``seat`` (``None``: a spectator), shared through ``cache`` by the clients
         of one seat within one broadcast."""
-        if seat in cache:
-            return cache[seat]
-        state = self.state
-        if state is not None and seat is not None and not self.plays(seat):
-            # Its holder plays it from the next deal: until then they watch as a spectator,
-            # and never see the hand someone else held in this deal.
-            view = {**self.view(None, cache), "seat": seat}
-        elif state is None:
-            view = {"deal": 0, "step": 0, **empty_view(seat), "deal_over": False, "result": None}
-        else:
-            if seat is None:
-                observations = [state.observation(s) for s in range(self.game.players)]
-                logs = [self.log(o) for o in observations]
-                part = spectator_view(observations, [lines for lines, _ in logs], logs[0][1])
-            else:
-                obs = state.observation(seat)
-                legal = state.legal_actions() if state.current_player == seat else []
-                part = seat_view(obs, legal, *self.log(obs))
-            view = {"deal": self.deal_number, "step": len(state.history), **part,
-                    "deal_over": state.is_over, "result": self.result()}
-        cache[seat] = view
-        return view
-
-    def log(self, obs: Observation) -> tuple[list[str], list[Names]]:
-        """``obs.log_lines(0)``, extended by the lines of the new actions only: a deal's log
-        for a seat only grows, and telling it all again on every move costs the most of an
-        update in the long deals. With it, for each line, the seats' names when its action
-        was played."""
-        deal, told, lines, names = self._logs.get(obs.seat, (0, 0, [], []))
-        steps = len(obs.history)
-        if deal != self.deal_number or told > steps:
-            told, lines, names = 0, [], []
-        if told < steps or not lines:
-            new = obs.log_lines(told)
-            lines = lines + new
-            names = names + self._line_names(obs, told, len(new))
-            self._logs[obs.seat] = (self.deal_number, steps, lines, names)
-        return lines, names
-
-    def _line_names(self, obs: Observation, told: int, count: int) -> list[Names]:
-        """The seats' names for each of the ``count`` lines of ``obs.log_lines(told)``: those in
-        force when the line's action was played. The lines of actions ``told`` on are split
-        only where the names changed in between (rarely): a line belongs to the action it
-        follows from, the lines of actions ``k`` on being ``obs.log_lines(k)``."""
-        # The shown deal's actions are its last events: action k is event first + k.
-        first = self.version - len(obs.history) + 1
-        steps = [self.seating.names_at(first + k) for k in range(told, len(obs.history))]
-        out: list[Names] = []
-        left = count  # the lines of actions ``told + len(out)``'s action on
-        for k in range(1, len(steps)):
-            if steps[k] is not steps[k - 1]:
-                rest = len(obs.log_lines(told + k))
-                out += [steps[k - 1]] * (left - rest)
-                left = rest
-        return out + [steps[-1] if steps else self.seating.latest_names()] * left
+        return self.hub.views.view(seat, cache, self.version)
 
     def names_changed(self) -> None:
         """Keep what the table calls its seats from the next event on, if that changed: in
@@ -294,35 +208,17 @@ class Table:
             self.store.set_names(self.id, n, list(entry))
 
     def result(self) -> dict[str, Any] | None:
-        state = self.state
-        if state is None or not state.is_over or self.match.current is not None:
-            return None
-        result = self.session.result()
-        name = self.seating.label
-        scores = self.game.scores
-        line = scores.line(f"deal {result.number}", list(map(name, range(self.game.players))),
-                           result.returns)
-        if result.match_over:
-            line += " — match over, won by " + ", ".join(map(name, result.winners))
-        hands = None if result.hands is None else [[str(c) for c in h] for h in result.hands]
-        return {"returns": list(result.returns), "totals": list(result.totals),
-                "scores": {"deal": [scores.deal(r) for r in result.returns],
-                           "totals": [scores.total(t) for t in result.totals]},
-                "match_over": result.match_over, "winners": list(result.winners),
-                "summary": line, "hands": hands}
+        """The result of the deal shown once it is scored (``None`` until then)."""
+        return self.hub.views.result()
 
     def broadcast(self) -> None:
         """Send every client its own view of the table as it is now."""
-        for client, message in zip(self.clients, self.updates([c.seat for c in self.clients]),
-                                   strict=True):
-            client.send(message)
+        self.hub.broadcast(self.version, self.info(), self.timer())
 
     def updates(self, seats: list[int | None]) -> list[Update]:
         """The ``update`` messages for clients of ``seats``: the table and its timer worked out
         once, and each seat's view once."""
-        cache: dict[int | None, dict[str, Any]] = {}
-        table, timer = self.info(), self.timer()
-        return [update(self.version, table, self.view(seat, cache), timer) for seat in seats]
+        return self.hub.updates(seats, self.version, self.info(), self.timer())
 
     def timer(self) -> Timer | None:
         """The turn timer running now: the seat it runs for and the seconds it has left."""
@@ -332,12 +228,6 @@ class Table:
         assert state is not None and self.turn_timeout is not None
         left = self._turn_started + self.turn_timeout - time.monotonic()
         return {"seat": state.current_player, "seconds": round(max(left, 0.0), 1)}
-
-    def notify(self, seat: int, text: str) -> None:
-        """Tell the clients of ``seat`` (alone) something that happened to it."""
-        for client in self.clients:
-            if client.seat == seat:
-                client.send(notice(text))
 
     # -- seats and clients ---------------------------------------------------------------------
     def seat_of(self, token: str | None) -> int:
@@ -402,9 +292,9 @@ class Table:
         self.seats_changed(seat)
 
     def connect(self, client: Client) -> None:
-        if not self.clients:
+        if not self.hub.watched:
             self._turn_started = time.monotonic()  # the clock stood still with nobody here
-        self.clients.append(client)
+        self.hub.add(client)
         self.touched = time.monotonic()
         if client.seat is not None:
             self.seating.connected(client.seat, 1)
@@ -419,11 +309,10 @@ class Table:
             client.send(notice(self.not_yet()))
 
     def disconnect(self, client: Client) -> None:
-        if client not in self.clients:
+        if not self.hub.remove(client):
             return
-        self.clients.remove(client)
         self.touched = time.monotonic()
-        if not self.clients:
+        if not self.hub.watched:
             self.arm_timer()  # nobody left: the table pauses
         if client.seat is not None:
             self.seating.connected(client.seat, -1)
@@ -486,7 +375,7 @@ class Table:
         self.schedule()
 
     def due(self) -> Callable[[], Any] | None:
-        if not self.clients or not self.open:
+        if not self.hub.watched or not self.open:
             return None  # nobody is watching: the table waits for them
         state = self.match.current
         if state is None:
@@ -532,7 +421,7 @@ class Table:
             self._timer.cancel()
             self._timer = None
         state = self.match.current
-        if (self.turn_timeout is None or not self.clients or state is None or state.is_over
+        if (self.turn_timeout is None or not self.hub.watched or state is None or state.is_over
                 or not self.open or self.tables.closed):
             return
         if self.seating.player(state.current_player, self.deal_number) != "person":
@@ -548,7 +437,7 @@ class Table:
             return
         seat = state.current_player
         self.seating.mark_away(seat, True)
-        self.notify(seat, f"your {_seconds(self.turn_timeout)} ran out: {self.stand_in} "
+        self.hub.notify(seat, f"your {_seconds(self.turn_timeout)} ran out: {self.stand_in} "
                                "plays for you until you act again")
         self.broadcast()
         self.schedule()
@@ -834,8 +723,7 @@ class Tables:
                     "turn_timeout": table.turn_timeout, "stand_in": table.stand_in}
             new, owner = self.create(spec, client)
             table.rematch_id = new.id
-            for c in table.clients:
-                c.send(rematch_message(new.id, seat))
+            table.hub.send_all(rematch_message(new.id, seat))
         seat, token = new.join(seat, table.seating.seats[seat].name)
         return new, seat, token, owner
 
@@ -944,7 +832,7 @@ class Tables:
         (its whole record kept in the database), a finished one leaves the lobby."""
         now = time.monotonic()
         idle = [t for t in self.live.values()
-                if not t.clients and now - t.touched >= self.timeout(t)]
+                if not t.hub.watched and now - t.touched >= self.timeout(t)]
         for table in idle:
             if table.open:
                 table.archived = True
