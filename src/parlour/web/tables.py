@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from parlour.bots import Bot, make_bot, searchable
+from parlour.bots import searchable
 from parlour.cards import parse_card
 from parlour.errors import CardError, ParlourError, VariantError
 from parlour.game import Action, Game, State
@@ -68,6 +68,7 @@ from parlour.web.messages import (
 from parlour.web.seating import Seat, Seating, checked_bot, requested_seats
 from parlour.web.settings import DEFAULT_BOT, TURN_TIMEOUT_RANGE, Settings
 from parlour.web.store import SeatRow, Store, TableRow, hash_token
+from parlour.web.turns import TurnDriver
 from parlour.web.views import public_deal
 
 log = logging.getLogger("parlour.web")
@@ -98,8 +99,6 @@ class Table:
         #: Whether the creator chose the seed: then everyone is told it (every deal and every
         #: bot choice follows from it); otherwise it stays secret until the match is over.
         self.seeded = seeded
-        self.turn_timeout = turn_timeout
-        self.stand_in = stand_in
         #: The address of the client that created it ("" for a table resumed at start-up):
         #: each address has its share of the server's open tables.
         self.creator = creator
@@ -115,13 +114,21 @@ class Table:
         self.advice: dict[int, OrderedDict[tuple[Any, ...], Advice]] = {}
         #: The table of the rematch, once a player asked for one.
         self.rematch_id: str | None = None
-        self._task: asyncio.Task[None] | None = None
-        #: The turn timer: when it fires, and its handle.
-        self._turn_started = time.monotonic()
-        self._timer: asyncio.TimerHandle | None = None
-        self._stand_in_bot: Bot | None = None
+        self.turns = TurnDriver(self, self.session, self.seating, turn_timeout=turn_timeout,
+                                stand_in=stand_in, bot_delay=tables.settings.bot_delay,
+                                bot_pool=tables.bot_pool, closing=lambda: tables.closed)
 
     # -- what the table shows ----------------------------------------------------------------
+    @property
+    def turn_timeout(self) -> float | None:
+        """The turn timer's seconds (``None``: no timer)."""
+        return self.turns.turn_timeout
+
+    @property
+    def stand_in(self) -> str:
+        """The bot that plays for a person who is away."""
+        return self.turns.stand_in
+
     @property
     def state(self) -> State | None:
         """The deal shown: in progress, or the last one once scored."""
@@ -222,12 +229,7 @@ class Table:
 
     def timer(self) -> Timer | None:
         """The turn timer running now: the seat it runs for and the seconds it has left."""
-        if self._timer is None:
-            return None
-        state = self.match.current
-        assert state is not None and self.turn_timeout is not None
-        left = self._turn_started + self.turn_timeout - time.monotonic()
-        return {"seat": state.current_player, "seconds": round(max(left, 0.0), 1)}
+        return self.turns.timer()
 
     # -- seats and clients ---------------------------------------------------------------------
     def seat_of(self, token: str | None) -> int:
@@ -264,10 +266,10 @@ class Table:
         else:
             state = self.match.current
             if state is not None and state.current_player == seat:
-                self._turn_started = time.monotonic()
-            self.arm_timer()
+                self.turns.restart_clock()
+            self.turns.arm()
             self.broadcast()
-            self.schedule()
+            self.turns.schedule()
 
     def hand_over(self, owner_token: str | None, seat: object, body: object) -> None:
         """The table's creator hands an absent person's seat to a bot (``{"to": "bot", "bot":
@@ -293,13 +295,13 @@ class Table:
 
     def connect(self, client: Client) -> None:
         if not self.hub.watched:
-            self._turn_started = time.monotonic()  # the clock stood still with nobody here
+            self.turns.restart_clock()  # the clock stood still with nobody here
         self.hub.add(client)
         self.touched = time.monotonic()
         if client.seat is not None:
             self.seating.connected(client.seat, 1)
         client.send(welcome(client.seat, self.info()))
-        self.arm_timer()
+        self.turns.arm()
         if client.seat is None:
             # A spectator changes nothing the others see: the update is for it alone.
             client.send(self.updates([None])[0])
@@ -313,7 +315,7 @@ class Table:
             return
         self.touched = time.monotonic()
         if not self.hub.watched:
-            self.arm_timer()  # nobody left: the table pauses
+            self.turns.arm()  # nobody left: the table pauses
         if client.seat is not None:
             self.seating.connected(client.seat, -1)
             self.broadcast()
@@ -349,104 +351,35 @@ class Table:
             self.store.set_status(self.id, "playing")
 
     def changed(self) -> None:
-        self._turn_started = time.monotonic()
-        self.arm_timer()
+        """An event happened: a new turn starts; tell everyone, and set its bot going."""
+        self.turns.restart_clock()
+        self.turns.arm()
         self.broadcast()
-        self.schedule()
+        self.turns.schedule()
 
     def schedule(self) -> None:
-        """Start the bot's turn (or the stand-in's for a person who is away), or the next deal
-        of a bots-only table, if one is due."""
-        if self._task is not None and not self._task.done():
-            return
-        job = self.due()
-        if job is not None and not self.tables.closed:
-            self._task = asyncio.get_running_loop().create_task(job())
-            self._task.add_done_callback(self._done)
+        """Set going the bot's turn or the deal that is due, if any (:class:`TurnDriver`)."""
+        self.turns.schedule()
 
-    def _done(self, task: asyncio.Task[None]) -> None:
-        # The next turn is scheduled once this one is over (its own move found it running).
-        if task.cancelled():
-            return
-        error = task.exception()
-        if error is not None:
-            log.error("table %s: %s failed: %r", self.id, task.get_coro(), error)
-            return
-        self.schedule()
+    @property
+    def watched(self) -> bool:
+        """Whether anybody is connected."""
+        return self.hub.watched
 
-    def due(self) -> Callable[[], Any] | None:
-        if not self.hub.watched or not self.open:
-            return None  # nobody is watching: the table waits for them
-        state = self.match.current
-        if state is None:
-            if self.match.deals and not self.seating.has_people():
-                return self._auto_deal
-            return None
-        if state.is_over:
-            return None
-        if self.seating.player(state.current_player, self.deal_number) != "person":
-            return self._bot_turn
-        return None
-
-    async def _bot_turn(self) -> None:
-        version = self.version
-        await asyncio.sleep(self.tables.settings.bot_delay)
-        seat = self.session.to_move()
-        if seat is None or self.version != version or self.tables.closed:
-            return
-        player = self.seating.player(seat, self.deal_number)
-        stand_in = None
-        if player == "person":
-            return  # the person came back meanwhile
-        if player == "stand-in":
-            if self._stand_in_bot is None:
-                self._stand_in_bot = make_bot(self.stand_in, interactive=True)
-            stand_in = self._stand_in_bot
-        # The bot gets what a remote player would: an observation and the legal actions.
-        turn = self.session.bot_turn(stand_in)
-        action = await asyncio.get_running_loop().run_in_executor(self.tables.bot_pool, turn.think)
-        if (self.version == version and not self.tables.closed
-                and self.session.apply_turn(turn, action)):
-            self.moved(seat, action)
-
-    async def _auto_deal(self) -> None:
-        await asyncio.sleep(self.tables.settings.bot_delay)
-        if self.match.current is None and self.open and not self.tables.closed:
-            self.deal()
-
-    # -- the turn timer --------------------------------------------------------------------------
-    def arm_timer(self) -> None:
-        """(Re)start the turn timer if a person present at the table is to move, or stop it."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        state = self.match.current
-        if (self.turn_timeout is None or not self.hub.watched or state is None or state.is_over
-                or not self.open or self.tables.closed):
-            return
-        if self.seating.player(state.current_player, self.deal_number) != "person":
-            return
-        left = self._turn_started + self.turn_timeout - time.monotonic()
-        self._timer = asyncio.get_running_loop().call_later(
-            max(left, 0.0), self._time_out, self.version)
-
-    def _time_out(self, version: int) -> None:
-        self._timer = None
-        state = self.match.current
-        if version != self.version or state is None or state.is_over or self.tables.closed:
-            return
-        seat = state.current_player
+    def timed_out(self, seat: int) -> None:
+        """``seat``'s person let the turn timer run out: the stand-in plays for them until they
+        act again."""
         self.seating.mark_away(seat, True)
         self.hub.notify(seat, f"your {_seconds(self.turn_timeout)} ran out: {self.stand_in} "
-                               "plays for you until you act again")
+                              "plays for you until you act again")
         self.broadcast()
-        self.schedule()
+        self.turns.schedule()
 
     def back(self, seat: int) -> None:
         """``seat``'s person acted: they have their seat back from the stand-in."""
         if self.seating.mark_away(seat, False):
-            self._turn_started = time.monotonic()
-            self.arm_timer()
+            self.turns.restart_clock()
+            self.turns.arm()
             self.broadcast()
 
     # -- requests from clients -----------------------------------------------------------------
@@ -840,9 +773,7 @@ class Tables:
                 self.store.set_status(table.id, "archived", table.finished_record)
                 log.info("table %s archived: nobody came for %s", table.id,
                          _seconds(self.timeout(table)))
-            if table._task is not None:
-                table._task.cancel()
-            table.arm_timer()
+            table.turns.stop()
             del self.live[table.id]
 
     def timeout(self, table: Table) -> float:
@@ -867,9 +798,7 @@ class Tables:
         if self._sweeper is not None:
             self._sweeper.cancel()
         for table in self.live.values():
-            if table._task is not None:
-                table._task.cancel()
-            table.arm_timer()
+            table.turns.stop()
         for task in self.hints:
             task.cancel()
         self.bot_pool.shutdown(wait=False, cancel_futures=True)
