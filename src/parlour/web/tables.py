@@ -27,9 +27,7 @@ import math
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +36,7 @@ from parlour.cards import parse_card
 from parlour.errors import CardError, ParlourError, VariantError
 from parlour.game import Action, Game, State
 from parlour.match import Match
-from parlour.records import deal_record, save
+from parlour.records import save
 from parlour.registry import new_game
 from parlour.session import HUMAN, TableSession
 from parlour.web import hints
@@ -54,15 +52,11 @@ from parlour.web.messages import (
     Move,
     NextDeal,
     Play,
-    ServerMessage,
     Timer,
     Update,
     WebError,
-    error,
-    hint_reply,
     notice,
     rematch_message,
-    review_reply,
     welcome,
 )
 from parlour.web.seating import Seat, Seating, checked_bot, requested_seats
@@ -70,12 +64,10 @@ from parlour.web.settings import DEFAULT_BOT, TURN_TIMEOUT_RANGE, Settings
 from parlour.web.store import SeatRow, Store, TableRow, hash_token
 from parlour.web.turns import TurnDriver
 from parlour.web.views import public_deal
+from parlour.web.work import WorkPool
 
 log = logging.getLogger("parlour.web")
 
-#: Hints and reviews one seat may have worked out at once, and the answers it keeps (asked
-#: again, an answer kept is sent again).
-WORK_IN_FLIGHT, ANSWERS_KEPT = 2, 16
 #: What the record of a match in progress says it is (the full record is ``parlour-match/1``).
 PROGRESS_FORMAT = "parlour-match-progress/1"
 
@@ -109,9 +101,8 @@ class Table:
         self.archived = False
         #: When a client last joined, connected, left or sent something (``time.monotonic``).
         self.touched = time.monotonic()
-        #: Each seat's latest hints and reviews, by what they are of: being worked out, or
-        #: their answers.
-        self.advice: dict[int, OrderedDict[tuple[Any, ...], Advice]] = {}
+        self.work = WorkPool(table_id, game, tables.settings.advice_level, tables.hint_pool,
+                             tables.hints)
         #: The table of the rematch, once a player asked for one.
         self.rematch_id: str | None = None
         self.turns = TurnDriver(self, self.session, self.seating, turn_timeout=turn_timeout,
@@ -461,13 +452,8 @@ class Table:
         if state is None or state.is_over or state.current_player != seat:
             raise WebError("a hint is for your turn")
         self.back(seat)
-        # What a remote player would get, as plain data for the hint's own process.
-        request = (self.game.name, self.game.players, self.game.option_values(),
-                   self.tables.settings.advice_level, state.observation(seat).to_dict(),
-                   [str(a) for a in state.legal_actions()])
-
-        self._work(client, seat, ("hint", self.deal_number, len(state.history)),
-                   hints.work_out_hint, request, hint_reply, message.ref)
+        self.check_working()
+        self.work.hint(client, seat, self.deal_number, state, message.ref)
 
     def check_judged(self, what: str) -> None:
         """Refuses ``what`` (hints, reviews) in a game no searching level can judge."""
@@ -490,75 +476,15 @@ class Table:
         if number < sits_from:
             raise WebError(f"you have played this seat from deal {sits_from}: "
                            "a review is of your own deals")
-        state = self.match.deals[number - 1]
-        request = (self.game.name, self.game.players, self.game.option_values(),
-                   deal_record(state), seat, self.tables.settings.advice_level, number)
+        self.check_working()
+        self.work.review(client, seat, number, self.match.deals[number - 1], message.ref)
 
-        self._work(client, seat, ("review", number), hints.work_out_review, request, review_reply,
-                   message.ref)
-
-    def _work(self, client: Client, seat: int, key: tuple[Any, ...], work: Callable[..., Any],
-              request: tuple[Any, ...], reply: Callable[[Any, object], ServerMessage],
-              ref: object) -> None:
-        """Answer ``client`` with ``reply(work(*request), ref)``, worked out in the
-        hints' processes: once for each ``key`` (a decision's hint, a deal's review) of the
-        seat. Asked again, the answer is sent again, or, while it is being worked out, sent
-        to each who asked when it is found. A refusal the work raises is sent as an error."""
+    def check_working(self) -> None:
+        """Refuse hints and reviews at a closed table, or once the server is shutting down."""
         if self.archived:
             raise WebError(f"table {self.id} was closed")
         if self.tables.closed:
             raise WebError("the server is shutting down")
-        answers = self.advice.setdefault(seat, OrderedDict())
-        known = answers.get(key)
-        if known is not None:
-            answers.move_to_end(key)
-            if known.answer is None:
-                known.waiting.append((client, ref))
-            else:
-                client.send(reply(known.answer, ref))
-            return
-        # A new decision or deal: its own work. A player has one at a time, or two in the
-        # moment after a move; past that a client is asking for earlier deals' reviews in a
-        # flood, and waits.
-        if sum(a.answer is None for a in answers.values()) >= WORK_IN_FLIGHT:
-            raise WebError("your last hints and reviews are still being worked out: ask again "
-                           "in a moment", 429, retry_after=1.0)
-        advice = Advice(key, waiting=[(client, ref)])
-        answers[key] = advice
-        while len(answers) > ANSWERS_KEPT:
-            answers.popitem(last=False)
-
-        async def run() -> None:
-            try:
-                answer = await asyncio.get_running_loop().run_in_executor(
-                    self.tables.hint_pool, work, *request)
-            except Exception as e:
-                if not isinstance(e, ParlourError):  # a bug: logged, and the seat may ask again
-                    log.exception("table %s: a %s failed", self.id, key[0])
-                    e = ParlourError(f"the {key[0]} could not be worked out")
-                if answers.get(key) is advice:
-                    del answers[key]
-                for waiting, asked in advice.waiting:
-                    waiting.send(error(shorten(str(e)), asked))
-                return
-            advice.answer = answer
-            for waiting, asked in advice.waiting:
-                waiting.send(reply(answer, asked))
-            advice.waiting.clear()
-
-        task = asyncio.get_running_loop().create_task(run())
-        self.tables.hints.add(task)
-        task.add_done_callback(self.tables.hints.discard)
-
-
-@dataclass(eq=False)
-class Advice:
-    """A seat's latest hint or review: what it is of (``key``), and its answer once found, or
-    the clients waiting for it (with their ``ref``) while it is worked out."""
-
-    key: tuple[Any, ...]
-    answer: Any = None
-    waiting: list[tuple[Client, object]] = field(default_factory=list)
 
 
 def _number(value: float) -> int | float:
