@@ -1,17 +1,20 @@
 """The web tables: one authority per table over its match, its seats and its clients.
 
-A :class:`Table` holds a :class:`~parlour.match.Match` built from the registry, its seats (people
-with a token, or bots) and the clients connected to it. Every change happens in one synchronous
-method on the event loop (nothing is awaited half-way), so a change is atomic: it is checked by
-the engine, stored, then sent to every client as its own view. Bots think in a worker thread on
-an observation and the legal actions only, then their move goes through the same path as a
-person's, and is dropped if the table moved on meanwhile. A table with nobody connected pauses:
-its bots, its deals and its turn timer wait until someone watches or sits down again.
+A :class:`Table` holds a :class:`~parlour.match.Match` built from the registry and coordinates
+the parts that each own one thing:
 
-Hints and reviews run in their own small pool of processes (:mod:`parlour.web.hints`), apart
-from the bots' threads, one at a time per seat and once for each decision (a hint) or deal (a
-review), so one client asking for hints cannot hold up any other table: a search in a thread
-would hold the interpreter's lock against them all.
+- :class:`~parlour.web.seating.Seating`: the seats, the tokens that hold them, what each is
+  called;
+- :class:`~parlour.web.turns.TurnDriver`: the bots' turns, the deals of a bots-only table, the
+  turn timer;
+- :class:`~parlour.web.hub.Hub`: the connected clients, and each one's own view;
+- :class:`~parlour.web.work.WorkPool`: the hints and reviews players ask for.
+
+A client's message reaches the table read and typed (:mod:`parlour.web.messages`). Every change
+happens in one synchronous method on the event loop (nothing is awaited half-way), so a change
+is atomic: it is checked by the engine, stored, then sent to every client as its own view. The
+parts change only what they own; the table stores what changed (its events, seats, names and
+records) and has the hub tell everyone, so there is one path for a person's move and a bot's.
 
 :class:`Tables` is the set of tables one server process owns: it creates them (within a cap on
 open tables and a rate per client), resumes the unfinished ones from the database at start-up,
@@ -33,7 +36,7 @@ from typing import Any
 
 from parlour.bots import searchable
 from parlour.cards import parse_card
-from parlour.errors import CardError, ParlourError, VariantError
+from parlour.errors import ParlourError, VariantError
 from parlour.game import Action, Game, State
 from parlour.match import Match
 from parlour.records import save
@@ -73,7 +76,8 @@ PROGRESS_FORMAT = "parlour-match-progress/1"
 
 
 class Table:
-    """One table: a match, its seats and its clients."""
+    """One table: a match, and the parts that seat its players, drive its turns, tell its
+    clients and work out its hints (see the module's docstring)."""
 
     def __init__(self, tables: Tables, table_id: str, game: Game, seed: int,
                  seats: list[Seat], *, seeded: bool = False, owner_hash: str | None = None,
@@ -87,27 +91,29 @@ class Table:
         # The session runs the match: the bots' turns, people's moves, the end of each deal.
         self.session = TableSession(self.match, [s.bot_name or DEFAULT_BOT if s.kind == "bot"
                                                  else HUMAN for s in seats])
-        self.seating = Seating(game, seats, owner_hash)
         #: Whether the creator chose the seed: then everyone is told it (every deal and every
         #: bot choice follows from it); otherwise it stays secret until the match is over.
         self.seeded = seeded
         #: The address of the client that created it ("" for a table resumed at start-up):
         #: each address has its share of the server's open tables.
         self.creator = creator
+        #: The match's events so far (each deal dealt, each action played).
         self.version = 0
-        self.hub = Hub(SeatViews(self.session, self.seating))
         self.finished_record: dict[str, Any] | None = None
         #: Closed for want of players before its match was over.
         self.archived = False
         #: When a client last joined, connected, left or sent something (``time.monotonic``).
         self.touched = time.monotonic()
-        self.work = WorkPool(table_id, game, tables.settings.advice_level, tables.hint_pool,
-                             tables.hints)
         #: The table of the rematch, once a player asked for one.
         self.rematch_id: str | None = None
+        # The parts, each given what it needs of the match and of the server.
+        self.seating = Seating(game, seats, owner_hash)
+        self.hub = Hub(SeatViews(self.session, self.seating))
         self.turns = TurnDriver(self, self.session, self.seating, turn_timeout=turn_timeout,
                                 stand_in=stand_in, bot_delay=tables.settings.bot_delay,
                                 bot_pool=tables.bot_pool, closing=lambda: tables.closed)
+        self.work = WorkPool(table_id, game, tables.settings.advice_level, tables.hint_pool,
+                             tables.hints)
 
     # -- what the table shows ----------------------------------------------------------------
     @property
@@ -348,6 +354,7 @@ class Table:
         self.broadcast()
         self.turns.schedule()
 
+    # -- what the turn driver asks of its table (turns.Driven) --------------------------------
     def schedule(self) -> None:
         """Set going the bot's turn or the deal that is due, if any (:class:`TurnDriver`)."""
         self.turns.schedule()
@@ -365,13 +372,6 @@ class Table:
                               "plays for you until you act again")
         self.broadcast()
         self.turns.schedule()
-
-    def back(self, seat: int) -> None:
-        """``seat``'s person acted: they have their seat back from the stand-in."""
-        if self.seating.mark_away(seat, False):
-            self.turns.restart_clock()
-            self.turns.arm()
-            self.broadcast()
 
     # -- requests from clients -----------------------------------------------------------------
     def act(self, client: Client, message: Play) -> None:
@@ -403,9 +403,7 @@ class Table:
                     return self.session.pick(seat, move.verb, [parse_card(c) for c in move.cards])
         except WebError:
             raise
-        except CardError as e:
-            raise WebError(str(e)) from None
-        except ParlourError as e:
+        except ParlourError as e:  # a card that is none, an illegal move: the rules' reason
             raise WebError(str(e)) from None
 
     def acting_seat(self, client: Client, token: str | None) -> int:
@@ -435,6 +433,13 @@ class Table:
             raise WebError("the deal is not over yet")
         self.back(seat)
         self.deal()
+
+    def back(self, seat: int) -> None:
+        """``seat``'s person acted: they have their seat back from the stand-in."""
+        if self.seating.mark_away(seat, False):
+            self.turns.restart_clock()
+            self.turns.arm()
+            self.broadcast()
 
     def come_back(self, client: Client, message: Back) -> None:
         """A ``back`` message: the person takes their seat back from the stand-in."""
