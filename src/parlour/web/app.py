@@ -18,13 +18,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import json
 import logging
 import time
 from collections import Counter
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import Any, assert_never
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -42,10 +41,27 @@ from parlour.records import check_save_path
 from parlour.registry import families, family_of, variants
 from parlour.summaries import summary
 from parlour.web.guard import Guard
+from parlour.web.hub import Client
 from parlour.web.limits import Pace, RateLimit, quote, shorten
+from parlour.web.messages import (
+    AskHint,
+    AskReview,
+    Back,
+    BadMessage,
+    ClientMessage,
+    NextDeal,
+    Ping,
+    Play,
+    WebError,
+    error,
+    parse,
+    parse_hello,
+    pong,
+    read_json,
+)
 from parlour.web.settings import CONNECTION_COST, DEFAULT_DATABASE, Settings
 from parlour.web.store import Store
-from parlour.web.tables import Client, Table, Tables, WebError
+from parlour.web.tables import Table, Tables
 
 log = logging.getLogger("parlour.web")
 
@@ -60,12 +76,9 @@ CLOSE_HELLO_TIMEOUT = 4408
 #: Close code for a client far over its pace of messages (a policy violation).
 CLOSE_FLOOD = 1008
 
-#: The largest request body and WebSocket message read (bytes): the largest real one, a
-#: table's creation, is well under 2 KiB.
+#: The largest request body read (bytes): the largest real one, a table's creation, is well
+#: under 2 KiB.
 BODY_LIMIT = 16_384
-MESSAGE_LIMIT = 16_384
-#: The longest ``ref`` (as JSON) echoed back to a client.
-REF_LIMIT = 100
 #: Lobby pages: the default and the largest number of tables in one.
 PAGE_SIZE, PAGE_LIMIT = 20, 100
 TABLE_STATUSES = ("waiting", "playing", "finished")
@@ -222,7 +235,7 @@ def create_app(
             try:
                 table = tables.get(websocket.path_params["table_id"])
             except WebError as e:
-                await websocket.send_json({"type": "error", "message": str(e), "ref": None})
+                await websocket.send_json(error(str(e), None))
                 await websocket.close(CLOSE_UNKNOWN_TABLE)
                 return
             await _serve_socket(websocket, table, paced)
@@ -351,16 +364,7 @@ async def _body(request: Request) -> Any:
     body = b"".join(chunks)
     if body and kind != "application/json":
         raise WebError("the request body is JSON, sent with Content-Type: application/json", 415)
-    return _json(body or b"{}", "the request body")
-
-
-def _json(raw: str | bytes, what: str) -> Any:
-    try:
-        return json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        raise WebError(f"{what} is not valid JSON") from None
-    except RecursionError:
-        raise WebError(f"{what} is not valid JSON: it is nested too deeply") from None
+    return read_json(body or b"{}", "the request body")
 
 
 def _error(error: WebError) -> Response:
@@ -377,22 +381,12 @@ async def _http_error(_request: Request, exc: Exception) -> Response:
 # -- the WebSocket of one client -----------------------------------------------------------------
 
 
-def _message(received: Message) -> dict[str, Any]:
-    """A received WebSocket message as a JSON object.
-
-    :class:`WebError` for one that is too large, not a JSON object, or whose ``ref`` is too
-    long to echo (the connection goes on)."""
+def _text(received: Message) -> str:
+    """A received WebSocket message's text (a binary one read as UTF-8)."""
     raw = received.get("text")
     if raw is None:
         raw = (received.get("bytes") or b"").decode("utf-8", "replace")
-    if len(raw) > MESSAGE_LIMIT:
-        raise WebError(f"a message is at most {MESSAGE_LIMIT} characters")
-    data = _json(raw, "the message")
-    if not isinstance(data, dict):
-        raise WebError('a message is a JSON object with a "type"')
-    if len(json.dumps(data.get("ref"))) > REF_LIMIT:
-        raise WebError(f"a 'ref' is at most {REF_LIMIT} characters of JSON")
-    return data
+    return str(raw)
 
 
 async def _receive(websocket: WebSocket, paced: Pace) -> Message | None:
@@ -437,13 +431,13 @@ async def _serve_socket(websocket: WebSocket, table: Table, paced: Pace) -> None
             received = await _receive(websocket, paced)  # no faster than its pace
             if received is None:
                 break
-            ref = None
+            ref: object = None
             try:
-                message = _message(received)
-                ref = message.get("ref")
+                message = parse(_text(received))
+                ref = message.ref
                 await _handle(table, client, message)
             except WebError as e:
-                client.send({"type": "error", "message": str(e), "ref": ref})
+                client.send(error(str(e), e.ref if isinstance(e, BadMessage) else ref))
             # Let the other tasks (other tables, this client's writer) have their turn: the
             # messages already read are handed over without a wait, and one client sending
             # as fast as it can would otherwise hold the loop for a whole buffer of them.
@@ -467,19 +461,16 @@ async def _hello(websocket: WebSocket, table: Table, paced: Pace) -> int | bool 
     if received is None:
         return False
     try:
-        message = _message(received)
-        if message.get("type") != "hello":
-            raise WebError('say hello first: {"type": "hello", "token": TOKEN or null}')
+        hello = parse_hello(_text(received))
     except WebError as e:
         await websocket.close(CLOSE_NOT_HELLO, _close_reason(str(e)))
         return False
-    token = message.get("token")
-    if token is None:
+    if hello.spectator:
         return None
     try:
-        return table.seat_of(token)
+        return table.seat_of(hello.token)
     except WebError as e:
-        await websocket.send_json({"type": "error", "message": str(e), "ref": message.get("ref")})
+        await websocket.send_json(error(str(e), hello.ref))
         await websocket.close(CLOSE_BAD_TOKEN)
         return False
 
@@ -502,24 +493,20 @@ async def _write(websocket: WebSocket, client: Client) -> None:
             client.outbox.task_done()
 
 
-async def _handle(table: Table, client: Client, message: dict[str, Any]) -> None:
-    kind = message.get("type")
-    ref = message.get("ref")
+async def _handle(table: Table, client: Client, message: ClientMessage) -> None:
     table.touched = time.monotonic()
-    if kind == "action":
-        table.act(client, message)
-    elif kind == "next_deal":
-        table.next_deal(client, message)
-    elif kind == "hint":
-        table.hint(client, message)  # the search runs on while the next messages are read
-    elif kind == "review":
-        table.review(client, message)  # as a hint: worked out while the next are read
-    elif kind == "back":
-        table.come_back(client, message)
-    elif kind == "ping":
-        client.send({"type": "pong", "ref": ref})
-    elif kind == "hello":
-        raise WebError("this connection has already said hello")
-    else:
-        raise WebError(f"unknown message type {quote(kind)}; the types are: hello, action, hint, "
-                       "review, next_deal, back, ping")
+    match message:
+        case Play():
+            table.act(client, message)
+        case NextDeal():
+            table.next_deal(client, message)
+        case AskHint():
+            table.hint(client, message)  # the search runs on while the next messages are read
+        case AskReview():
+            table.review(client, message)  # as a hint: worked out while the next are read
+        case Back():
+            table.come_back(client, message)
+        case Ping():
+            client.send(pong(message.ref))
+        case _:
+            assert_never(message)

@@ -1,17 +1,20 @@
 """The web tables: one authority per table over its match, its seats and its clients.
 
-A :class:`Table` holds a :class:`~parlour.match.Match` built from the registry, its seats (people
-with a token, or bots) and the clients connected to it. Every change happens in one synchronous
-method on the event loop (nothing is awaited half-way), so a change is atomic: it is checked by
-the engine, stored, then sent to every client as its own view. Bots think in a worker thread on
-an observation and the legal actions only, then their move goes through the same path as a
-person's, and is dropped if the table moved on meanwhile. A table with nobody connected pauses:
-its bots, its deals and its turn timer wait until someone watches or sits down again.
+A :class:`Table` holds a :class:`~parlour.match.Match` built from the registry and coordinates
+the parts that each own one thing:
 
-Hints and reviews run in their own small pool of processes (:mod:`parlour.web.hints`), apart
-from the bots' threads, one at a time per seat and once for each decision (a hint) or deal (a
-review), so one client asking for hints cannot hold up any other table: a search in a thread
-would hold the interpreter's lock against them all.
+- :class:`~parlour.web.seating.Seating`: the seats, the tokens that hold them, what each is
+  called;
+- :class:`~parlour.web.turns.TurnDriver`: the bots' turns, the deals of a bots-only table, the
+  turn timer;
+- :class:`~parlour.web.hub.Hub`: the connected clients, and each one's own view;
+- :class:`~parlour.web.work.WorkPool`: the hints and reviews players ask for.
+
+A client's message reaches the table read and typed (:mod:`parlour.web.messages`). Every change
+happens in one synchronous method on the event loop (nothing is awaited half-way), so a change
+is atomic: it is checked by the engine, stored, then sent to every client as its own view. The
+parts change only what they own; the table stores what changed (its events, seats, names and
+records) and has the hub tell everyone, so there is one path for a person's move and a bot's.
 
 :class:`Tables` is the set of tables one server process owns: it creates them (within a cap on
 open tables and a rate per client), resumes the unfinished ones from the database at start-up,
@@ -22,139 +25,59 @@ WebSocket handlers.
 from __future__ import annotations
 
 import asyncio
-import bisect
-import json
 import logging
 import math
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from parlour.bots import (
-    Bot,
-    bot_names,
-    bot_spec,
-    make_bot,
-    offered_bots,
-    parse_bot,
-    plays,
-    searchable,
-)
+from parlour.bots import searchable
 from parlour.cards import parse_card
-from parlour.errors import CardError, ParlourError, VariantError
-from parlour.game import Action, Game, Observation, State
+from parlour.errors import ParlourError, VariantError
+from parlour.game import Action, Game, State
 from parlour.match import Match
-from parlour.records import deal_record, save
+from parlour.records import save
 from parlour.registry import new_game
-from parlour.session import HUMAN, TableSession, laid_down
+from parlour.session import HUMAN, TableSession
 from parlour.web import hints
+from parlour.web.hub import Client, Hub, SeatViews, ViewCache
 from parlour.web.limits import RateLimit, quote, shorten
-from parlour.web.settings import DEFAULT_BOT, TURN_TIMEOUT_RANGE, Settings
-from parlour.web.store import SeatRow, Store, TableRow, hash_token, token_matches
-from parlour.web.views import (
-    common_lines,
-    empty_view,
-    public_observation,
-    seat_view,
-    spectator_view,
+from parlour.web.messages import (
+    ActionText,
+    AskHint,
+    AskReview,
+    Back,
+    BadMove,
+    CardPick,
+    Move,
+    NextDeal,
+    Play,
+    Timer,
+    Update,
+    WebError,
+    notice,
+    rematch_message,
+    welcome,
 )
+from parlour.web.seating import Seat, Seating, checked_bot, requested_seats
+from parlour.web.settings import DEFAULT_BOT, TURN_TIMEOUT_RANGE, Settings
+from parlour.web.store import SeatRow, Store, TableRow, hash_token
+from parlour.web.turns import TurnDriver
+from parlour.web.views import public_deal
+from parlour.web.work import WorkPool
 
 log = logging.getLogger("parlour.web")
 
-NAME_LIMIT = 40
-#: The longest action text a client may send: the longest real one (a Rummy meld of 13
-#: cards) is about 45 characters.
-ACTION_LIMIT = 200
-#: Hints and reviews one seat may have worked out at once, and the answers it keeps (asked
-#: again, an answer kept is sent again).
-WORK_IN_FLIGHT, ANSWERS_KEPT = 2, 16
 #: What the record of a match in progress says it is (the full record is ``parlour-match/1``).
 PROGRESS_FORMAT = "parlour-match-progress/1"
 
 
-class WebError(ParlourError):
-    """A request refused: its message goes to that client alone; ``status`` for HTTP, and
-    ``retry_after`` (seconds) when waiting will help. The message is cut short if long: what a
-    refusal says never grows with what was sent."""
-
-    def __init__(self, message: str, status: int = 400, retry_after: float | None = None) -> None:
-        super().__init__(shorten(message))
-        self.status = status
-        self.retry_after = retry_after
-
-
-#: The longest bot name with its settings a client may send.
-BOT_SPEC_LIMIT = 100
-
-
-def checked_bot(spec: object, game: Game, what: str = "") -> str:
-    """``spec`` as a bot a seat of ``game`` may take (a name, with its settings where it takes
-    any: ``ismcts:simulations=50``), or a :class:`WebError` that says why not, after ``what``:
-    a searching level cannot play a family without compiled parts."""
-    if not isinstance(spec, str) or len(spec) > BOT_SPEC_LIMIT:
-        raise WebError(f"{what}unknown bot {quote(spec)}; the bots are: " + ", ".join(bot_names()))
-    try:
-        checked = bot_spec(spec)
-    except VariantError as e:
-        raise WebError(what + str(e)) from None
-    if not plays(parse_bot(checked)[0], game.variant):
-        raise WebError(f"{what}{checked} cannot play {game.name}: it searches deals that game "
-                       "cannot deal it; choose one of " + ", ".join(offered_bots(game.name)))
-    return checked
-
-
-@dataclass
-class Seat:
-    seat: int
-    kind: str  # "human" or "bot"
-    bot_name: str | None
-    name: str
-    token_hash: str | None
-    #: The deal from which the seat's holder plays it: a person who takes a seat freed during
-    #: the match sees and plays it from the next deal, never the hand someone else held.
-    sits_from: int = 0
-    connections: int = 0
-    #: A person who let the turn timer run out: the table's stand-in bot plays for them until
-    #: they act again.
-    away: bool = False
-
-    def seated(self, deal: int) -> bool:
-        """Whether a person holds this seat and plays it in deal number ``deal``."""
-        return self.kind == "human" and self.token_hash is not None and deal >= self.sits_from
-
-    def info(self, deal: int) -> dict[str, Any]:
-        """What everyone may know of the seat during deal number ``deal``; ``away``: the
-        stand-in plays it (its person is away, or nobody plays it in this deal)."""
-        human = self.kind == "human"
-        return {"seat": self.seat, "kind": self.kind, "bot": self.bot_name, "name": self.name,
-                "taken": not human or self.token_hash is not None,
-                "connected": not human or self.connections > 0,
-                "away": human and (self.away or (deal > 0 and not self.seated(deal)))}
-
-
-#: What the table calls each seat, by seat (``Table.seat_label``).
-Names = tuple[str, ...]
-
-
-@dataclass(eq=False)
-class Client:
-    """One WebSocket: the seat it said hello for (``None``: a spectator) and its outbox, which
-    a writer task drains in order, so a slow client never holds up the table."""
-
-    seat: int | None
-    outbox: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
-
-    def send(self, message: dict[str, Any]) -> None:
-        self.outbox.put_nowait(json.dumps(message))
-
-
 class Table:
-    """One table: a match, its seats and its clients."""
+    """One table: a match, and the parts that seat its players, drive its turns, tell its
+    clients and work out its hints (see the module's docstring)."""
 
     def __init__(self, tables: Tables, table_id: str, game: Game, seed: int,
                  seats: list[Seat], *, seeded: bool = False, owner_hash: str | None = None,
@@ -168,45 +91,41 @@ class Table:
         # The session runs the match: the bots' turns, people's moves, the end of each deal.
         self.session = TableSession(self.match, [s.bot_name or DEFAULT_BOT if s.kind == "bot"
                                                  else HUMAN for s in seats])
-        self.seats = seats
         #: Whether the creator chose the seed: then everyone is told it (every deal and every
         #: bot choice follows from it); otherwise it stays secret until the match is over.
         self.seeded = seeded
-        self.owner_hash = owner_hash
-        self.turn_timeout = turn_timeout
-        self.stand_in = stand_in
         #: The address of the client that created it ("" for a table resumed at start-up):
         #: each address has its share of the server's open tables.
         self.creator = creator
+        #: The match's events so far (each deal dealt, each action played).
         self.version = 0
-        self.clients: list[Client] = []
         self.finished_record: dict[str, Any] | None = None
         #: Closed for want of players before its match was over.
         self.archived = False
         #: When a client last joined, connected, left or sent something (``time.monotonic``).
         self.touched = time.monotonic()
-        #: Each seat's latest hints and reviews, by what they are of: being worked out, or
-        #: their answers.
-        self.advice: dict[int, OrderedDict[tuple[Any, ...], Advice]] = {}
         #: The table of the rematch, once a player asked for one.
         self.rematch_id: str | None = None
-        #: Per seat, the deal's log so far: (deal number, actions told, lines, and for each
-        #: line the seats' names when it was written).
-        self._logs: dict[int, tuple[int, int, list[str], list[Names]]] = {}
-        #: What the table called its seats (``seat_label``), change by change: the first event
-        #: each names applied to, and the names. A log line names the seats as they were when
-        #: its action was played: a seat handed on, or renumbered, changes no earlier line.
-        self._names: list[tuple[int, Names]] = [(1, self.seat_labels())]
-        #: Whether ``_names`` is in the database (it is, from its first change once the match
-        #: has begun: until then the seats' names are all there is to it).
-        self._names_stored = False
-        self._task: asyncio.Task[None] | None = None
-        #: The turn timer: when it fires, and its handle.
-        self._turn_started = time.monotonic()
-        self._timer: asyncio.TimerHandle | None = None
-        self._stand_in_bot: Bot | None = None
+        # The parts, each given what it needs of the match and of the server.
+        self.seating = Seating(game, seats, owner_hash)
+        self.hub = Hub(SeatViews(self.session, self.seating))
+        self.turns = TurnDriver(self, self.session, self.seating, turn_timeout=turn_timeout,
+                                stand_in=stand_in, bot_delay=tables.settings.bot_delay,
+                                bot_pool=tables.bot_pool, closing=lambda: tables.closed)
+        self.work = WorkPool(table_id, game, tables.settings.advice_level, tables.hint_pool,
+                             tables.hints)
 
     # -- what the table shows ----------------------------------------------------------------
+    @property
+    def turn_timeout(self) -> float | None:
+        """The turn timer's seconds (``None``: no timer)."""
+        return self.turns.turn_timeout
+
+    @property
+    def stand_in(self) -> str:
+        """The bot that plays for a person who is away."""
+        return self.turns.stand_in
+
     @property
     def state(self) -> State | None:
         """The deal shown: in progress, or the last one once scored."""
@@ -237,8 +156,7 @@ class Table:
             "scores": self.scores_info(),
             "match_end": self.game.match_end_text(),
             "sides": None if self.game.sides is None else list(self.game.sides),
-            "seats": [{**s.info(self.deal_number), "label": self.game.seat_name(s.seat),
-                       "display": self.seat_label(s.seat)} for s in self.seats],
+            "seats": self.seating.info(self.deal_number),
         }
 
     def scores_info(self) -> dict[str, Any]:
@@ -259,7 +177,7 @@ class Table:
         is what may be shown while it goes on."""
         record = self.session.record()
         record["seeded"] = self.seeded
-        record["seats"] = self._seat_records()
+        record["seats"] = self.seating.records()
         return record
 
     def public_record(self, seat: int | None) -> dict[str, Any]:
@@ -271,212 +189,61 @@ class Table:
         (``Game.reveals_hands_at_end``). The deal in progress is ``seat``'s own view, or the
         spectator's.
         """
-        cache: dict[int | None, dict[str, Any]] = {}
+        cache: ViewCache = {}
         return {
             "format": PROGRESS_FORMAT, **self.game.describe(), **self.seed_info(),
-            "deals": [self._public_deal(n, state) for n, state in enumerate(self.match.deals, 1)],
+            "deals": [public_deal(n, state, self.game.players)
+                      for n, state in enumerate(self.match.deals, 1)],
             "current": self.view(seat, cache) if self.match.current is not None else None,
             "totals": list(self.match.totals), "winners": [], "over": False,
-            "seats": self._seat_records(),
+            "seats": self.seating.records(),
         }
 
-    def _public_deal(self, number: int, state: State) -> dict[str, Any]:
-        observations = [state.observation(s) for s in range(self.game.players)]
-        public = public_observation(observations)
-        deal = {"deal": number, "actions": public.get("history", []),
-                "log": common_lines([o.log_lines(0) for o in observations]),
-                "result": state.returns()}
-        hands = laid_down(state)
-        if hands is not None:
-            deal["hands_left"] = [[str(c) for c in hand] for hand in hands]
-        return deal
-
-    def _seat_records(self) -> list[dict[str, Any]]:
-        return [{k: v for k, v in s.info(0).items() if k not in ("connected", "away")}
-                for s in self.seats]
-
-    def view(self, seat: int | None, cache: dict[int | None, dict[str, Any]]) -> dict[str, Any]:
+    def view(self, seat: int | None, cache: ViewCache) -> dict[str, Any]:
         """The View for ``seat`` (``None``: a spectator), shared through ``cache`` by the clients
         of one seat within one broadcast."""
-        if seat in cache:
-            return cache[seat]
-        state = self.state
-        if state is not None and seat is not None and not self.plays(seat):
-            # Its holder plays it from the next deal: until then they watch as a spectator,
-            # and never see the hand someone else held in this deal.
-            view = {**self.view(None, cache), "seat": seat}
-        elif state is None:
-            view = {"deal": 0, "step": 0, **empty_view(seat), "deal_over": False, "result": None}
-        else:
-            if seat is None:
-                observations = [state.observation(s) for s in range(self.game.players)]
-                logs = [self.log(o) for o in observations]
-                part = spectator_view(observations, [lines for lines, _ in logs], logs[0][1])
-            else:
-                obs = state.observation(seat)
-                legal = state.legal_actions() if state.current_player == seat else []
-                part = seat_view(obs, legal, *self.log(obs))
-            view = {"deal": self.deal_number, "step": len(state.history), **part,
-                    "deal_over": state.is_over, "result": self.result()}
-        cache[seat] = view
-        return view
-
-    def log(self, obs: Observation) -> tuple[list[str], list[Names]]:
-        """``obs.log_lines(0)``, extended by the lines of the new actions only: a deal's log
-        for a seat only grows, and telling it all again on every move costs the most of an
-        update in the long deals. With it, for each line, the seats' names when its action
-        was played."""
-        deal, told, lines, names = self._logs.get(obs.seat, (0, 0, [], []))
-        steps = len(obs.history)
-        if deal != self.deal_number or told > steps:
-            told, lines, names = 0, [], []
-        if told < steps or not lines:
-            new = obs.log_lines(told)
-            lines = lines + new
-            names = names + self._line_names(obs, told, len(new))
-            self._logs[obs.seat] = (self.deal_number, steps, lines, names)
-        return lines, names
-
-    def _line_names(self, obs: Observation, told: int, count: int) -> list[Names]:
-        """The seats' names for each of the ``count`` lines of ``obs.log_lines(told)``: those in
-        force when the line's action was played. The lines of actions ``told`` on are split
-        only where the names changed in between (rarely): a line belongs to the action it
-        follows from, the lines of actions ``k`` on being ``obs.log_lines(k)``."""
-        # The shown deal's actions are its last events: action k is event first + k.
-        first = self.version - len(obs.history) + 1
-        steps = [self._names_at(first + k) for k in range(told, len(obs.history))]
-        out: list[Names] = []
-        left = count  # the lines of actions ``told + len(out)``'s action on
-        for k in range(1, len(steps)):
-            if steps[k] is not steps[k - 1]:
-                rest = len(obs.log_lines(told + k))
-                out += [steps[k - 1]] * (left - rest)
-                left = rest
-        return out + [steps[-1] if steps else self._names[-1][1]] * left
-
-    def _names_at(self, event: int) -> Names:
-        """What the table called its seats when event number ``event`` happened."""
-        at = bisect.bisect_right(self._names, event, key=lambda entry: entry[0]) - 1
-        return self._names[max(at, 0)][1]
-
-    def seat_labels(self) -> Names:
-        """What the table calls each seat now (:meth:`seat_label`)."""
-        return tuple(self.seat_label(s.seat) for s in self.seats)
+        return self.hub.views.view(seat, cache, self.version)
 
     def names_changed(self) -> None:
         """Keep what the table calls its seats from the next event on, if that changed: in
         the database too once the match has begun (the lines before a restart keep their
         names)."""
-        names = self.seat_labels()
-        first, last = self._names[-1]
-        if names == last:
-            return
-        start = self.version + 1
-        if first == start:
-            self._names[-1] = (start, names)
-        else:
-            self._names.append((start, names))
-        if self.version == 0:
-            return  # no event yet: no line names a seat, and the seats say the names
-        kept = self._names if not self._names_stored else self._names[-1:]
-        for n, entry in kept:
+        for n, entry in self.seating.rename(self.version):
             self.store.set_names(self.id, n, list(entry))
-        self._names_stored = True
 
     def result(self) -> dict[str, Any] | None:
-        state = self.state
-        if state is None or not state.is_over or self.match.current is not None:
-            return None
-        result = self.session.result()
-        name = self.seat_label
-        scores = self.game.scores
-        line = scores.line(f"deal {result.number}", list(map(name, range(self.game.players))),
-                           result.returns)
-        if result.match_over:
-            line += " — match over, won by " + ", ".join(map(name, result.winners))
-        hands = None if result.hands is None else [[str(c) for c in h] for h in result.hands]
-        return {"returns": list(result.returns), "totals": list(result.totals),
-                "scores": {"deal": [scores.deal(r) for r in result.returns],
-                           "totals": [scores.total(t) for t in result.totals]},
-                "match_over": result.match_over, "winners": list(result.winners),
-                "summary": line, "hands": hands}
-
-    def seat_label(self, seat: int) -> str:
-        """What the table calls ``seat``: its player's name, numbered by seat when another
-        seat has the same name (bots are named after their level: "greedy 1", "greedy 3")."""
-        name = self.seats[seat].name or self.game.seat_name(seat)
-        shared = any((s.name or self.game.seat_name(s.seat)) == name
-                     for s in self.seats if s.seat != seat)
-        return f"{name} {seat}" if shared else name
+        """The result of the deal shown once it is scored (``None`` until then)."""
+        return self.hub.views.result()
 
     def broadcast(self) -> None:
         """Send every client its own view of the table as it is now."""
-        for client, update in zip(self.clients, self.updates([c.seat for c in self.clients]),
-                                  strict=True):
-            client.send(update)
+        self.hub.broadcast(self.version, self.info(), self.timer())
 
-    def updates(self, seats: list[int | None]) -> list[dict[str, Any]]:
+    def updates(self, seats: list[int | None]) -> list[Update]:
         """The ``update`` messages for clients of ``seats``: the table and its timer worked out
         once, and each seat's view once."""
-        cache: dict[int | None, dict[str, Any]] = {}
-        table, timer = self.info(), self.timer()
-        return [{"type": "update", "version": self.version, "table": table,
-                 "view": self.view(seat, cache), "timer": timer} for seat in seats]
+        return self.hub.updates(seats, self.version, self.info(), self.timer())
 
-    def timer(self) -> dict[str, Any] | None:
+    def timer(self) -> Timer | None:
         """The turn timer running now: the seat it runs for and the seconds it has left."""
-        if self._timer is None:
-            return None
-        state = self.match.current
-        assert state is not None and self.turn_timeout is not None
-        left = self._turn_started + self.turn_timeout - time.monotonic()
-        return {"seat": state.current_player, "seconds": round(max(left, 0.0), 1)}
-
-    def notify(self, seat: int, text: str) -> None:
-        """Tell the clients of ``seat`` (alone) something that happened to it."""
-        for client in self.clients:
-            if client.seat == seat:
-                client.send({"type": "notice", "message": text})
+        return self.turns.timer()
 
     # -- seats and clients ---------------------------------------------------------------------
-    def seat_of(self, token: object) -> int:
-        """The seat ``token`` holds; :class:`WebError` otherwise. Every seat is compared, in
-        constant time, so the answer's timing says nothing about the tokens."""
-        if not isinstance(token, str):
-            raise WebError("a token (the text given when the seat was taken) is required", 401)
-        found = -1
-        for s in self.seats:
-            if token_matches(token, s.token_hash):
-                found = s.seat
-        if found < 0:
-            raise WebError("that token holds no seat at this table", 401)
-        return found
+    def seat_of(self, token: str | None) -> int:
+        """The seat ``token`` holds; :class:`WebError` otherwise."""
+        return self.seating.seat_of(token)
 
     def join(self, seat: object, name: object) -> tuple[int, str]:
         """Take a human seat (``None``: the first free one); returns it and its new token."""
-        free = [s.seat for s in self.seats if s.kind == "human" and s.token_hash is None]
-        if seat is None:
-            if not free:
-                raise WebError(f"table {self.id} is full: every seat is taken", 409)
-            seat = free[0]
-        seat = self.check_seat(seat)
+        seat = self.seating.choose(seat, f"table {self.id} is full: every seat is taken")
         if not self.open:
             raise WebError(f"table {self.id} is {self.status}", 409)
-        if self.seats[seat].kind != "human":
-            raise WebError(f"seat {seat} is a bot's seat")
-        if seat not in free:
-            raise WebError(f"seat {seat} is already taken", 409)
-        if name is None or name == "":
-            name = f"Player {seat}"
-        if not isinstance(name, str) or len(name) > NAME_LIMIT or not name.isprintable():
-            raise WebError(f"a name is printable text of at most {NAME_LIMIT} characters")
-        token = secrets.token_urlsafe(24)
-        chosen = self.seats[seat]
-        chosen.name, chosen.token_hash, chosen.away = name, hash_token(token), False
         # A seat freed during the match is played from the next deal: the deal shown now
         # (in progress, or over) holds the hand of the seat's last holder.
-        chosen.sits_from = self.deal_number + 1 if self.state is not None else 0
-        self.store.take_seat(self.id, seat, name, chosen.token_hash, chosen.sits_from)
+        sits_from = self.deal_number + 1 if self.state is not None else 0
+        token = self.seating.take(seat, name, sits_from)
+        self.store.take_seat(self.id, seat, self.seating.seats[seat].name, hash_token(token),
+                             sits_from)
         self.touched = time.monotonic()
         self.seats_changed(seat)
         return seat, token
@@ -484,91 +251,70 @@ class Table:
     def plays(self, seat: int) -> bool:
         """Whether a person plays ``seat`` in the deal shown (a seat nobody holds, or whose
         holder sits down at the next deal, is played by the stand-in)."""
-        return self.seats[seat].seated(self.deal_number)
-
-    def check_seat(self, seat: object) -> int:
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.seats):
-            raise WebError(f"{quote(seat)} is not a seat of this table: seats are 0 to "
-                           f"{len(self.seats) - 1}")
-        return seat
-
-    def all_taken(self) -> bool:
-        return all(s.token_hash is not None for s in self.seats if s.kind == "human")
+        return self.seating.plays(seat, self.deal_number)
 
     def seats_changed(self, seat: int) -> None:
         """``seat`` changed hands: deal the first deal once every seat is taken; otherwise tell
         everyone. If it is that seat's turn, the turn starts afresh for its new holder (a
         person who just sat down is not away; a bot has no timer)."""
         self.names_changed()
-        if self.status == "waiting" and self.all_taken():
+        if self.status == "waiting" and self.seating.all_taken():
             self.deal()
         else:
             state = self.match.current
             if state is not None and state.current_player == seat:
-                self._turn_started = time.monotonic()
-            self.arm_timer()
+                self.turns.restart_clock()
+            self.turns.arm()
             self.broadcast()
-            self.schedule()
+            self.turns.schedule()
 
-    def hand_over(self, owner_token: object, seat: object, body: object) -> None:
+    def hand_over(self, owner_token: str | None, seat: object, body: object) -> None:
         """The table's creator hands an absent person's seat to a bot (``{"to": "bot", "bot":
         NAME}``) or frees it for someone else to join (``{"to": "free"}``). A seat freed
         during the match is played by the stand-in until whoever takes it plays it, from the
         next deal: the owner powers never show anyone a hand that was someone else's."""
-        if not isinstance(owner_token, str) or not token_matches(owner_token, self.owner_hash):
-            raise WebError("only the table's creator, with its owner token, may hand a seat on",
-                           403)
-        seat = self.check_seat(seat)
-        chosen = self.seats[seat]
+        self.seating.check_owner(owner_token)
+        seat = self.seating.check_seat(seat)
         if not isinstance(body, dict) or body.get("to") not in ("bot", "free"):
             raise WebError('the request is {"to": "bot", "bot": NAME} or {"to": "free"}')
         if not self.open:
             raise WebError(f"table {self.id} is {self.status}", 409)
-        if chosen.kind != "human":
-            raise WebError(f"seat {seat} is a bot's seat", 409)
-        if chosen.connections:
-            raise WebError(f"{self.seat_label(seat)} is connected: only an absent player's seat "
-                           "can be handed on", 409)
+        self.seating.check_absent(seat)
         if body["to"] == "free":
-            if chosen.token_hash is None:
-                raise WebError(f"seat {seat} is free already", 409)
-            chosen.name, chosen.token_hash, chosen.away = "", None, False
+            self.seating.free(seat)
         else:
             name = checked_bot(body.get("bot") or self.stand_in, self.game)
-            chosen.kind, chosen.bot_name, chosen.name = "bot", name, name
-            chosen.token_hash, chosen.away = None, False
+            self.seating.seat_bot(seat, name)
             self.session.seat_bot(seat, name)
-        self.store.set_seat(self.id, SeatRow(seat, chosen.kind, chosen.bot_name, chosen.name,
-                                             chosen.token_hash))
+        self.store.set_seat(self.id, self.seating.seats[seat].row())
         self.touched = time.monotonic()
         self.seats_changed(seat)
 
     def connect(self, client: Client) -> None:
-        if not self.clients:
-            self._turn_started = time.monotonic()  # the clock stood still with nobody here
-        self.clients.append(client)
+        if not self.hub.watched:
+            self.turns.restart_clock()  # the clock stood still with nobody here
+        self.hub.add(client)
         self.touched = time.monotonic()
         if client.seat is not None:
-            self.seats[client.seat].connections += 1
-        client.send({"type": "welcome", "seat": client.seat, "table": self.info()})
-        self.arm_timer()
+            self.seating.connected(client.seat, 1)
+        client.send(welcome(client.seat, self.info()))
+        self.turns.arm()
         if client.seat is None:
             # A spectator changes nothing the others see: the update is for it alone.
             client.send(self.updates([None])[0])
             return
         self.broadcast()
         if self.state is not None and not self.plays(client.seat):
-            client.send({"type": "notice", "message": self.not_yet()})
+            client.send(notice(self.not_yet()))
 
     def disconnect(self, client: Client) -> None:
-        if client not in self.clients:
+        if not self.hub.remove(client):
             return
-        self.clients.remove(client)
         self.touched = time.monotonic()
-        if not self.clients:
-            self.arm_timer()  # nobody left: the table pauses
+        if not self.hub.watched:
+            self.turns.arm()  # nobody left: the table pauses
         if client.seat is not None:
-            self.seats[client.seat].connections -= 1
+            self.seating.connected(client.seat, -1)
             self.broadcast()
 
     # -- changes -------------------------------------------------------------------------------
@@ -602,115 +348,35 @@ class Table:
             self.store.set_status(self.id, "playing")
 
     def changed(self) -> None:
-        self._turn_started = time.monotonic()
-        self.arm_timer()
+        """An event happened: a new turn starts; tell everyone, and set its bot going."""
+        self.turns.restart_clock()
+        self.turns.arm()
         self.broadcast()
-        self.schedule()
+        self.turns.schedule()
 
+    # -- what the turn driver asks of its table (turns.Driven) --------------------------------
     def schedule(self) -> None:
-        """Start the bot's turn (or the stand-in's for a person who is away), or the next deal
-        of a bots-only table, if one is due."""
-        if self._task is not None and not self._task.done():
-            return
-        job = self.due()
-        if job is not None and not self.tables.closed:
-            self._task = asyncio.get_running_loop().create_task(job())
-            self._task.add_done_callback(self._done)
+        """Set going the bot's turn or the deal that is due, if any (:class:`TurnDriver`)."""
+        self.turns.schedule()
 
-    def _done(self, task: asyncio.Task[None]) -> None:
-        # The next turn is scheduled once this one is over (its own move found it running).
-        if task.cancelled():
-            return
-        error = task.exception()
-        if error is not None:
-            log.error("table %s: %s failed: %r", self.id, task.get_coro(), error)
-            return
-        self.schedule()
+    @property
+    def watched(self) -> bool:
+        """Whether anybody is connected."""
+        return self.hub.watched
 
-    def due(self) -> Callable[[], Any] | None:
-        if not self.clients or not self.open:
-            return None  # nobody is watching: the table waits for them
-        state = self.match.current
-        if state is None:
-            humans = any(s.kind == "human" for s in self.seats)
-            if self.match.deals and not humans:
-                return self._auto_deal
-            return None
-        if state.is_over:
-            return None
-        seat = self.seats[state.current_player]
-        if seat.away or not self.plays(seat.seat):
-            return self._bot_turn
-        return None
-
-    async def _bot_turn(self) -> None:
-        version = self.version
-        await asyncio.sleep(self.tables.settings.bot_delay)
-        seat = self.session.to_move()
-        if seat is None or self.version != version or self.tables.closed:
-            return
-        player = self.seats[seat]
-        stand_in = None
-        if player.kind != "bot":
-            if self.plays(seat) and not player.away:
-                return  # the person came back meanwhile
-            if self._stand_in_bot is None:
-                self._stand_in_bot = make_bot(self.stand_in, interactive=True)
-            stand_in = self._stand_in_bot
-        # The bot gets what a remote player would: an observation and the legal actions.
-        turn = self.session.bot_turn(stand_in)
-        action = await asyncio.get_running_loop().run_in_executor(self.tables.bot_pool, turn.think)
-        if (self.version == version and not self.tables.closed
-                and self.session.apply_turn(turn, action)):
-            self.moved(seat, action)
-
-    async def _auto_deal(self) -> None:
-        await asyncio.sleep(self.tables.settings.bot_delay)
-        if self.match.current is None and self.open and not self.tables.closed:
-            self.deal()
-
-    # -- the turn timer --------------------------------------------------------------------------
-    def arm_timer(self) -> None:
-        """(Re)start the turn timer if a person present at the table is to move, or stop it."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        state = self.match.current
-        if (self.turn_timeout is None or not self.clients or state is None or state.is_over
-                or not self.open or self.tables.closed):
-            return
-        seat = self.seats[state.current_player]
-        if seat.away or not self.plays(seat.seat):
-            return
-        left = self._turn_started + self.turn_timeout - time.monotonic()
-        self._timer = asyncio.get_running_loop().call_later(
-            max(left, 0.0), self._time_out, self.version)
-
-    def _time_out(self, version: int) -> None:
-        self._timer = None
-        state = self.match.current
-        if version != self.version or state is None or state.is_over or self.tables.closed:
-            return
-        seat = self.seats[state.current_player]
-        seat.away = True
-        self.notify(seat.seat, f"your {_seconds(self.turn_timeout)} ran out: {self.stand_in} "
-                               "plays for you until you act again")
+    def timed_out(self, seat: int) -> None:
+        """``seat``'s person let the turn timer run out: the stand-in plays for them until they
+        act again."""
+        self.seating.mark_away(seat, True)
+        self.hub.notify(seat, f"your {_seconds(self.turn_timeout)} ran out: {self.stand_in} "
+                              "plays for you until you act again")
         self.broadcast()
-        self.schedule()
-
-    def back(self, seat: int) -> None:
-        """``seat``'s person acted: they have their seat back from the stand-in."""
-        player = self.seats[seat]
-        if player.away:
-            player.away = False
-            self._turn_started = time.monotonic()
-            self.arm_timer()
-            self.broadcast()
+        self.turns.schedule()
 
     # -- requests from clients -----------------------------------------------------------------
-    def act(self, client: Client, message: dict[str, Any]) -> None:
+    def act(self, client: Client, message: Play) -> None:
         """An ``action`` message from ``client``; :class:`WebError` if refused (nothing changes)."""
-        seat = self.acting_seat(client, message)
+        seat = self.acting_seat(client, message.token)
         if self.archived:
             raise WebError(f"table {self.id} was closed")
         state = self.match.current
@@ -719,41 +385,29 @@ class Table:
                            else "the deal is over: send next_deal for the next one")
         self.check_plays(seat)
         if state.current_player != seat:
-            raise WebError(f"it is {self.seat_label(state.current_player)}'s turn, not yours")
-        action = self.play(seat, message)
-        self.seats[seat].away = False
+            raise WebError(f"it is {self.seating.label(state.current_player)}'s turn, not yours")
+        action = self.play(seat, message.move)
+        self.seating.mark_away(seat, False)
         self.moved(seat, action)
 
-    def play(self, seat: int, message: dict[str, Any]) -> Action:
-        """Play the legal action a message names for ``seat``, by ``action`` text or by
-        ``verb`` and ``cards``; :class:`WebError` with the reason, and nothing changed, if
-        it names none."""
+    def play(self, seat: int, move: Move) -> Action:
+        """Play the legal action ``move`` names for ``seat``, by its text or by a verb and
+        cards; :class:`WebError` with the reason, and nothing changed, if it names none."""
         try:
-            if "action" in message:
-                text = message["action"]
-                if not isinstance(text, str):
-                    raise WebError("'action' must be the text of an action, such as \"3D 3S\"")
-                if len(text) > ACTION_LIMIT:
-                    raise WebError(f"an action is at most {ACTION_LIMIT} characters, not "
-                                   f"{quote(text)}")
-                return self.session.play(seat, text)
-            verb, cards = message.get("verb"), message.get("cards", [])
-            if not isinstance(verb, str) or not isinstance(cards, list) or not all(
-                    isinstance(c, str) for c in cards):
-                raise WebError("an action message needs 'action' (text), or 'verb' (text) "
-                               "and 'cards' (a list of card texts)")
-            if len(verb) > ACTION_LIMIT or len(cards) > 52:
-                raise WebError("a verb is a word and 'cards' lists at most 52 cards")
-            return self.session.pick(seat, verb, [parse_card(c) for c in cards])
+            match move:
+                case BadMove():
+                    raise WebError(move.reason)
+                case ActionText():
+                    return self.session.play(seat, move.text)
+                case CardPick():
+                    return self.session.pick(seat, move.verb, [parse_card(c) for c in move.cards])
         except WebError:
             raise
-        except CardError as e:
-            raise WebError(str(e)) from None
-        except ParlourError as e:
+        except ParlourError as e:  # a card that is none, an illegal move: the rules' reason
             raise WebError(str(e)) from None
 
-    def acting_seat(self, client: Client, message: dict[str, Any]) -> int:
-        seat = self.seat_of(message.get("token"))
+    def acting_seat(self, client: Client, token: str | None) -> int:
+        seat = self.seat_of(token)
         if client.seat is None:
             raise WebError("this connection is a spectator's: say hello with your token first")
         if seat != client.seat:
@@ -769,8 +423,8 @@ class Table:
     def not_yet(self) -> str:
         return f"you play this seat from the next deal: until then {self.stand_in} plays it"
 
-    def next_deal(self, client: Client, message: dict[str, Any]) -> None:
-        seat = self.acting_seat(client, message)
+    def next_deal(self, client: Client, message: NextDeal) -> None:
+        seat = self.acting_seat(client, message.token)
         if self.match.is_over:
             raise WebError("the match is over")
         if self.archived:
@@ -780,32 +434,31 @@ class Table:
         self.back(seat)
         self.deal()
 
-    def come_back(self, client: Client, message: dict[str, Any]) -> None:
-        """A ``back`` message: the person takes their seat back from the stand-in."""
-        self.back(self.acting_seat(client, message))
+    def back(self, seat: int) -> None:
+        """``seat``'s person acted: they have their seat back from the stand-in."""
+        if self.seating.mark_away(seat, False):
+            self.turns.restart_clock()
+            self.turns.arm()
+            self.broadcast()
 
-    def hint(self, client: Client, message: dict[str, Any]) -> None:
+    def come_back(self, client: Client, message: Back) -> None:
+        """A ``back`` message: the person takes their seat back from the stand-in."""
+        self.back(self.acting_seat(client, message.token))
+
+    def hint(self, client: Client, message: AskHint) -> None:
         """Work out a hint for ``client``'s seat; it is sent when found.
 
         One hint a decision: asking again at the same decision gets the same hint, without
         working it out again. Refused (:class:`WebError`) when it is not the seat's turn."""
-        seat = self.acting_seat(client, message)
+        seat = self.acting_seat(client, message.token)
         self.check_plays(seat)
         self.check_judged("hints")
         state = self.match.current
         if state is None or state.is_over or state.current_player != seat:
             raise WebError("a hint is for your turn")
         self.back(seat)
-        # What a remote player would get, as plain data for the hint's own process.
-        request = (self.game.name, self.game.players, self.game.option_values(),
-                   self.tables.settings.advice_level, state.observation(seat).to_dict(),
-                   [str(a) for a in state.legal_actions()])
-
-        def reply(answer: dict[str, str]) -> dict[str, Any]:
-            return {"type": "hint", **answer}
-
-        self._work(client, seat, ("hint", self.deal_number, len(state.history)),
-                   hints.work_out_hint, request, reply, message.get("ref"))
+        self.check_working()
+        self.work.hint(client, seat, self.deal_number, state, message.ref)
 
     def check_judged(self, what: str) -> None:
         """Refuses ``what`` (hints, reviews) in a game no searching level can judge."""
@@ -813,92 +466,30 @@ class Table:
             raise WebError(f"there are no {what} in {self.game.name}: no computer player here "
                            "can judge its moves")
 
-    def review(self, client: Client, message: dict[str, Any]) -> None:
+    def review(self, client: Client, message: AskReview) -> None:
         """Review ``client``'s seat's decisions in a finished deal (``deal``: its number,
         default the last one); the review is sent to that client alone when done. One review
         a deal, as one hint a decision; refused when the deal is not finished."""
-        seat = self.acting_seat(client, message)
+        seat = self.acting_seat(client, message.token)
         self.check_judged("reviews")
-        number = message.get("deal", len(self.match.deals))
-        if (not isinstance(number, int) or isinstance(number, bool)
-                or not 1 <= number <= len(self.match.deals)):
+        number = len(self.match.deals) if message.deal is None else message.deal
+        if not 1 <= number <= len(self.match.deals):
             raise WebError("a review is of a finished deal: 'deal' is its number, from 1 to "
                            f"{len(self.match.deals)}" if self.match.deals
                            else "a review is of a finished deal: none is finished yet")
-        if number < self.seats[seat].sits_from:
-            raise WebError(f"you have played this seat from deal {self.seats[seat].sits_from}: "
+        sits_from = self.seating.seats[seat].sits_from
+        if number < sits_from:
+            raise WebError(f"you have played this seat from deal {sits_from}: "
                            "a review is of your own deals")
-        state = self.match.deals[number - 1]
-        request = (self.game.name, self.game.players, self.game.option_values(),
-                   deal_record(state), seat, self.tables.settings.advice_level, number)
+        self.check_working()
+        self.work.review(client, seat, number, self.match.deals[number - 1], message.ref)
 
-        def reply(review: dict[str, Any]) -> dict[str, Any]:
-            return {"type": "review", **review}
-
-        self._work(client, seat, ("review", number), hints.work_out_review, request, reply,
-                   message.get("ref"))
-
-    def _work(self, client: Client, seat: int, key: tuple[Any, ...], work: Callable[..., Any],
-              request: tuple[Any, ...], reply: Callable[[Any], dict[str, Any]], ref: Any) -> None:
-        """Answer ``client`` (with ``ref``) with ``reply(work(*request))``, worked out in the
-        hints' processes: once for each ``key`` (a decision's hint, a deal's review) of the
-        seat. Asked again, the answer is sent again, or, while it is being worked out, sent
-        to each who asked when it is found. A refusal the work raises is sent as an error."""
+    def check_working(self) -> None:
+        """Refuse hints and reviews at a closed table, or once the server is shutting down."""
         if self.archived:
             raise WebError(f"table {self.id} was closed")
         if self.tables.closed:
             raise WebError("the server is shutting down")
-        answers = self.advice.setdefault(seat, OrderedDict())
-        known = answers.get(key)
-        if known is not None:
-            answers.move_to_end(key)
-            if known.reply is None:
-                known.waiting.append((client, ref))
-            else:
-                client.send({**known.reply, "ref": ref})
-            return
-        # A new decision or deal: its own work. A player has one at a time, or two in the
-        # moment after a move; past that a client is asking for earlier deals' reviews in a
-        # flood, and waits.
-        if sum(a.reply is None for a in answers.values()) >= WORK_IN_FLIGHT:
-            raise WebError("your last hints and reviews are still being worked out: ask again "
-                           "in a moment", 429, retry_after=1.0)
-        advice = Advice(key, waiting=[(client, ref)])
-        answers[key] = advice
-        while len(answers) > ANSWERS_KEPT:
-            answers.popitem(last=False)
-
-        async def run() -> None:
-            try:
-                answer = await asyncio.get_running_loop().run_in_executor(
-                    self.tables.hint_pool, work, *request)
-            except Exception as e:
-                if not isinstance(e, ParlourError):  # a bug: logged, and the seat may ask again
-                    log.exception("table %s: a %s failed", self.id, key[0])
-                    e = ParlourError(f"the {key[0]} could not be worked out")
-                if answers.get(key) is advice:
-                    del answers[key]
-                for waiting, asked in advice.waiting:
-                    waiting.send({"type": "error", "message": shorten(str(e)), "ref": asked})
-                return
-            advice.reply = reply(answer)
-            for waiting, asked in advice.waiting:
-                waiting.send({**advice.reply, "ref": asked})
-            advice.waiting.clear()
-
-        task = asyncio.get_running_loop().create_task(run())
-        self.tables.hints.add(task)
-        task.add_done_callback(self.tables.hints.discard)
-
-
-@dataclass(eq=False)
-class Advice:
-    """A seat's latest hint or review: what it is of (``key``), and its answer once found, or
-    the clients waiting for it (with their ``ref``) while it is worked out."""
-
-    key: tuple[Any, ...]
-    reply: dict[str, Any] | None = None
-    waiting: list[tuple[Client, Any]] = field(default_factory=list)
 
 
 def _number(value: float) -> int | float:
@@ -951,7 +542,7 @@ class Tables:
             raise WebError(str(e)) from None
         except TypeError:
             raise WebError("'options' must be an object of option values by name") from None
-        seats = self._seats(body.get("seats"), game)
+        seats = requested_seats(body.get("seats"), game)
         seed = body.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
                                  or not 0 <= seed < 2**63):
@@ -970,14 +561,14 @@ class Tables:
         self.store.add_table(
             TableRow(table_id, game.name, game.players, game.option_values(), seed,
                      self.settings.instance, "waiting", seeded=seeded,
-                     owner_hash=table.owner_hash, turn_timeout=turn_timeout, stand_in=stand_in),
+                     owner_hash=table.seating.owner_hash, turn_timeout=turn_timeout, stand_in=stand_in),
             [SeatRow(s.seat, s.kind, s.bot_name, s.name, None) for s in seats])
         self.live[table_id] = table
-        if table.all_taken():
+        if table.seating.all_taken():
             table.deal()
         return table, owner
 
-    def rematch(self, table: Table, token: object, client: str = "") -> tuple[Table, int, str,
+    def rematch(self, table: Table, token: str | None, client: str = "") -> tuple[Table, int, str,
                                                                             str | None]:
         """Play again: a new table with ``table``'s game, seats and settings (a new secret
         seed), where the holder of ``token`` takes the same seat under the same name. The first
@@ -992,14 +583,12 @@ class Tables:
         if new is None:
             spec = {"variant": table.game.name, "players": table.game.players,
                     "options": table.game.option_values(),
-                    "seats": [{"kind": "bot", "bot": s.bot_name} if s.kind == "bot"
-                              else {"kind": "human"} for s in table.seats],
+                    "seats": table.seating.request(),
                     "turn_timeout": table.turn_timeout, "stand_in": table.stand_in}
             new, owner = self.create(spec, client)
             table.rematch_id = new.id
-            for c in table.clients:
-                c.send({"type": "rematch", "table": new.id, "by": seat})
-        seat, token = new.join(seat, table.seats[seat].name)
+            table.hub.send_all(rematch_message(new.id, seat))
+        seat, token = new.join(seat, table.seating.seats[seat].name)
         return new, seat, token, owner
 
     def _turn_timeout(self, body: dict[str, Any]) -> float | None:
@@ -1029,26 +618,6 @@ class Tables:
         if wait:
             raise WebError(f"too many new tables from your address: try again in "
                            f"{math.ceil(wait)} s", 429, retry_after=wait)
-
-    @staticmethod
-    def _seats(spec: object, game: Game) -> list[Seat]:
-        players = game.players
-        if spec is None:
-            spec = [{"kind": "human"}] + [{"kind": "bot", "bot": DEFAULT_BOT}] * (players - 1)
-        if not isinstance(spec, list) or len(spec) != players:
-            raise WebError(f"'seats' must list the {players} seats, each "
-                           '{"kind": "human"} or {"kind": "bot", "bot": NAME}')
-        seats = []
-        for n, s in enumerate(spec):
-            kind = s.get("kind") if isinstance(s, dict) else None
-            if kind == "human":
-                seats.append(Seat(n, "human", None, "", None))
-                continue
-            if kind != "bot":
-                raise WebError(f"seat {n}: the kind must be \"human\" or \"bot\", not {quote(kind)}")
-            name = checked_bot(s.get("bot") or DEFAULT_BOT, game, f"seat {n}: ")
-            seats.append(Seat(n, "bot", name, name, None))
-        return seats
 
     # -- finding -------------------------------------------------------------------------------
     def get(self, table_id: str) -> Table:
@@ -1105,12 +674,7 @@ class Tables:
         table = Table(self, row.id, game, row.seed, seats, seeded=row.seeded,
                       owner_hash=row.owner_hash, turn_timeout=row.turn_timeout,
                       stand_in=row.stand_in or self.settings.stand_in)
-        # What the seats were called change by change; none stored (they never changed once
-        # the match had begun, or it was stored by an earlier version): the seats' names now.
-        names = self.store.names(row.id)
-        if names:
-            table._names = [(n, tuple(entry)) for n, entry in names]
-            table._names_stored = True
+        table.seating.restore_names(self.store.names(row.id))
         session = table.session
         for kind, seat, text in self.store.events(row.id):
             table.version += 1
@@ -1132,7 +696,7 @@ class Tables:
         (its whole record kept in the database), a finished one leaves the lobby."""
         now = time.monotonic()
         idle = [t for t in self.live.values()
-                if not t.clients and now - t.touched >= self.timeout(t)]
+                if not t.hub.watched and now - t.touched >= self.timeout(t)]
         for table in idle:
             if table.open:
                 table.archived = True
@@ -1140,14 +704,12 @@ class Tables:
                 self.store.set_status(table.id, "archived", table.finished_record)
                 log.info("table %s archived: nobody came for %s", table.id,
                          _seconds(self.timeout(table)))
-            if table._task is not None:
-                table._task.cancel()
-            table.arm_timer()
+            table.turns.stop()
             del self.live[table.id]
 
     def timeout(self, table: Table) -> float:
         """Seconds after which ``table`` is closed when nobody is there."""
-        unseated = table.status == "waiting" and not any(s.token_hash for s in table.seats)
+        unseated = table.status == "waiting" and not table.seating.any_taken()
         return self.settings.waiting_timeout if unseated else self.settings.idle_timeout
 
     async def _sweep_now_and_then(self) -> None:
@@ -1167,9 +729,7 @@ class Tables:
         if self._sweeper is not None:
             self._sweeper.cancel()
         for table in self.live.values():
-            if table._task is not None:
-                table._task.cancel()
-            table.arm_timer()
+            table.turns.stop()
         for task in self.hints:
             task.cancel()
         self.bot_pool.shutdown(wait=False, cancel_futures=True)

@@ -18,8 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from parlour.game import Action, Observation
+from parlour.game import Action, Observation, State
 from parlour.moves import offered_verbs, parse_move
+from parlour.session import laid_down
 from parlour.view import Panel, SeatView, TrickView
 
 #: Observation fields that are the seat's own, never shown to a spectator even when they agree.
@@ -225,3 +226,18 @@ def empty_view(seat: int | None) -> dict[str, Any]:
         "hand": [],
         "hand_sizes": [], "log": [], "log_names": [], "legal": [], "verbs": [], "marked": {}, "new_card": None,
     }
+
+
+def public_deal(number: int, state: State, players: int) -> dict[str, Any]:
+    """Finished deal number ``number`` as anyone may see it while the match goes on: its public
+    play (as a spectator saw it), its result, and the hands left when the family lays them down
+    to be counted (``Game.reveals_hands_at_end``)."""
+    observations = [state.observation(s) for s in range(players)]
+    public = public_observation(observations)
+    deal = {"deal": number, "actions": public.get("history", []),
+            "log": common_lines([o.log_lines(0) for o in observations]),
+            "result": state.returns()}
+    hands = laid_down(state)
+    if hands is not None:
+        deal["hands_left"] = [[str(c) for c in hand] for hand in hands]
+    return deal
