@@ -67,8 +67,10 @@ def face(card: str) -> str:
 
 
 @contextlib.contextmanager
-def serving(database: Path, advice_level: str = "hard", **settings: Any) -> Iterator[str]:
-    """A web server on ``database`` with ``settings``: its base URL while it runs. The tests
+def serving(database: Path, advice_level: str = "hard", port: int = 0,
+            **settings: Any) -> Iterator[str]:
+    """A web server on ``database`` with ``settings``: its base URL while it runs (on ``port``,
+    any free one if 0: a restart on the same port is the same site to the browser). The tests
     create many tables from one address within seconds, so the creation rate and the
     address's share of open tables are lifted."""
     limits = {"tables_per_minute": 10_000.0, "table_burst": 1_000, "tables_per_address": 10_000,
@@ -76,7 +78,8 @@ def serving(database: Path, advice_level: str = "hard", **settings: Any) -> Iter
     app = create_app(f"sqlite:///{database}", bot_delay=0, advice_level=advice_level,
                      settings=Settings(**limits))
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
     port = sock.getsockname()[1]
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     served = uvicorn.Server(config)
@@ -1183,3 +1186,71 @@ def test_after_the_match_review_my_moves_then_play_again_with_the_same_seats(
     expect(page.locator("#hand .card")).to_have_count(13)
     seats = page.locator("#opponents .seat-box .name").all_inner_texts()
     assert len(seats) == 3 and any("random" in s for s in seats), seats
+
+
+# -- people: profiles, ratings, the leaderboard ---------------------------------------------------
+
+
+def test_a_profile_is_kept_across_a_restart_and_moved_to_another_browser(
+        tmp_path: Path, new_page: Callable[..., Page]) -> None:
+    database = tmp_path / "people.sqlite"
+    page = new_page(allow=("401 (Unauthorized)",))  # its profile, deleted elsewhere
+    with serving(database) as base:
+        port = int(base.rsplit(":", 1)[1])
+        page.goto(f"{base}/#/")
+        page.fill("#profile-name", "Ann <img src=x onerror=alert(1)>")
+        page.click("#create-profile")
+        expect(page.locator("#my-page")).to_have_text("Ann <img src=x onerror=alert(1)>")
+        assert page.locator("#profile-panel img").count() == 0  # the name is text
+    with serving(database, port=port) as base:
+        page.reload()
+        expect(page.locator("#my-page")).to_have_text("Ann <img src=x onerror=alert(1)>")
+        page.fill("#profile-rename", "Ann")
+        page.click("#profile-panel button:has-text('Rename')")
+        expect(page.locator("#my-page")).to_have_text("Ann")
+        page.click("#copy-profile-link")
+        link = page.input_value("#profile-link")
+        assert "#profile=" in link
+        # Another browser (its own storage) opens the link: the same person.
+        other = new_page()
+        other.goto(link)
+        expect(other.locator("#my-page")).to_have_text("Ann")
+        assert other.evaluate("() => location.hash") == "#/"  # the key left the address bar
+        assert other.evaluate("() => localStorage.getItem('parlour.profile')") == \
+            page.evaluate("() => localStorage.getItem('parlour.profile')")
+        # Deleted there, it is gone here too, and this page says so.
+        other.once("dialog", lambda dialog: dialog.accept())
+        other.click("#delete-profile")
+        expect(other.locator("#create-profile")).to_be_visible()
+        page.reload()
+        expect(page.locator("#profile-panel .error")).to_contain_text("that key is no profile's")
+
+
+def test_a_finished_match_puts_the_player_on_the_leaderboard_and_their_page(
+        fresh_server: Callable[..., str], new_page: Callable[..., Page]) -> None:
+    from parlour.client import play_remote
+
+    base = fresh_server()
+    page = new_page()
+    page.goto(f"{base}/#/")
+    page.fill("#profile-name", "Bea")
+    page.click("#create-profile")
+    expect(page.locator("#my-page")).to_have_text("Bea")
+    key = page.evaluate("() => localStorage.getItem('parlour.profile')")
+    page.goto(f"{base}/#/leaderboard/big-two-4card")
+    expect(page.locator("#leaderboard")).to_contain_text("Nobody is rated")
+    # A match of one deal against bots, played at the seat taken with the profile.
+    table = new_table(base, "big-two-4card", ["human", "easy", "easy", "easy"],
+                      options={"deals": 1}, seed=3)
+    token = post(base, f"/api/tables/{table['id']}/join", {"seat": 0, "profile": key})["token"]
+    play_remote(base, table["id"], "greedy", token=token, deal_on=False)
+    page.reload()
+    expect(page.locator("#leaderboard tbody tr")).to_have_count(1)
+    expect(page.locator("#leaderboard")).to_contain_text("Bea")
+    page.click("#leaderboard a:has-text('Bea')")
+    expect(page.locator("#person-name")).to_have_text("Bea")
+    expect(page.locator("#person-ratings")).to_contain_text("big-two-4card")
+    expect(page.locator("#person-ratings")).to_contain_text("after 1 match")
+    expect(page.locator(".rating-plot circle")).to_have_count(1)
+    expect(page.locator("#person-matches tbody tr")).to_have_count(1)
+    expect(page.locator("#person-matches")).to_contain_text(" of 4")

@@ -932,7 +932,7 @@ def test_handing_a_seat_on_needs_the_owner_token(site: Site) -> None:
     answer = site.http.post(path.format(3), json={"to": "bot", "bot": "easy"}, headers=bearer)
     assert answer.status_code == 200, answer.text
     assert answer.json()["table"]["seats"][3] == {
-        "seat": 3, "kind": "bot", "bot": "easy", "name": "easy", "taken": True,
+        "seat": 3, "kind": "bot", "bot": "easy", "name": "easy", "taken": True, "profile": None,
         "connected": True, "away": False, "label": "P3", "display": "easy"}
     refused(site.http.post(path.format(3), json={"to": "free"}, headers=bearer), 409,
             "seat 3 is a bot's seat")

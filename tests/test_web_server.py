@@ -155,8 +155,8 @@ def test_create_list_and_join(http: TestClient) -> None:
     first = join(http, table["id"], None, "Ann")  # the first free human seat
     assert first["seat"] == 0 and first["table"]["status"] == "waiting"
     assert first["table"]["seats"][0] == {"seat": 0, "kind": "human", "bot": None, "name": "Ann",
-                                          "taken": True, "connected": False, "away": False, "label": "P0",
-                                          "display": "Ann"}
+                                          "taken": True, "profile": None, "connected": False,
+                                          "away": False, "label": "P0", "display": "Ann"}
     second = join(http, table["id"], None, "")
     assert second["seat"] == 2 and second["token"] != first["token"]
     assert second["table"]["status"] == "playing" and second["table"]["deal"] == 1

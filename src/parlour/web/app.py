@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import math
 import time
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -37,8 +38,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import parlour
 from parlour.bots import bot_names, offered_bots
+from parlour.errors import VariantError
 from parlour.records import check_save_path
-from parlour.registry import families, family_of, variants
+from parlour.registry import families, family_of, get_variant, variants
 from parlour.summaries import summary
 from parlour.web.guard import Guard
 from parlour.web.hub import Client
@@ -180,7 +182,7 @@ def create_app(
             body = await _body(request)
             if not isinstance(body, dict):
                 raise WebError('the request must be a JSON object: {"seat": N or null, "name": …}')
-            seat, token = table.join(body.get("seat"), body.get("name"))
+            seat, token = table.join(body.get("seat"), body.get("name"), body.get("profile"))
         except WebError as e:
             return _error(e)
         return JSONResponse({"seat": seat, "token": token, "table": table.info()})
@@ -244,8 +246,64 @@ def create_app(
             if not connections[address]:
                 del connections[address]
 
+    people = tables.people
+    # New profiles from one address, as new tables are: a burst, then a few a minute.
+    new_profiles = RateLimit(settings.tables_per_minute, settings.table_burst)
+
+    async def create_profile(request: Request) -> Response:
+        try:
+            body = await _body(request)
+            if not isinstance(body, dict):
+                raise WebError('the request must be a JSON object: {"name": …}')
+            client = request.client.host if request.client is not None else ""
+            wait = new_profiles.wait(client)
+            if wait:
+                raise WebError(f"too many new profiles from your address: try again in "
+                               f"{math.ceil(wait)} s", 429, retry_after=wait)
+            profile, key = people.create(body.get("name"))
+        except WebError as e:
+            return _error(e)
+        return JSONResponse({"profile": {"id": profile.id, "name": profile.name}, "key": key},
+                            status_code=201)
+
+    async def my_profile(request: Request) -> Response:
+        """The profile of the key in ``Authorization: Bearer``: read, renamed or deleted."""
+        try:
+            key = _bearer(request)
+            if request.method == "DELETE":
+                tables.forget(people.delete(key))
+                return JSONResponse({"deleted": True})
+            if request.method == "PATCH":
+                body = await _body(request)
+                if not isinstance(body, dict):
+                    raise WebError('the request must be a JSON object: {"name": …}')
+                profile = people.rename(key, body.get("name"))
+            else:
+                profile = people.holder(key)
+        except WebError as e:
+            return _error(e)
+        return JSONResponse({"profile": {"id": profile.id, "name": profile.name}})
+
+    async def profile_page(request: Request) -> Response:
+        try:
+            return JSONResponse(people.page(request.path_params["profile_id"]))
+        except WebError as e:
+            return _error(e)
+
+    async def leaderboard(request: Request) -> Response:
+        try:
+            variant = request.path_params["variant"]
+            get_variant(variant)
+        except VariantError as e:
+            return _error(WebError(str(e), 404))
+        return JSONResponse(people.leaderboard(variant))
+
     api = [
         Route("/variants", list_variants, methods=["GET"]),
+        Route("/profiles", create_profile, methods=["POST"]),
+        Route("/profiles/me", my_profile, methods=["GET", "PATCH", "DELETE"]),
+        Route("/profiles/{profile_id}", profile_page, methods=["GET"]),
+        Route("/leaderboard/{variant}", leaderboard, methods=["GET"]),
         Route("/tables", lobby, methods=["GET", "POST"]),
         Route("/tables/{table_id}", get_table, methods=["GET"]),
         Route("/tables/{table_id}/join", join_table, methods=["POST"]),

@@ -76,6 +76,11 @@ class SeatViews:
         cache[seat] = view
         return view
 
+    def forget(self) -> None:
+        """Work the logs out afresh: what the seats were called has changed (a deleted
+        profile's seats are renamed in every line)."""
+        self._logs.clear()
+
     def log(self, obs: Observation, version: int) -> tuple[list[str], list[Names]]:
         """``obs.log_lines(0)``, extended by the lines of the new actions only: a deal's log
         for a seat only grows, and telling it all again on every move costs the most of an

@@ -97,6 +97,8 @@ class Seat:
     #: A person who let the turn timer run out: the table's stand-in bot plays for them until
     #: they act again.
     away: bool = False
+    #: The public id of the holder's profile, if they sat down with one.
+    profile: str | None = None
 
     def seated(self, deal: int) -> bool:
         """Whether a person holds this seat and plays it in deal number ``deal``."""
@@ -107,14 +109,14 @@ class Seat:
         stand-in plays it (its person is away, or nobody plays it in this deal)."""
         human = self.kind == "human"
         return {"seat": self.seat, "kind": self.kind, "bot": self.bot_name, "name": self.name,
-                "taken": not human or self.token_hash is not None,
+                "taken": not human or self.token_hash is not None, "profile": self.profile,
                 "connected": not human or self.connections > 0,
                 "away": human and (self.away or (deal > 0 and not self.seated(deal)))}
 
     def row(self) -> SeatRow:
         """Who holds the seat, as the database keeps it."""
         return SeatRow(self.seat, self.kind, self.bot_name, self.name, self.token_hash,
-                       self.sits_from)
+                       self.sits_from, self.profile)
 
 
 class Seating:
@@ -201,9 +203,10 @@ class Seating:
             seat = free[0]
         return self.check_seat(seat)
 
-    def take(self, seat: int, name: object, sits_from: int) -> str:
+    def take(self, seat: int, name: object, sits_from: int, profile: str | None = None) -> str:
         """Seat a person under ``name`` (``None`` or empty: "Player N") at free person's seat
-        ``seat``, playing it from deal ``sits_from``; returns their new token."""
+        ``seat``, playing it from deal ``sits_from``, with the public id of their ``profile``
+        if they have one; returns their new token."""
         if self.seats[seat].kind != "human":
             raise WebError(f"seat {seat} is a bot's seat")
         if seat not in self._free_seats():
@@ -215,7 +218,7 @@ class Seating:
         token = secrets.token_urlsafe(24)
         chosen = self.seats[seat]
         chosen.name, chosen.token_hash, chosen.away = name, hash_token(token), False
-        chosen.sits_from = sits_from
+        chosen.sits_from, chosen.profile = sits_from, profile
         return token
 
     def check_absent(self, seat: int) -> None:
@@ -232,12 +235,12 @@ class Seating:
         chosen = self.seats[seat]
         if chosen.token_hash is None:
             raise WebError(f"seat {seat} is free already", 409)
-        chosen.name, chosen.token_hash, chosen.away = "", None, False
+        chosen.name, chosen.token_hash, chosen.away, chosen.profile = "", None, False, None
 
     def seat_bot(self, seat: int, bot: str) -> None:
         """Seat the bot ``bot`` (checked: :func:`checked_bot`) at ``seat`` for good."""
         chosen = self.seats[seat]
-        chosen.kind, chosen.bot_name, chosen.name = "bot", bot, bot
+        chosen.kind, chosen.bot_name, chosen.name, chosen.profile = "bot", bot, bot, None
         chosen.token_hash, chosen.away = None, False
 
     def mark_away(self, seat: int, away: bool) -> bool:
@@ -267,6 +270,16 @@ class Seating:
     def labels(self) -> Names:
         """What the table calls each seat now (:meth:`label`)."""
         return tuple(self.label(s.seat) for s in self.seats)
+
+    def forget(self, profile: str, former: str) -> set[int]:
+        """The seats held with ``profile`` (a deleted one) are called ``former`` from now on,
+        and so are they in what the table called them before; returns those seats."""
+        held = {s.seat for s in self.seats if s.profile == profile}
+        for seat in held:
+            self.seats[seat].name, self.seats[seat].profile = former, None
+        self._names = [(n, tuple(former if i in held else v for i, v in enumerate(names)))
+                       for n, names in self._names]
+        return held
 
     def names_at(self, event: int) -> Names:
         """What the table called its seats when event number ``event`` happened."""

@@ -80,6 +80,8 @@ seats_t = Table(
     Column("token_hash", String(64), nullable=True),
     # Added later (see _add_columns): the deal from which the seat's holder plays it.
     Column("sits_from", Integer, nullable=False, server_default="0"),
+    # Added later: the profile of the person who holds the seat (its public id), if any.
+    Column("profile", String(16), nullable=True),
 )
 
 events_t = Table(
@@ -100,6 +102,71 @@ names_t = Table(
     Column("n", Integer, primary_key=True),
     Column("names", Text, nullable=False),
 )
+
+
+profiles_t = Table(
+    # A person's profile: a name and a private key, of which only the hash is kept.
+    "parlour_profiles", metadata,
+    Column("id", String(16), primary_key=True),  # public: the key's hash, cut short
+    Column("key_hash", String(64), nullable=False, unique=True),
+    Column("name", String(64), nullable=False),
+    Column("created", Float, nullable=False),
+)
+
+ratings_t = Table(
+    # A profile's rating in a variant (openskill's mu and sigma) and its rated matches.
+    "parlour_ratings", metadata,
+    Column("profile", String(16), primary_key=True),
+    Column("variant", String(64), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("matches", Integer, nullable=False),
+)
+
+results_t = Table(
+    # Each finished match's result for each seat a profile held, with the rating after it.
+    "parlour_results", metadata,
+    Column("table_id", String(64), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("profile", String(16), nullable=False, index=True),
+    Column("variant", String(64), nullable=False, index=True),
+    Column("finished", Float, nullable=False),
+    Column("place", Integer, nullable=False),  # 1: won (shared by a winning side)
+    Column("players", Integer, nullable=False),
+    Column("total", Float, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+)
+
+
+@dataclass
+class ProfileRow:
+    id: str
+    name: str
+
+
+@dataclass
+class RatingRow:
+    profile: str
+    variant: str
+    mu: float
+    sigma: float
+    matches: int
+    name: str = ""
+
+
+@dataclass
+class ResultRow:
+    table_id: str
+    seat: int
+    profile: str
+    variant: str
+    finished: float
+    place: int
+    players: int
+    total: float
+    mu: float
+    sigma: float
 
 
 @dataclass
@@ -126,6 +193,7 @@ class SeatRow:
     name: str
     token_hash: str | None
     sits_from: int = 0
+    profile: str | None = None
 
 
 def hash_token(token: str) -> str:
@@ -183,16 +251,18 @@ class Store:
             ))
             db.execute(insert(seats_t), [
                 {"table_id": row.id, "seat": s.seat, "kind": s.kind, "bot": s.bot,
-                 "name": s.name, "token_hash": s.token_hash, "sits_from": s.sits_from}
+                 "name": s.name, "token_hash": s.token_hash, "sits_from": s.sits_from,
+                 "profile": s.profile}
                 for s in seats
             ])
 
     def take_seat(self, table_id: str, seat: int, name: str, token_hash: str,
-                  sits_from: int = 0) -> None:
+                  sits_from: int = 0, profile: str | None = None) -> None:
         with self.engine.begin() as db:
             db.execute(update(seats_t)
                        .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
-                       .values(name=name, token_hash=token_hash, sits_from=sits_from))
+                       .values(name=name, token_hash=token_hash, sits_from=sits_from,
+                               profile=profile))
 
     def set_seat(self, table_id: str, seat: SeatRow) -> None:
         """Store who holds ``seat`` now (a seat handed to a bot, or freed)."""
@@ -200,7 +270,7 @@ class Store:
             db.execute(update(seats_t)
                        .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat.seat)
                        .values(kind=seat.kind, bot=seat.bot, name=seat.name,
-                               token_hash=seat.token_hash))
+                               token_hash=seat.token_hash, profile=seat.profile))
 
     def add_event(self, table_id: str, n: int, kind: str, seat: int, text: str) -> None:
         with self.engine.begin() as db:
@@ -239,6 +309,98 @@ class Store:
             db.execute(delete(seats_t).where(seats_t.c.table_id.in_(ids)))
             db.execute(delete(tables_t).where(tables_t.c.owner == owner))
 
+    # -- people ---------------------------------------------------------------------------------
+    def add_profile(self, profile: ProfileRow, key_hash: str) -> None:
+        with self.engine.begin() as db:
+            db.execute(insert(profiles_t).values(id=profile.id, key_hash=key_hash,
+                                                 name=profile.name, created=time.time()))
+
+    def profile(self, profile_id: str) -> ProfileRow | None:
+        with self.engine.connect() as db:
+            row = db.execute(select(profiles_t.c.id, profiles_t.c.name)
+                             .where(profiles_t.c.id == profile_id)).first()
+        return None if row is None else ProfileRow(row.id, row.name)
+
+    def profile_key_hash(self, profile_id: str) -> str | None:
+        with self.engine.connect() as db:
+            return db.execute(select(profiles_t.c.key_hash)
+                              .where(profiles_t.c.id == profile_id)).scalar()
+
+    def rename_profile(self, profile_id: str, name: str) -> None:
+        """Call the profile ``name`` from now on (the names the tables showed stay)."""
+        with self.engine.begin() as db:
+            db.execute(update(profiles_t).where(profiles_t.c.id == profile_id)
+                       .values(name=name))
+
+    def delete_profile(self, profile_id: str, former: str) -> None:
+        """Forget a profile: its key, name and ratings; its results stay, unnamed, and every
+        seat it held is called ``former`` in the tables and their records."""
+        with self.engine.begin() as db:
+            held = db.execute(select(seats_t.c.table_id, seats_t.c.seat)
+                              .where(seats_t.c.profile == profile_id)).all()
+            db.execute(update(seats_t).where(seats_t.c.profile == profile_id)
+                       .values(name=former, profile=None))
+            for table_id in {h.table_id for h in held}:
+                seats = {h.seat for h in held if h.table_id == table_id}
+                names = db.execute(select(names_t.c.n, names_t.c.names)
+                                   .where(names_t.c.table_id == table_id)).all()
+                for n, raw in names:
+                    renamed = [former if i in seats else v for i, v in enumerate(json.loads(raw))]
+                    db.execute(update(names_t).where(names_t.c.table_id == table_id,
+                                                     names_t.c.n == n)
+                               .values(names=json.dumps(renamed)))
+                raw = db.execute(select(tables_t.c.record)
+                                 .where(tables_t.c.id == table_id)).scalar()
+                if raw:
+                    db.execute(update(tables_t).where(tables_t.c.id == table_id)
+                               .values(record=json.dumps(forget_in_record(
+                                   json.loads(raw), seats, former))))
+            db.execute(update(results_t).where(results_t.c.profile == profile_id)
+                       .values(profile=""))
+            db.execute(delete(ratings_t).where(ratings_t.c.profile == profile_id))
+            db.execute(delete(profiles_t).where(profiles_t.c.id == profile_id))
+
+    def ratings(self, profile_id: str) -> list[RatingRow]:
+        with self.engine.connect() as db:
+            rows = db.execute(select(ratings_t).where(ratings_t.c.profile == profile_id)
+                              .order_by(ratings_t.c.variant)).all()
+        return [RatingRow(r.profile, r.variant, r.mu, r.sigma, r.matches) for r in rows]
+
+    def rate(self, results: list[ResultRow]) -> None:
+        """Keep a finished match's results and each profile's rating after it."""
+        with self.engine.begin() as db:
+            for r in results:
+                db.execute(insert(results_t).values(
+                    table_id=r.table_id, seat=r.seat, profile=r.profile, variant=r.variant,
+                    finished=r.finished, place=r.place, players=r.players, total=r.total,
+                    mu=r.mu, sigma=r.sigma))
+                done = db.execute(update(ratings_t).where(ratings_t.c.profile == r.profile,
+                                                          ratings_t.c.variant == r.variant)
+                                  .values(mu=r.mu, sigma=r.sigma,
+                                          matches=ratings_t.c.matches + 1))
+                if not done.rowcount:
+                    db.execute(insert(ratings_t).values(profile=r.profile, variant=r.variant,
+                                                        mu=r.mu, sigma=r.sigma, matches=1))
+
+    def leaderboard(self, variant: str, limit: int) -> list[RatingRow]:
+        """The rated profiles of ``variant`` with their names, best ``mu − 3 sigma`` first."""
+        ordinal = ratings_t.c.mu - 3 * ratings_t.c.sigma
+        with self.engine.connect() as db:
+            rows = db.execute(
+                select(ratings_t, profiles_t.c.name)
+                .join(profiles_t, profiles_t.c.id == ratings_t.c.profile)
+                .where(ratings_t.c.variant == variant)
+                .order_by(ordinal.desc(), ratings_t.c.profile).limit(limit)).all()
+        return [RatingRow(r.profile, r.variant, r.mu, r.sigma, r.matches, r.name) for r in rows]
+
+    def results(self, profile_id: str) -> list[ResultRow]:
+        """Every finished match the profile played, oldest first."""
+        with self.engine.connect() as db:
+            rows = db.execute(select(results_t).where(results_t.c.profile == profile_id)
+                              .order_by(results_t.c.finished, results_t.c.table_id)).all()
+        return [ResultRow(r.table_id, r.seat, r.profile, r.variant, r.finished, r.place,
+                          r.players, r.total, r.mu, r.sigma) for r in rows]
+
     def tables(self, owner: str, statuses: tuple[str, ...] | None = None) -> list[TableRow]:
         """The tables ``owner`` serves (those with one of ``statuses``, if given), oldest
         first."""
@@ -258,7 +420,8 @@ class Store:
         with self.engine.connect() as db:
             rows = db.execute(select(seats_t).where(seats_t.c.table_id == table_id)
                               .order_by(seats_t.c.seat)).all()
-        return [SeatRow(r.seat, r.kind, r.bot, r.name, r.token_hash, r.sits_from) for r in rows]
+        return [SeatRow(r.seat, r.kind, r.bot, r.name, r.token_hash, r.sits_from, r.profile)
+                for r in rows]
 
     def events(self, table_id: str) -> list[tuple[str, int, str]]:
         """The table's events in order: ``(kind, seat, text)``."""
@@ -267,6 +430,22 @@ class Store:
                               .where(events_t.c.table_id == table_id)
                               .order_by(events_t.c.n)).all()
         return [(r.kind, r.seat, r.text) for r in rows]
+
+
+def forget_in_record(record: dict[str, Any], seats: set[int], former: str) -> dict[str, Any]:
+    """A match record with the names of ``seats`` replaced by ``former`` (a deleted profile's)
+    and their profile ids removed.
+
+    >>> forget_in_record({"players": 2, "seats": [{"seat": 0, "name": "Ann", "profile": "ab12"},
+    ...                   {"seat": 1, "name": "Bo", "profile": None}]}, {0}, "a former player")
+    {'players': 2, 'seats': [{'seat': 0, 'name': 'a former player', 'profile': None}, {'seat': 1, 'name': 'Bo', 'profile': None}]}
+    """
+    out = dict(record)
+    if isinstance(out.get("seats"), list):
+        out["seats"] = [{**s, "name": former, "profile": None}
+                        if isinstance(s, dict) and s.get("seat") in seats else s
+                        for s in out["seats"]]
+    return out
 
 
 def _table_row(r: Any) -> TableRow:

@@ -62,9 +62,10 @@ from parlour.web.messages import (
     rematch_message,
     welcome,
 )
+from parlour.web.people import FORMER, People, Seated
 from parlour.web.seating import Seat, Seating, checked_bot, requested_seats
 from parlour.web.settings import DEFAULT_BOT, TURN_TIMEOUT_RANGE, Settings
-from parlour.web.store import SeatRow, Store, TableRow, hash_token
+from parlour.web.store import SeatRow, Store, TableRow, forget_in_record, hash_token
 from parlour.web.turns import TurnDriver
 from parlour.web.views import public_deal
 from parlour.web.work import WorkPool
@@ -233,17 +234,23 @@ class Table:
         """The seat ``token`` holds; :class:`WebError` otherwise."""
         return self.seating.seat_of(token)
 
-    def join(self, seat: object, name: object) -> tuple[int, str]:
-        """Take a human seat (``None``: the first free one); returns it and its new token."""
+    def join(self, seat: object, name: object, profile_key: object = None,
+             profile: str | None = None) -> tuple[int, str]:
+        """Take a human seat (``None``: the first free one); returns it and its new token.
+        With a profile's key, the person sits under the profile's name and is rated with it
+        when the match ends (``profile``: a profile id already checked, for a rematch)."""
         seat = self.seating.choose(seat, f"table {self.id} is full: every seat is taken")
         if not self.open:
             raise WebError(f"table {self.id} is {self.status}", 409)
+        if profile_key is not None:
+            held = self.tables.people.holder(profile_key)
+            name, profile = held.name, held.id
         # A seat freed during the match is played from the next deal: the deal shown now
         # (in progress, or over) holds the hand of the seat's last holder.
         sits_from = self.deal_number + 1 if self.state is not None else 0
-        token = self.seating.take(seat, name, sits_from)
+        token = self.seating.take(seat, name, sits_from, profile)
         self.store.take_seat(self.id, seat, self.seating.seats[seat].name, hash_token(token),
-                             sits_from)
+                             sits_from, profile)
         self.touched = time.monotonic()
         self.seats_changed(seat)
         return seat, token
@@ -333,6 +340,9 @@ class Table:
             if self.match.is_over:
                 self.finished_record = self.record()
                 self.store.set_status(self.id, "finished", self.finished_record)
+                self.tables.people.rate(self.id, self.game, [
+                    Seated(s.seat, s.profile, s.bot_name if s.kind == "bot" else None, total)
+                    for s, total in zip(self.seating.seats, self.match.totals, strict=True)])
                 folder = self.tables.settings.records
                 if folder is not None:
                     try:
@@ -506,6 +516,8 @@ class Tables:
     def __init__(self, store: Store, settings: Settings) -> None:
         self.store = store
         self.settings = settings
+        #: The people's profiles and ratings, in the same store.
+        self.people = People(store)
         self.live: dict[str, Table] = {}
         #: Finished and archived tables looked up lately, rebuilt from the database.
         self.done: OrderedDict[str, Table] = OrderedDict()
@@ -588,7 +600,8 @@ class Tables:
             new, owner = self.create(spec, client)
             table.rematch_id = new.id
             table.hub.send_all(rematch_message(new.id, seat))
-        seat, token = new.join(seat, table.seating.seats[seat].name)
+        held = table.seating.seats[seat]
+        seat, token = new.join(seat, held.name, profile=held.profile)
         return new, seat, token, owner
 
     def _turn_timeout(self, body: dict[str, Any]) -> float | None:
@@ -618,6 +631,18 @@ class Tables:
         if wait:
             raise WebError(f"too many new tables from your address: try again in "
                            f"{math.ceil(wait)} s", 429, retry_after=wait)
+
+    def forget(self, profile: str) -> None:
+        """A profile was deleted: the tables in memory call its seats as the database now does
+        (:data:`~parlour.web.people.FORMER`), in their records too, and tell their clients."""
+        for table in [*self.live.values(), *self.done.values()]:
+            held = table.seating.forget(profile, FORMER)
+            if not held:
+                continue
+            if table.finished_record is not None:
+                table.finished_record = forget_in_record(table.finished_record, held, FORMER)
+            table.hub.views.forget()
+            table.broadcast()
 
     # -- finding -------------------------------------------------------------------------------
     def get(self, table_id: str) -> Table:
@@ -668,8 +693,8 @@ class Tables:
                 log.error("table %s cannot be resumed: %s", row.id, e)
 
     def _rebuild(self, row: TableRow) -> Table:
-        seats = [Seat(s.seat, s.kind, s.bot, s.name, s.token_hash, s.sits_from)
-                 for s in self.store.seats(row.id)]
+        seats = [Seat(s.seat, s.kind, s.bot, s.name, s.token_hash, s.sits_from,
+                      profile=s.profile) for s in self.store.seats(row.id)]
         game = new_game(row.variant, players=row.players, **row.options)
         table = Table(self, row.id, game, row.seed, seats, seeded=row.seeded,
                       owner_hash=row.owner_hash, turn_timeout=row.turn_timeout,

@@ -37,8 +37,18 @@ export const api = {
   },
   table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
   create: (spec) => request("POST", "/api/tables", spec),
-  join: (id, seat, name) =>
-    request("POST", `/api/tables/${encodeURIComponent(id)}/join`, { seat, name }),
+  /** Take a seat; with this browser's profile, under its name (and rated with it). */
+  join: (id, seat, name) => {
+    const key = profileKey.get();
+    const body = key ? { seat, name, profile: key } : { seat, name };
+    return request("POST", `/api/tables/${encodeURIComponent(id)}/join`, body);
+  },
+  createProfile: (name) => request("POST", "/api/profiles", { name }),
+  myProfile: (key) => request("GET", "/api/profiles/me", undefined, key),
+  renameProfile: (key, name) => request("PATCH", "/api/profiles/me", { name }, key),
+  deleteProfile: (key) => request("DELETE", "/api/profiles/me", undefined, key),
+  profile: (id) => request("GET", `/api/profiles/${encodeURIComponent(id)}`),
+  leaderboard: (variant) => request("GET", `/api/leaderboard/${encodeURIComponent(variant)}`),
   /** Play again: the rematch table of a finished match, the same seat taken there. */
   rematch: (id, token) =>
     request("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, undefined, token),
@@ -85,6 +95,16 @@ const OWNER_KEY = "parlour.owner.";
 export const owners = {
   get: (tableId) => localStorage.getItem(OWNER_KEY + tableId),
   set: (tableId, token) => localStorage.setItem(OWNER_KEY + tableId, token),
+};
+
+// This browser's profile: its private key (the server keeps only its hash). Whoever has the key
+// is the person; the profile's link carries it to another device.
+const PROFILE_KEY = "parlour.profile";
+
+export const profileKey = {
+  get: () => localStorage.getItem(PROFILE_KEY),
+  set: (key) => localStorage.setItem(PROFILE_KEY, key),
+  clear: () => localStorage.removeItem(PROFILE_KEY),
 };
 
 export const playerName = {

@@ -3,6 +3,7 @@
 // of tables to join or watch, a page at a time, filtered by game and status.
 import { api, loadVariants, owners, playerName, seats } from "./api.js";
 import { byId as $, element, fmtSeconds, say } from "./dom.js";
+import { renderProfilePanel } from "./people.js";
 
 let variants = [];
 let bots = [];
@@ -345,6 +346,7 @@ export async function showLobby() {
     showError($("create-error"), `The games could not be loaded: ${err.message}`);
   });
   await ready;
+  renderProfilePanel();
   refreshTables();
   clearInterval(refreshTimer);
   refreshTimer = setInterval(refreshTables, 4000);

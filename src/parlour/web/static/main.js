@@ -1,15 +1,27 @@
 // The single page: `#/` is the lobby, `#/table/ID` a table (seated if this browser holds a seat
-// there, else watching).
+// there, else watching), `#/leaderboard/GAME` a game's leaderboard and `#/people/ID` a person's
+// page; `#profile=KEY` brings a profile to this browser.
 import { hideLobby, showLobby } from "./lobby.js";
+import { hidePeople, showLeaderboard, showPerson, takeProfileFromLink } from "./people.js";
 import { closeTable, openTable } from "./table.js";
 
 function route() {
-  const match = /^#\/table\/([^/?#]+)/.exec(location.hash);
-  if (match) {
+  takeProfileFromLink();
+  const table = /^#\/table\/([^/?#]+)/.exec(location.hash);
+  const board = /^#\/leaderboard(?:\/([^/?#]+))?$/.exec(location.hash);
+  const person = /^#\/people\/([^/?#]+)$/.exec(location.hash);
+  if (table) {
     hideLobby();
-    openTable(decodeURIComponent(match[1]));
+    hidePeople();
+    openTable(decodeURIComponent(table[1]));
+  } else if (board || person) {
+    closeTable();
+    hideLobby();
+    if (board) showLeaderboard(board[1] ? decodeURIComponent(board[1]) : null);
+    else showPerson(decodeURIComponent(person[1]));
   } else {
     closeTable();
+    hidePeople();
     showLobby();
   }
 }
