@@ -67,15 +67,18 @@ def face(card: str) -> str:
 
 
 @contextlib.contextmanager
-def serving(database: Path, advice_level: str = "hard", port: int = 0,
+def serving(database: Path | str, advice_level: str = "hard", port: int = 0,
             **settings: Any) -> Iterator[str]:
-    """A web server on ``database`` with ``settings``: its base URL while it runs (on ``port``,
+    """A web server on ``database`` (a SQLite file, or a database's URL) with ``settings``: its
+    base URL while it runs (on ``port``,
     any free one if 0: a restart on the same port is the same site to the browser). The tests
     create many tables from one address within seconds, so the creation rate and the
     address's share of open tables are lifted."""
     limits = {"tables_per_minute": 10_000.0, "table_burst": 1_000, "tables_per_address": 10_000,
               **settings}
-    app = create_app(f"sqlite:///{database}", bot_delay=0, advice_level=advice_level,
+    url = database if isinstance(database, str) else f"sqlite:///{database}"
+    instance = limits.pop("instance", "t")
+    app = create_app(url, bot_delay=0, advice_level=advice_level, instance=instance,
                      settings=Settings(**limits))
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -1254,3 +1257,34 @@ def test_a_finished_match_puts_the_player_on_the_leaderboard_and_their_page(
     expect(page.locator(".rating-plot circle")).to_have_count(1)
     expect(page.locator("#person-matches tbody tr")).to_have_count(1)
     expect(page.locator("#person-matches")).to_contain_text(" of 4")
+
+
+def test_two_processes_on_one_postgresql_database_list_each_others_tables(
+        new_page: Callable[..., Page]) -> None:
+    import uuid
+
+    from parlour.web.store import Store
+    from test_web_server import POSTGRES
+
+    try:
+        Store(POSTGRES).close()
+    except Exception as e:
+        pytest.fail(f"no PostgreSQL at {POSTGRES} (run scripts/install-postgresql.sh): {e}")
+    names = [f"pa{uuid.uuid4().hex[:8]}", f"pb{uuid.uuid4().hex[:8]}"]
+    try:
+        with serving(POSTGRES, instance=names[0]) as a, serving(POSTGRES, instance=names[1]) as b:
+            table = new_table(a, "forty-five", ["human", "greedy", "greedy", "greedy"])
+            assert table["id"].startswith(names[0])
+            page = new_page()
+            page.goto(f"{b}/#/")
+            expect(page.locator(f'#tables li[data-table-id="{table["id"]}"]')).to_have_count(1)
+            # Made on b, it is listed on a.
+            page.goto(f"{a}/#/")
+            theirs = new_table(b, "rummy", ["human", "greedy"])
+            page.click("#refresh-tables")
+            expect(page.locator(f'#tables li[data-table-id="{theirs["id"]}"]')).to_have_count(1)
+    finally:
+        store = Store(POSTGRES)
+        for name in names:
+            store.delete_tables(name)
+        store.close()

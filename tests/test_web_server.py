@@ -922,3 +922,37 @@ def test_a_review_judges_the_seats_own_moves_and_a_rematch_seats_everyone_again(
                              headers={"Authorization": "Bearer nope"}).status_code == 401
         finally:
             close_all()
+
+
+def test_processes_on_one_database_list_each_others_tables(database: tuple[str, str]) -> None:
+    """One site over several processes: each lobby lists every process's tables, as their
+    owners last kept them; the tables themselves stay with their owners."""
+    db, instance = database
+    other = f"{instance}x"
+    try:
+        with TestClient(create_app(db, bot_delay=0, instance=instance)) as a, \
+                TestClient(create_app(db, bot_delay=0, instance=other)) as b:
+            mine = create(a, "rummy", [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
+            theirs = create(b, "big-two", [{"kind": "human"}] + [{"kind": "bot", "bot": "easy"}] * 3)
+
+            def listed(http: TestClient, **query: str) -> dict[str, dict[str, Any]]:
+                answer = http.get("/api/tables", params={"limit": 100, **query}).json()
+                return {t["id"]: t for t in answer["tables"]}
+
+            for http in (a, b):
+                both = listed(http)
+                assert {mine["id"], theirs["id"]} <= set(both)
+                assert both[theirs["id"]]["status"] == both[mine["id"]]["status"] == "waiting"
+                assert set(listed(http, variant="rummy")) & {mine["id"], theirs["id"]} == {
+                    mine["id"]}
+            # A seat taken at b's table shows in a's lobby, and the game begins there.
+            join(b, theirs["id"], 0, "Ann")
+            seen = listed(a)[theirs["id"]]
+            assert seen["status"] == "playing" and seen["seats"][0]["name"] == "Ann"
+            assert theirs["id"] in listed(a, status="playing")
+            # The table itself is b's alone.
+            assert a.get(f"/api/tables/{theirs['id']}").status_code == 404
+    finally:
+        store = Store(db)
+        store.delete_tables(other)
+        store.close()

@@ -68,6 +68,8 @@ tables_t = Table(
     Column("owner_hash", String(64), nullable=True),  # the hash of the creator's owner token
     Column("turn_timeout", Float, nullable=True),  # seconds a person has for a turn
     Column("stand_in", String(32), nullable=True),  # the bot that plays for an absent person
+    # The table as the lobby lists it (JSON), kept by its process for the others to list.
+    Column("lobby", Text, nullable=True),
 )
 
 seats_t = Table(
@@ -400,6 +402,23 @@ class Store:
                               .order_by(results_t.c.finished, results_t.c.table_id)).all()
         return [ResultRow(r.table_id, r.seat, r.profile, r.variant, r.finished, r.place,
                           r.players, r.total, r.mu, r.sigma) for r in rows]
+
+    def set_lobby(self, table_id: str, info: dict[str, Any]) -> None:
+        """Keep what the lobby shows of the table, for every process to list."""
+        with self.engine.begin() as db:
+            db.execute(update(tables_t).where(tables_t.c.id == table_id)
+                       .values(lobby=json.dumps(info)))
+
+    def lobby(self, other_than: str, limit: int) -> list[dict[str, Any]]:
+        """What the lobby shows of the tables of the processes other than ``other_than`` that
+        are not archived, newest first (at most ``limit``), each with its status as stored."""
+        with self.engine.connect() as db:
+            rows = db.execute(
+                select(tables_t.c.lobby, tables_t.c.status)
+                .where(tables_t.c.owner != other_than, tables_t.c.lobby.is_not(None),
+                       tables_t.c.status.in_(("waiting", "playing", "finished")))
+                .order_by(tables_t.c.created.desc(), tables_t.c.id).limit(limit)).all()
+        return [{**json.loads(r.lobby), "status": r.status} for r in rows]
 
     def tables(self, owner: str, statuses: tuple[str, ...] | None = None) -> list[TableRow]:
         """The tables ``owner`` serves (those with one of ``statuses``, if given), oldest

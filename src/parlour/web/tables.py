@@ -107,6 +107,8 @@ class Table:
         self.touched = time.monotonic()
         #: The table of the rematch, once a player asked for one.
         self.rematch_id: str | None = None
+        #: What the lobby shows of the table, as last kept in the database (:meth:`publish`).
+        self._published: dict[str, Any] | None = None
         # The parts, each given what it needs of the match and of the server.
         self.seating = Seating(game, seats, owner_hash)
         self.hub = Hub(SeatViews(self.session, self.seating))
@@ -217,8 +219,18 @@ class Table:
         return self.hub.views.result()
 
     def broadcast(self) -> None:
-        """Send every client its own view of the table as it is now."""
-        self.hub.broadcast(self.version, self.info(), self.timer())
+        """Send every client its own view of the table as it is now, and keep what the lobby
+        shows of it in the database where that changed (for the other processes' lobbies)."""
+        info = self.info()
+        self.publish(info)
+        self.hub.broadcast(self.version, info, self.timer())
+
+    def publish(self, info: dict[str, Any] | None = None) -> None:
+        """Keep the table's lobby entry in the database, if it changed since it was last kept."""
+        info = self.info() if info is None else info
+        if info != self._published:
+            self.store.set_lobby(self.id, info)
+            self._published = info
 
     def updates(self, seats: list[int | None]) -> list[Update]:
         """The ``update`` messages for clients of ``seats``: the table and its timer worked out
@@ -510,6 +522,10 @@ def _seconds(value: float | None) -> str:
     return f"{_number(value or 0)} s"
 
 
+#: The most tables of the other processes a lobby lists (the newest).
+LOBBY_FROM_OTHERS = 500
+
+
 class Tables:
     """The tables one server process owns."""
 
@@ -575,6 +591,7 @@ class Tables:
                      self.settings.instance, "waiting", seeded=seeded,
                      owner_hash=table.seating.owner_hash, turn_timeout=turn_timeout, stand_in=stand_in),
             [SeatRow(s.seat, s.kind, s.bot_name, s.name, None) for s in seats])
+        table.publish()
         self.live[table_id] = table
         if table.seating.all_taken():
             table.deal()
@@ -672,13 +689,17 @@ class Tables:
 
     def listing(self, variant: str | None = None, status: str | None = None,
                 offset: int = 0, limit: int = 20) -> tuple[list[dict[str, Any]], int]:
-        """A page of the lobby: the live tables (of ``variant``, with ``status``, when given),
-        unfinished first, newest first within each; and how many there are in all."""
-        tables = [t for t in reversed(self.live.values())
-                  if (variant is None or t.game.name == variant)
-                  and (status is None or t.status == status)]
-        tables.sort(key=lambda t: t.status == "finished")
-        return [t.info() for t in tables[offset:offset + limit]], len(tables)
+        """A page of the lobby: this process's live tables, then the other processes' on the
+        same database (as they last kept them), of ``variant`` and with ``status`` when given,
+        unfinished first, newest first within each; and how many there are in all. One site
+        served by several processes lists every table whichever process answers."""
+        own = [t.info() for t in reversed(self.live.values())]
+        others = self.store.lobby(self.settings.instance, LOBBY_FROM_OTHERS)
+        tables = [t for t in own + others
+                  if (variant is None or t["variant"] == variant)
+                  and (status is None or t["status"] == status)]
+        tables.sort(key=lambda t: t["status"] == "finished")
+        return tables[offset:offset + limit], len(tables)
 
     # -- resuming and closing ------------------------------------------------------------------
     def resume(self) -> None:
