@@ -1,6 +1,7 @@
 // The single page: `#/` is the lobby, `#/table/ID` a table (seated if this browser holds a seat
-// there, else watching).
+// there, else watching); the settings this browser keeps apply to both from the start.
 import { hideLobby, showLobby } from "./lobby.js";
+import { wireSettings } from "./settings.js";
 import { closeTable, openTable } from "./table.js";
 
 function route() {
@@ -14,5 +15,6 @@ function route() {
   }
 }
 
+wireSettings();
 window.addEventListener("hashchange", route);
 route();
