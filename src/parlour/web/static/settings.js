@@ -131,7 +131,13 @@ export function wireSettings() {
       playSound("turn");
     }
   });
-  $("settings-preview").replaceChildren(...["AS", "KH", "QC", "10D"].map((c) => cardElement(c, ["small"])));
+  // A card of each suit, to see the size and colours chosen: pictures only, none of them a
+  // card of the game (no data-card, which names the cards at the table).
+  $("settings-preview").replaceChildren(...["AS", "KH", "QC", "10D"].map((c) => {
+    const card = cardElement(c, ["small"]);
+    card.removeAttribute("data-card");
+    return card;
+  }));
   // Another tab of this browser changed them: this one follows.
   window.addEventListener("storage", (event) => {
     if (event.key !== KEY && event.key !== null) return;
