@@ -158,10 +158,11 @@ def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
 
 
 def save_screenshot(page: Page, name: str, *, docs: str | None = None) -> None:
-    """Save the page under ``test-artifacts/``, and as the documentation's image ``docs``."""
+    """Save the page under ``test-artifacts/``, and as the documentation's image ``docs``. A
+    card still easing onto the felt is shown in its place, as it will be in a moment."""
     ARTIFACTS.mkdir(exist_ok=True)
     shot = ARTIFACTS / name
-    page.screenshot(path=str(shot), full_page=True)
+    page.screenshot(path=str(shot), full_page=True, animations="disabled")
     if docs is not None:
         refresh_docs_image(shot, DOCS_IMAGES / docs)
 

@@ -33,6 +33,37 @@ export function splitCard(text) {
   return m ? [m[1], m[2]] : null;
 }
 
+// The hand's orders beside the game's own (the settings' `sort`): ranks from two up to ace, and
+// the suits in alternating colours.
+const RANK_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
+const SUIT_ORDER = ["S", "H", "C", "D"];
+
+/** Where a card goes in each order: its suit's or its rank's place (not a card: last). */
+function placeBy(key) {
+  return (card) => {
+    const parts = splitCard(card);
+    return parts ? key(parts) : RANK_ORDER.length;
+  };
+}
+
+const ORDERS = new Map([
+  ["suit", placeBy(([, suit]) => SUIT_ORDER.indexOf(suit))],
+  ["rank", placeBy(([rank]) => RANK_ORDER.indexOf(rank))],
+]);
+
+/**
+ * The cards (as the game lists them) in the order `order` asks for: "suit", the suits apart
+ * (♠ ♥ ♣ ♦), each in the game's order; "rank", twos up to aces, the cards of one rank in the
+ * game's order; anything else, the game's order itself. A new array (anything not a card
+ * goes last).
+ */
+export function sortCards(cards, order) {
+  const listed = [...cards];
+  const place = ORDERS.get(order);
+  // Array.prototype.sort is stable: the cards of one suit (one rank) keep the game's order.
+  return place ? listed.sort((a, b) => place(a) - place(b)) : listed;
+}
+
 /** Whether a word of an action ("3D", "pass", "on") is a card. */
 export function isCard(word) {
   return splitCard(word) !== null;
@@ -52,7 +83,7 @@ function suitShape(suit, x, y, size) {
 /** A suit symbol as a small inline SVG (for text such as "trumps: ♦"). */
 export function suitIcon(suit) {
   const red = SUITS[suit]?.red;
-  return `<svg class="suit-icon ${red ? "red" : "black"}" viewBox="0 0 100 100" ` +
+  return `<svg class="suit-icon ${red ? "red" : "black"} suit-${SUITS[suit] ? suit : "none"}" viewBox="0 0 100 100" ` +
     `aria-label="${SUITS[suit]?.name ?? suit}" role="img">${SUIT_PATHS[suit] ?? ""}</svg>`;
 }
 
@@ -78,7 +109,7 @@ export function cardFace(text) {
     const size = rank === "A" ? 52 : 42;
     middle = suitShape(suit, 50 - size / 2, 70 - size / 2, size);
   }
-  return `<svg class="card-svg ${colour}" viewBox="0 0 100 140" role="img" aria-label="${cardName(text)}">` +
+  return `<svg class="card-svg ${colour} suit-${suit}" viewBox="0 0 100 140" role="img" aria-label="${cardName(text)}">` +
     '<rect x="1.5" y="1.5" width="97" height="137" rx="9" class="face"/>' +
     corner(rank, suit) +
     `<g transform="rotate(180 50 70)">${corner(rank, suit)}</g>` +

@@ -1,8 +1,9 @@
-// The seat's hand: its cards (the playable ones marked, the selected ones raised), laid out to
-// fit the width, selected by click or by keyboard, and where the keyboard focus goes when the
-// table is drawn again.
-import { cardElement, prettyCards } from "./cards.js";
+// The seat's hand: its cards (the playable ones marked, the selected ones raised), in the order
+// the settings ask for, laid out to fit the width, selected by click or by keyboard, and where
+// the keyboard focus goes when the table is drawn again.
+import { cardElement, prettyCards, sortCards } from "./cards.js";
 import { byId as $, element } from "./dom.js";
+import { settings } from "./settings.js";
 import { S } from "./table-state.js";
 
 // The least width of a card in hand left showing, in CSS pixels: enough for a finger.
@@ -41,7 +42,9 @@ export function renderHand() {
   }
   const playable = playableCards();
   const anyCards = view.legal.some((m) => m.cards.length);
-  for (const card of view.hand) {
+  // In the order the player chose (the game's own unless they chose another): the arrows, the
+  // rover and the two rows all follow the cards as they are laid out.
+  for (const card of sortCards(view.hand, settings().sort)) {
     const classes = ["in-hand"];
     if (S.selected.has(card)) classes.push("selected");
     if (card === view.new_card) classes.push("new-card");

@@ -1,8 +1,10 @@
 // The single page: `#/` is the lobby, `#/table/ID` a table (seated if this browser holds a seat
 // there, else watching), `#/leaderboard/GAME` a game's leaderboard and `#/people/ID` a person's
-// page; `#profile=KEY` brings a profile to this browser.
+// page; `#profile=KEY` brings a profile to this browser. The settings this browser keeps apply
+// to every view from the start.
 import { hideLobby, showLobby } from "./lobby.js";
 import { hidePeople, showLeaderboard, showPerson, takeProfileFromLink } from "./people.js";
+import { wireSettings } from "./settings.js";
 import { closeTable, openTable } from "./table.js";
 
 function route() {
@@ -26,5 +28,6 @@ function route() {
   }
 }
 
+wireSettings();
 window.addEventListener("hashchange", route);
 route();

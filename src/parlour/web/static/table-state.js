@@ -14,6 +14,9 @@ export const S = {
   // The game's family record (from /api/variants: its verbs, felt, …) and its felt module.
   family: null,
   felt: null,
+  // The cards the felt showed when last drawn (null: not drawn yet at this table): those new
+  // since are eased in.
+  feltCards: null,
   selected: new Set(),
   // The card of the hand that Tab reaches (the hand is one stop, arrows move within it) and
   // its place, kept across updates: the nearest card takes over when it leaves the hand.

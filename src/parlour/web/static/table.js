@@ -3,7 +3,8 @@
 // menus, hints and reviews) and, in the middle, by the felt module of the game's family, named
 // by the family's record from /api/variants (family.js). This module holds them together: it
 // opens and closes the table, answers the socket's messages, draws the whole table on each
-// update, and takes the table's keys from anywhere on the page.
+// update (again on a change of the settings, and with the cue of each update: a card that came
+// onto the felt eased in, a sound), and takes the table's keys from anywhere on the page.
 import { api, loadVariants, owners, playerName, seats, TableSocket } from "./api.js";
 import { askHint, showHint } from "./advice.js";
 import { nextDeal, renderDealOver } from "./deal-over.js";
@@ -14,6 +15,8 @@ import { takeSeat } from "./lobby.js";
 import { renderLog } from "./log.js";
 import { act, clearSelection, markSuggested, renderActions } from "./moves.js";
 import { renderHead, renderSeats } from "./seats.js";
+import { onSettings, settings } from "./settings.js";
+import { playSound } from "./sounds.js";
 import { relabel, S, seatName } from "./table-state.js";
 import { comeBack, countdown, renderNotice, runsFor, setTimer, showNotice } from "./timer.js";
 
@@ -34,6 +37,31 @@ function renderTurn(obs) {
   if (view.your_turn && runsFor(S.seat)) turn.append(" ", countdown("long"));
 }
 
+/** The cards on the felt now, by their faces. */
+function feltCards() {
+  return new Set([...$("felt").querySelectorAll(".card[data-card]")].map((c) => c.dataset.card));
+}
+
+/** Mark the cards that came onto the felt since it was last drawn at this table (a card played
+ * to the trick, a meld, a discard): the style sheet eases them in, unless the player turned the
+ * animations off or their system asks for reduced motion. */
+function markArrivals(before) {
+  if (!before) return;
+  for (const card of $("felt").querySelectorAll(".card[data-card]")) {
+    if (!before.has(card.dataset.card)) card.classList.add("arrive");
+  }
+}
+
+/** The sounds an update calls for, if the player switched them on: a card played (fewer cards
+ * held in all, in the same deal) and the turn come to this seat. */
+function soundCues(before, view, table) {
+  if (!before || !settings().sounds) return;
+  const held = (v) => (v.hand_sizes ?? []).reduce((sum, n) => sum + n, 0);
+  const played = before.table.deal === table.deal && held(view) < held(before.view);
+  if (played) playSound("card");
+  if (view.your_turn && !before.view.your_turn) playSound("turn", played ? 0.15 : 0);
+}
+
 function render() {
   if (!S.table || !S.view) return;
   const obs = S.view.observation;
@@ -48,7 +76,10 @@ function render() {
   renderHead();
   renderNotice();
   renderSeats(obs);
+  const before = S.feltCards;
   renderFelt(obs);
+  S.feltCards = obs ? feltCards() : null;
+  markArrivals(obs ? before : null);
   renderTurn(obs);
   renderHand();
   renderActions();
@@ -70,6 +101,8 @@ function typing(target) {
 function onKey(event) {
   if (event.defaultPrevented || event.ctrlKey || event.altKey || event.metaKey || event.repeat) return;
   if ($("table-view").hidden || S.seat === null || !S.view || typing(event.target)) return;
+  // The settings dialog open: its keys are its own (Escape closes it).
+  if ($("settings").open) return;
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
   const choices = $("choices");
   const verb = verbOfKey(key);
@@ -115,6 +148,7 @@ function onMessage(message) {
       break;
     case "update": {
       const changed = message.version !== S.version;
+      if (changed && S.view && S.table) soundCues({ view: S.view, table: S.table }, message.view, message.table);
       S.table = message.table;
       S.view = message.view;
       S.version = message.version;
@@ -187,6 +221,10 @@ function wire() {
     markSuggested(null);
   });
   document.addEventListener("keydown", onKey);
+  // A new order of the hand, a card size, colours: the table drawn again at once.
+  onSettings(() => {
+    if (!$("table-view").hidden) render();
+  });
   $("join-bar").addEventListener("submit", async (event) => {
     event.preventDefault();
     const name = $("join-name").value.trim();
@@ -209,7 +247,7 @@ export async function openTable(id) {
   const stored = seats.get(id);
   Object.assign(S, {
     id, seat: stored?.seat ?? null, token: stored?.token ?? null, table: null, view: null,
-    version: -1, family: null, felt: null, selected: new Set(), rover: null, labels: null, owner: owners.get(id),
+    version: -1, family: null, felt: null, feltCards: null, selected: new Set(), rover: null, labels: null, owner: owners.get(id),
     menus: new Map(), review: null, rematch: null,
   });
   $("table-view").hidden = false;
