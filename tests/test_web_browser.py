@@ -1289,3 +1289,62 @@ def test_two_processes_on_one_postgresql_database_list_each_others_tables(
         for name in names:
             store.delete_tables(name)
         store.close()
+
+
+def test_the_replay_viewer_steps_through_a_deal_showing_only_what_the_seat_saw(
+        fresh_server: Callable[..., str], new_page: Callable[..., Page]) -> None:
+    import urllib.request as request
+
+    from helpers import hidden_now
+    from parlour.client import play_remote
+    from parlour.records import replay_deal
+
+    base = fresh_server()
+    page = new_page()
+    received: list[dict[str, Any]] = []
+    page.on("response", lambda r: received.append(r.json()) if "/replay/" in r.url else None)
+    page.goto(f"{base}/#/")
+    page.fill("#profile-name", "Cam")
+    page.click("#create-profile")
+    expect(page.locator("#my-page")).to_have_text("Cam")
+    key = page.evaluate("() => localStorage.getItem('parlour.profile')")
+    table = new_table(base, "forty-five", ["human", "greedy", "greedy", "greedy"],
+                      options={"target": 5}, seed=4)
+    token = post(base, f"/api/tables/{table['id']}/join", {"seat": 0, "profile": key})["token"]
+    play_remote(base, table["id"], "greedy", token=token)
+    # From the person's own page to the replay of their match.
+    page.click("#my-page")
+    page.click("#person-matches a.replay-link >> nth=-1")
+    expect(page.locator("#replay-title")).to_contain_text("from your seat (P0)")
+    expect(page.locator("#replay-where")).to_have_text("as dealt")
+    steps = int(page.get_attribute("#replay-step", "max") or 0)
+    assert steps > 10
+    # Forward a move at a time to the end, then back, by button and by key.
+    for _ in range(steps):
+        page.click("#replay-next")
+    expect(page.locator("#replay-where")).to_have_text(f"move {steps} of {steps}")
+    expect(page.locator("#replay-end")).to_contain_text("End of the deal")
+    page.keyboard.press("Home")
+    expect(page.locator("#replay-where")).to_have_text("as dealt")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#replay-where")).to_have_text(f"move 1 of {steps}")
+    page.click("#replay-moves li >> nth=4 >> button")
+    expect(page.locator("#replay-where")).to_have_text(f"move 5 of {steps}")
+    # The review marks the seat's own moves, and only those.
+    page.click("#replay-review")
+    expect(page.locator("#replay-moves .judged").first).to_be_visible()
+    assert page.locator("#replay-moves li:not(.mine) .judged").count() == 0
+    # Everything the viewer received names no card the seat could not see at that step.
+    with request.urlopen(f"{base}/api/tables/{table['id']}/record", timeout=10) as answer:
+        record = json.loads(answer.read())
+    frames = [r for r in received if "frames" in r]
+    assert frames
+    for replay in frames:
+        state = replay_deal(record["deals"][replay["deal"] - 1])
+        shown = state.game.new_deal(**state.setup())
+        for frame, (_, action) in zip(replay["frames"], [(None, None), *state.history],
+                                      strict=True):
+            if action is not None:
+                shown.apply(action)
+            hidden = {str(c) for c in hidden_now(shown, 0)}
+            assert not set(re.findall(r"\b(?:10|[2-9JQKA])[CDHS]\b", json.dumps(frame))) & hidden

@@ -15,7 +15,16 @@ from starlette.testclient import TestClient
 from parlour.web import create_app
 from parlour.web.people import ANCHORS, FORMER, People, Seated, profile_id
 from parlour.web.store import Store
-from web_helpers import SHORT, Session, close_all, create, game_of, play_deal
+from web_helpers import (
+    SHORT,
+    Session,
+    cards_named,
+    close_all,
+    create,
+    game_of,
+    hidden_from,
+    play_deal,
+)
 
 
 @pytest.fixture
@@ -181,3 +190,81 @@ def test_unknown_pages_are_not_found(http: TestClient) -> None:
     assert http.get("/api/profiles/" + "x" * 500).status_code == 404
     assert http.get("/api/leaderboard/big-three").status_code == 404
     assert http.put("/api/profiles/me").status_code == 405
+
+
+# -- replays --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["big-two-4card", "forty-five", "rummy"])
+def test_a_replay_shows_the_viewer_only_what_their_seat_saw(http: TestClient,
+                                                            variant: str) -> None:
+    _, key = new_profile(http, "Gil")
+    table = play_match(http, key, variant=variant) if variant != "rummy" else None
+    if table is None:  # Rummy: two seats
+        table = create(http, "rummy", [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}],
+                       seed=5)
+        joined = http.post(f"/api/tables/{table['id']}/join", json={"seat": 0, "profile": key})
+        session = Session(http, table["id"], joined.json()["token"])
+        play_deal([session], game_of(table))
+        session.close()
+        table = http.get(f"/api/tables/{table['id']}").json()["table"]
+        assert table["status"] == "finished"  # a match of one deal
+    answer = http.get(f"/api/tables/{table['id']}/replay/1", headers=bearer(key))
+    assert answer.status_code == 200, answer.text
+    replay = answer.json()
+    state = http.app.state.tables.get(table["id"]).match.deals[0]  # type: ignore[attr-defined]
+    assert replay["seat"] == 0 and replay["deal"] == 1
+    assert len(replay["frames"]) == len(state.history) + 1
+    shown = state.game.new_deal(**state.setup())
+    for frame, (seat, action) in zip(replay["frames"], [(None, None), *state.history],
+                                     strict=True):
+        if action is not None:
+            shown.apply(action)
+            assert frame["move"]["seat"] == seat and frame["move"]["mine"] == (seat == 0)
+            assert frame["move"]["action"] == (str(action) if seat == 0 else None)
+        # Every frame is the seat's own view then: no card it could not see.
+        assert not cards_named(frame) & {str(c) for c in hidden_from(shown, 0)}, frame["move"]
+        assert frame["hand"] == [str(c) for c in shown.observation(0).hand]
+    # At the end, what the rules lay down (the result) for everyone.
+    assert replay["end"]["result"] == list(state.returns())
+
+
+def test_a_replay_is_for_its_players_of_a_finished_match(http: TestClient) -> None:
+    _, key = new_profile(http, "Hal")
+    _, stranger = new_profile(http, "Ivy")
+    table = play_match(http, key)
+    path = f"/api/tables/{table['id']}/replay"
+    refusals = [
+        (http.get(f"{path}/1"), 401, "that key is no profile's"),
+        (http.get(f"{path}/1", headers=bearer("x" * 40)), 401, "that key is no profile's"),
+        (http.get(f"{path}/1", headers=bearer(stranger)), 403, "your own matches"),
+        (http.get(f"{path}/2", headers=bearer(key)), 400, "from 1 to 1"),
+        (http.get(f"{path}/0", headers=bearer(key)), 400, "from 1 to 1"),
+        (http.get("/api/tables/t-nope/replay/1", headers=bearer(key)), 404, "no table"),
+        (http.post(f"{path}/1/review", headers=bearer(stranger)), 403, "your own matches"),
+        (http.post(f"{path}/3/review", headers=bearer(key)), 400, "from 1 to 1"),
+    ]
+    for answer, status, message in refusals:
+        assert answer.status_code == status and message in answer.json()["error"], answer.text
+    assert http.get(f"{path}/x", headers=bearer(key)).status_code == 404
+    # A match that goes on is not replayed.
+    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "greedy"}] * 3
+    running = create(http, "big-two-4card", seats, seed=5, **SHORT["big-two-4card"])
+    http.post(f"/api/tables/{running['id']}/join", json={"seat": 0, "profile": key})
+    answer = http.get(f"/api/tables/{running['id']}/replay/1", headers=bearer(key))
+    assert answer.status_code == 409 and "goes on" in answer.json()["error"]
+
+
+def test_a_replay_brings_the_review_of_the_viewers_own_moves(http: TestClient) -> None:
+    _, key = new_profile(http, "Jo")
+    table = play_match(http, key)
+    replay = http.get(f"/api/tables/{table['id']}/replay/1", headers=bearer(key)).json()
+    mine = {f["move"]["step"] for f in replay["frames"] if f["move"] and f["move"]["mine"]}
+    review = http.post(f"/api/tables/{table['id']}/replay/1/review", headers=bearer(key))
+    assert review.status_code == 200, review.text
+    judged = review.json()
+    assert judged["deal"] == 1 and judged["level"] == "medium"
+    # Each judgement is of one of the viewer's own moves with a choice (never another seat's).
+    assert judged["decisions"] and {d["move"] for d in judged["decisions"]} <= mine
+    again = http.post(f"/api/tables/{table['id']}/replay/1/review", headers=bearer(key))
+    assert again.json() == judged  # worked out once

@@ -38,7 +38,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import parlour
 from parlour.bots import bot_names, offered_bots
-from parlour.errors import VariantError
+from parlour.errors import ParlourError, VariantError
 from parlour.records import check_save_path
 from parlour.registry import families, family_of, get_variant, variants
 from parlour.summaries import summary
@@ -298,6 +298,19 @@ def create_app(
             return _error(WebError(str(e), 404))
         return JSONResponse(people.leaderboard(variant))
 
+    async def replay(request: Request) -> Response:
+        """A deal of a finished match, for a person who played it (Bearer: their profile's
+        key); ``POST …/review``: the review of their decisions in it."""
+        try:
+            table_id, deal = request.path_params["table_id"], request.path_params["deal"]
+            if request.method == "POST":
+                return JSONResponse(await tables.replay_review(table_id, _bearer(request), deal))
+            return JSONResponse(tables.replay(table_id, _bearer(request), deal))
+        except WebError as e:
+            return _error(e)
+        except ParlourError as e:
+            return _error(WebError(shorten(str(e))))
+
     api = [
         Route("/variants", list_variants, methods=["GET"]),
         Route("/profiles", create_profile, methods=["POST"]),
@@ -310,6 +323,8 @@ def create_app(
         Route("/tables/{table_id}/rematch", rematch, methods=["POST"]),
         Route("/tables/{table_id}/seats/{seat:int}", hand_over_seat, methods=["POST"]),
         Route("/tables/{table_id}/record", table_record, methods=["GET"]),
+        Route("/tables/{table_id}/replay/{deal:int}", replay, methods=["GET"]),
+        Route("/tables/{table_id}/replay/{deal:int}/review", replay, methods=["POST"]),
     ]
     def felt_of(request: Request) -> Path:
         """The felt module of the family the path names; 404 for any other name."""

@@ -39,10 +39,10 @@ from parlour.cards import parse_card
 from parlour.errors import ParlourError, VariantError
 from parlour.game import Action, Game, State
 from parlour.match import Match
-from parlour.records import save
+from parlour.records import deal_record, save
 from parlour.registry import new_game
 from parlour.session import HUMAN, TableSession
-from parlour.web import hints
+from parlour.web import hints, replays
 from parlour.web.hub import Client, Hub, SeatViews, ViewCache
 from parlour.web.limits import RateLimit, quote, shorten
 from parlour.web.messages import (
@@ -522,6 +522,8 @@ def _seconds(value: float | None) -> str:
     return f"{_number(value or 0)} s"
 
 
+#: The replays' reviews a process keeps.
+REVIEWS_KEPT = 256
 #: The most tables of the other processes a lobby lists (the newest).
 LOBBY_FROM_OTHERS = 500
 
@@ -544,6 +546,8 @@ class Tables:
         self.hints: set[asyncio.Task[None]] = set()
         self.create_limit = RateLimit(settings.tables_per_minute, settings.table_burst)
         self._sweeper: asyncio.Task[None] | None = None
+        #: The replays' reviews worked out lately, by table, seat and deal.
+        self._reviews: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
 
     # -- creating ------------------------------------------------------------------------------
     def create(self, body: object, client: str = "") -> tuple[Table, str]:
@@ -648,6 +652,50 @@ class Tables:
         if wait:
             raise WebError(f"too many new tables from your address: try again in "
                            f"{math.ceil(wait)} s", 429, retry_after=wait)
+
+    # -- replays -------------------------------------------------------------------------------
+    def replay_seat(self, table_id: str, key: object, deal: int) -> tuple[Table, int]:
+        """The finished table ``table_id`` and the seat the profile of ``key`` held in its deal
+        number ``deal``: refused when the match goes on (409), for anyone who did not play it
+        (403), and for a deal from before the person sat down."""
+        table = self.get(table_id)
+        profile = self.people.holder(key)
+        if not table.match.is_over:
+            raise WebError("a replay is of a finished match: this one goes on", 409)
+        held = [s for s in table.seating.seats if s.profile == profile.id]
+        if not held:
+            raise WebError("a replay is of your own matches: you did not play this one", 403)
+        if held[0].sits_from > deal:
+            raise WebError(f"you played this seat from deal {held[0].sits_from}: a replay is "
+                           "of your own deals", 403)
+        return table, held[0].seat
+
+    def replay(self, table_id: str, key: object, deal: int) -> dict[str, Any]:
+        """Deal ``deal`` of a finished match, for a person who played it
+        (:func:`parlour.web.replays.replay`)."""
+        table, seat = self.replay_seat(table_id, key, deal)
+        return replays.replay(table.match.deals, seat, deal, table.game.players)
+
+    async def replay_review(self, table_id: str, key: object, deal: int) -> dict[str, Any]:
+        """The review of the viewer's own decisions in deal ``deal`` of a finished match they
+        played, judged at the server's advice level in its hint processes (worked out once a
+        deal and seat, then kept)."""
+        table, seat = self.replay_seat(table_id, key, deal)
+        if not 1 <= deal <= len(table.match.deals):
+            raise WebError(f"a review is of a deal of the match, from 1 to "
+                           f"{len(table.match.deals)}")
+        cached = self._reviews.get((table_id, seat, deal))
+        if cached is not None:
+            return cached
+        game = table.game
+        answer: dict[str, Any] = await asyncio.get_running_loop().run_in_executor(
+            self.hint_pool, hints.work_out_review, game.name, game.players,
+            game.option_values(), deal_record(table.match.deals[deal - 1]), seat,
+            self.settings.advice_level, deal)
+        self._reviews[(table_id, seat, deal)] = answer
+        while len(self._reviews) > REVIEWS_KEPT:
+            self._reviews.popitem(last=False)
+        return answer
 
     def forget(self, profile: str) -> None:
         """A profile was deleted: the tables in memory call its seats as the database now does

@@ -49,6 +49,11 @@ export const api = {
   deleteProfile: (key) => request("DELETE", "/api/profiles/me", undefined, key),
   profile: (id) => request("GET", `/api/profiles/${encodeURIComponent(id)}`),
   leaderboard: (variant) => request("GET", `/api/leaderboard/${encodeURIComponent(variant)}`),
+  /** A deal of a finished match this profile played, frame by frame; and its review. */
+  replay: (id, deal, key) =>
+    request("GET", `/api/tables/${encodeURIComponent(id)}/replay/${deal}`, undefined, key),
+  replayReview: (id, deal, key) =>
+    request("POST", `/api/tables/${encodeURIComponent(id)}/replay/${deal}/review`, undefined, key),
   /** Play again: the rematch table of a finished match, the same seat taken there. */
   rematch: (id, token) =>
     request("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, undefined, token),

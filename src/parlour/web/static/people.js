@@ -149,12 +149,16 @@ export async function showPerson(id) {
     element("a", { href: `#/leaderboard/${encodeURIComponent(r.variant)}`, textContent: r.variant }),
     `: ${r.rating.toFixed(1)} after ${r.matches} ${r.matches === 1 ? "match" : "matches"}`));
   const plots = page.ratings.map((r) => plot(r.variant, page.matches.filter((m) => m.variant === r.variant)));
+  // A person's own matches can be replayed: the viewer's profile is theirs.
+  const mine = await myProfileId();
   const matches = page.matches.slice().reverse().map((m) => element("tr", {},
     element("td", {}, new Date(m.finished * 1000).toLocaleString()),
     element("td", {}, m.variant),
     element("td", {}, `${ordinalWord(m.place)} of ${m.players}`),
     element("td", {}, m.rating.toFixed(1)),
-    element("td", {}, element("a", { href: `#/table/${encodeURIComponent(m.table)}`, textContent: "table" }))));
+    element("td", {}, mine === page.profile.id
+      ? element("a", { className: "replay-link", href: `#/replay/${encodeURIComponent(m.table)}/1`, textContent: "replay" })
+      : element("a", { href: `#/table/${encodeURIComponent(m.table)}`, textContent: "table" }))));
   view.replaceChildren(element("section", { className: "panel person" },
     element("h2", { id: "person-name" }, page.profile.name),
     ratings.length ? element("ul", { id: "person-ratings" }, ...ratings)
@@ -163,6 +167,16 @@ export async function showPerson(id) {
     matches.length ? element("table", { id: "person-matches", className: "people-table" },
       element("thead", {}, element("tr", {}, ...["finished", "game", "place", "rating after", ""].map((h) => element("th", {}, h)))),
       element("tbody", {}, ...matches)) : ""));
+}
+
+async function myProfileId() {
+  const key = profileKey.get();
+  if (!key) return null;
+  try {
+    return (await api.myProfile(key)).profile.id;
+  } catch {
+    return null;
+  }
 }
 
 function ordinalWord(n) {
