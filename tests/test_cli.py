@@ -387,7 +387,8 @@ def test_the_plain_player_gives_searching_bots_a_time_limit() -> None:
     table = cli.Table(match, [cli.HUMAN, "medium", "greedy", "expert"],
                       cli.Prompt(io.StringIO(), out), out, None)
     def budget(bot: object) -> tuple[object, object]:
-        return getattr(bot, "iterations", None), getattr(bot, "time_limit", None)
+        config = getattr(bot, "config", None)
+        return getattr(config, "iterations", None), getattr(config, "time_limit", None)
 
     expected = [None, *(make_bot(n, interactive=True) for n in ("medium", "greedy", "expert"))]
     assert [budget(b) for b in table.session.bots] == [budget(b) for b in expected]

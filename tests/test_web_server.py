@@ -31,6 +31,7 @@ from parlour.bots.learned import weights
 from parlour.client import play_remote
 from parlour.records import replay_match
 from parlour.web import create_app
+from parlour.web.people import profile_id
 from parlour.web.settings import Settings
 from parlour.web.store import SeatRow, Store, hash_token
 from web_helpers import (
@@ -956,3 +957,29 @@ def test_processes_on_one_database_list_each_others_tables(database: tuple[str, 
         store = Store(db)
         store.delete_tables(other)
         store.close()
+
+
+def test_parlour_client_sits_down_with_the_profile_kept_in_the_statistics_file(
+        server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import httpx2 as httpx
+
+    from parlour.stats import PlayerStats
+
+    monkeypatch.setenv("PARLOUR_STATS", str(tmp_path / "stats.json"))
+    seen = []
+    for seed in (1, 2):
+        table = httpx.post(f"{server}/api/tables", json={
+            "variant": "big-two-4card", "options": {"deals": 1}, "seed": seed,
+            "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "easy"}] * 3}).json()["table"]
+        printed = io.StringIO()
+        assert parlour.cli.main(["client", server, table["id"], "--profile", "--name", "Kim"],
+                                out=printed) == 0, printed.getvalue()
+        seat = httpx.get(f"{server}/api/tables/{table['id']}").json()["table"]["seats"][0]
+        seen.append((seat["name"], seat["profile"]))
+    # Made once, under the name given, and kept: the same person at both tables.
+    key = PlayerStats().profile_key(server)
+    assert key is not None and seen == [("Kim", profile_id(key))] * 2
+    page = httpx.get(f"{server}/api/profiles/{profile_id(key)}").json()
+    assert page["ratings"][0]["matches"] == 2
+    # The statistics file still reads, its rows and its key both.
+    assert PlayerStats().problem is None

@@ -41,6 +41,7 @@ from parlour.cards import Card, CardSet, parse_card
 from parlour.errors import ParlourError
 from parlour.game import Action, Game, Observation, State
 from parlour.registry import new_game
+from parlour.stats import PlayerStats
 
 #: The ``ref`` of a next_deal this client sends: another seat may have dealt first, and that
 #: refusal is expected.
@@ -110,9 +111,25 @@ def _convert(hint: Any, value: Any, proto: State) -> Any:
 # -- playing at a remote seat --------------------------------------------------------------------
 
 
-def join(url: str, table_id: str, seat: int | None = None, name: str | None = None) -> dict[str, Any]:
-    """Take a seat at ``table_id`` over HTTP: ``{"seat", "token", "table"}``."""
-    return _post(f"{url.rstrip('/')}/api/tables/{table_id}/join", {"seat": seat, "name": name})
+def join(url: str, table_id: str, seat: int | None = None, name: str | None = None,
+         profile: str | None = None) -> dict[str, Any]:
+    """Take a seat at ``table_id`` over HTTP: ``{"seat", "token", "table"}``; with a
+    ``profile``'s key, under the profile's name (and rated with it)."""
+    body: dict[str, Any] = {"seat": seat, "name": name}
+    if profile is not None:
+        body["profile"] = profile
+    return _post(f"{url.rstrip('/')}/api/tables/{table_id}/join", body)
+
+
+def profile_key(url: str, name: str | None, stats: PlayerStats) -> str:
+    """This player's profile key at the server at ``url``: the one kept in the statistics
+    file, or a new profile made there under ``name`` (default "Player") and kept."""
+    key = stats.profile_key(url)
+    if key is None:
+        made = _post(f"{url.rstrip('/')}/api/profiles", {"name": name or "Player"})
+        key = str(made["key"])
+        stats.set_profile_key(url, key)
+    return key
 
 
 def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -235,6 +252,10 @@ def add_arguments(parser: Any) -> None:
                         help="the seat to take (default: the first free one)")
     parser.add_argument("--token", default=None, help="play the seat this token holds (reconnect)")
     parser.add_argument("--name", default=None, help="the name shown at the table")
+    parser.add_argument("--profile", action="store_true",
+                        help="sit down with your profile at this server (made under --name the "
+                             "first time and kept in your statistics file): the same person at "
+                             "every table, rated when the match ends")
     parser.add_argument("--bot", default="greedy", help="the bot that plays (default greedy)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the bot's choices")
 
@@ -245,7 +266,8 @@ def run(args: Any, out: TextIO) -> int:
     :class:`ClientError`, which the command reports with exit code 2."""
     token = args.token
     if token is None:
-        taken = join(args.url, args.table, args.seat, args.name)
+        key = profile_key(args.url, args.name, PlayerStats()) if args.profile else None
+        taken = join(args.url, args.table, args.seat, args.name, key)
         token = str(taken["token"])
         # The token is the seat: printed so that the seat can be taken back (--token) after a
         # lost connection, and by nothing else.

@@ -2,7 +2,9 @@
 the deals played and won, the points, and the matches played and won.
 
 The terminal table and the plain-text player add every deal a person finishes; ``parlour stats``
-and the start screen show them. They live in one small JSON file: ``$PARLOUR_STATS`` if set,
+and the start screen show them. The same file keeps the player's profile key at each server's
+web tables (``parlour client --profile``), so that they are the same person there at every
+table. They live in one small JSON file: ``$PARLOUR_STATS`` if set,
 otherwise ``$XDG_DATA_HOME/parlour/stats.json`` (``~/.local/share/parlour/stats.json``). A file
 that cannot be read is never overwritten: the statistics are then left alone, and
 ``parlour stats`` says why.
@@ -83,6 +85,8 @@ class PlayerStats:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or default_path()
         self._rows: dict[tuple[str, str], Row] = {}
+        #: The player's profile keys at web tables, by server (``parlour client --profile``).
+        self._profiles: dict[str, str] = {}
         #: Why the file could not be read (then it is never written); ``None`` if it could.
         self.problem: str | None = None
         try:
@@ -97,6 +101,7 @@ class PlayerStats:
         except (ValueError, TypeError, KeyError) as e:
             self.problem = f"{self.path} is not a statistics file parlour wrote ({e})"
             self._rows.clear()
+            self._profiles.clear()
 
     def _load(self, data: Any) -> None:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
@@ -108,10 +113,25 @@ class PlayerStats:
                     or not isinstance(row.points, (int, float)) or not math.isfinite(row.points)):
                 raise ValueError(f"a row has counts that are not whole numbers: {item!r:.80}")
             self._rows[(row.variant, row.opponents)] = row
+        keys = data.get("profiles", {})
+        if not isinstance(keys, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                                 for k, v in keys.items()):
+            raise ValueError("its profiles are not keys by server")
+        self._profiles = dict(keys)
 
     def rows(self) -> list[Row]:
         """Every row, by variant and then opponents."""
         return [self._rows[k] for k in sorted(self._rows)]
+
+    def profile_key(self, server: str) -> str | None:
+        """The key of this player's profile at the web tables of ``server`` (its address, as
+        ``parlour client`` is given it), or ``None``."""
+        return self._profiles.get(server.rstrip("/"))
+
+    def set_profile_key(self, server: str, key: str) -> None:
+        """Keep the key of this player's profile at ``server``, and save."""
+        self._profiles[server.rstrip("/")] = key
+        self.save()
 
     def add_deal(self, variant: str, opponents: Iterable[str], points: float, won: bool,
                  match_won: bool | None = None) -> None:
@@ -130,7 +150,9 @@ class PlayerStats:
         not be read. :class:`RecordError` if it cannot be written."""
         if self.problem is not None:
             return
-        data = {"format": FORMAT, "rows": [asdict(r) for r in self.rows()]}
+        data: dict[str, Any] = {"format": FORMAT, "rows": [asdict(r) for r in self.rows()]}
+        if self._profiles:
+            data["profiles"] = dict(sorted(self._profiles.items()))
         part = self.path.with_name(self.path.name + ".part")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
