@@ -1258,6 +1258,7 @@ def test_a_finished_match_puts_the_player_on_the_leaderboard_and_their_page(
     expect(page.locator(".rating-plot circle")).to_have_count(1)
     expect(page.locator("#person-matches tbody tr")).to_have_count(1)
     expect(page.locator("#person-matches")).to_contain_text(" of 4")
+    save_screenshot(page, "web-person.png", docs="web-person.png")
 
 
 def test_two_processes_on_one_postgresql_database_list_each_others_tables(
@@ -1334,6 +1335,7 @@ def test_the_replay_viewer_steps_through_a_deal_showing_only_what_the_seat_saw(
     page.click("#replay-review")
     expect(page.locator("#replay-moves .judged").first).to_be_visible()
     assert page.locator("#replay-moves li:not(.mine) .judged").count() == 0
+    save_screenshot(page, "web-replay.png", docs="web-replay.png")
     # Everything the viewer received names no card the seat could not see at that step.
     with request.urlopen(f"{base}/api/tables/{table['id']}/record", timeout=10) as answer:
         record = json.loads(answer.read())

@@ -27,9 +27,10 @@ function show(at) {
 
 function moveItem(frame) {
   const move = frame.move;
-  const who = move.mine ? "You" : `P${move.seat}`;
+  // Another seat's move reads as its log told it, which names the seat.
+  const said = move.mine ? `You: ${move.words}` : move.words;
   const item = element("li", { className: move.mine ? "mine" : "", dataset: { step: move.step } },
-    element("button", { type: "button", className: "link", textContent: `${who}: ${prettyCards(move.words)}` }));
+    element("button", { type: "button", className: "link", textContent: prettyCards(said) }));
   item.firstChild.addEventListener("click", () => show(move.step));
   const judged = R.judged.get(move.step);
   if (judged) {
