@@ -5,7 +5,6 @@ leaves the records. Hostile input for every route is refused with a clear error.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,26 +18,11 @@ from web_helpers import (
     SHORT,
     Session,
     cards_named,
-    close_all,
     create,
     game_of,
     hidden_from,
     play_deal,
 )
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'web.sqlite'}"
-
-
-@pytest.fixture
-def http(db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db, bot_delay=0, advice_level="medium")) as client:
-        try:
-            yield client
-        finally:
-            close_all()
 
 
 def new_profile(http: TestClient, name: str) -> tuple[dict[str, Any], str]:

@@ -48,21 +48,6 @@ from web_helpers import (
     settled,
 )
 
-
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'web.sqlite'}"
-
-
-@pytest.fixture
-def http(db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db, bot_delay=0, advice_level="medium")) as client:
-        try:
-            yield client
-        finally:
-            close_all()
-
-
 # -- the lobby -----------------------------------------------------------------------------------
 
 
