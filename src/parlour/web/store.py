@@ -254,8 +254,9 @@ class Store:
         with self.engine.connect() as db:
             rows = db.execute(select(chat_t).where(chat_t.c.table_id == table_id)
                               .order_by(chat_t.c.n)).all()
-        return [{"n": r.n, "seat": r.seat, "name": r.name, "text": r.text,
-                 "reaction": r.reaction, "t": r.t} for r in rows]
+        # (by the mapping: a row's own ``t`` is its tuple, not the column)
+        return [{key: r._mapping[key] for key in ("n", "seat", "name", "text", "reaction", "t")}
+                for r in rows]
 
     def set_status(self, table_id: str, status: str, record: dict[str, Any] | None = None) -> None:
         values: dict[str, Any] = {"status": status}
