@@ -10,10 +10,13 @@ import asyncio
 import contextlib
 import json
 import threading
+import unicodedata
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import parlour.web.hints
 import parlour.web.hub
@@ -22,7 +25,16 @@ from parlour.game import Action
 from parlour.match import Match
 from parlour.registry import new_game
 from parlour.session import HUMAN, TableSession
-from parlour.web.chat import KEPT, RATE_LINES, RATE_SECONDS, REACTIONS, RECENT, TEXT_LIMIT, Chat
+from parlour.web.chat import (
+    BIDI_CONTROLS,
+    KEPT,
+    RATE_LINES,
+    RATE_SECONDS,
+    REACTIONS,
+    RECENT,
+    TEXT_LIMIT,
+    Chat,
+)
 from parlour.web.hub import Client, Hub, SeatViews
 from parlour.web.messages import WebError
 from parlour.web.seating import Seat, Seating
@@ -402,7 +414,7 @@ def test_each_seat_writes_so_many_lines_in_so_many_seconds() -> None:
     clock.now += RATE_SECONDS
     for _ in range(3):
         with pytest.raises(WebError):
-            chat.write(0, "Ann", "bad\n")
+            chat.write(0, "Ann", "bad\nline")
     for _ in range(RATE_LINES):
         chat.write(0, "Ann", "fine")
 
@@ -423,3 +435,24 @@ def test_the_chat_keeps_its_last_lines_and_numbers_on_after_a_restore() -> None:
     empty = Chat()
     empty.restore([])
     assert empty.write(0, "Ann", "first")["n"] == 1
+
+
+@settings(max_examples=400, derandomize=True, database=None, deadline=None)
+@given(st.text(max_size=300) | st.text(min_size=195, max_size=205)
+       | st.text(st.sampled_from("ab ♠🂡\u00a0\u200d\n\t\x00\x1b\x85\u2028\u2029\u202e\u2066"
+                                 "\ud800\udfff"), max_size=12))
+def test_any_text_is_a_chat_line_kept_as_typed_or_is_refused_for_what_it_is(text: str) -> None:
+    chat = Chat()
+    stripped = text.strip()
+    controls = [c for c in stripped if c in BIDI_CONTROLS
+                or unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp")]
+    try:
+        line = chat.write(0, "Ann", text)
+    except WebError as refused:
+        assert not stripped or len(stripped) > TEXT_LIMIT or controls, (text, str(refused))
+        assert str(refused).startswith("a chat line ") and refused.status == 400
+        assert chat.record() == []
+        return
+    assert line["text"] == stripped and 1 <= len(stripped) <= TEXT_LIMIT and not controls
+    stripped.encode("utf-8")  # no lone surrogate: any database stores it
+    assert json.loads(json.dumps(line)) == line
