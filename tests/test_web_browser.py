@@ -1350,3 +1350,117 @@ def test_the_replay_viewer_steps_through_a_deal_showing_only_what_the_seat_saw(
                 shown.apply(action)
             hidden = {str(c) for c in hidden_now(shown, 0)}
             assert not set(re.findall(r"\b(?:10|[2-9JQKA])[CDHS]\b", json.dumps(frame))) & hidden
+
+# -- the chat -----------------------------------------------------------------------------------
+
+#: Names and lines that would be markup if a page put them in as HTML.
+XSS_NAME = "<img src=x onerror=alert(1)>"
+SCRIPT_NAME = "<script>alert(2)</script>"
+
+
+def chat_lines(page: Page) -> list[tuple[str, str]]:
+    """The chat's lines shown: each one's writer and text."""
+    lines: list[tuple[str, str]] = [
+        (line.locator(".chat-name").inner_text(), line.locator(".chat-text").inner_text())
+        for line in page.locator("#chat-lines .chat-line").all()]
+    return lines
+
+
+def test_chat_escaped_limited_and_muted(server: str, new_page: Callable[..., Page]) -> None:
+    dialogs: list[str] = []
+
+    def page_of(**options: Any) -> Page:
+        page = new_page(**options)
+        page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+        page.add_init_script(RECORD_SENT)
+        return page
+
+    ann = page_of(viewport={"width": 1280, "height": 900})
+    table = create_table(ann, server, "rummy", ["you", "human"], seed=7, name=XSS_NAME)
+    bob = page_of(viewport={"width": 1280, "height": 900})
+    bob.goto(f"{server}/#/")
+    bob.fill("#player-name", SCRIPT_NAME)
+    bob.click(f'.table-item[data-table-id="{table}"] button.join')
+    bob.wait_for_url(f"**/#/table/{table}")
+    # A spectator on a phone reads the chat, and has nothing to write with.
+    watcher = page_of(viewport=PHONE, is_mobile=True, has_touch=True)
+    watcher.goto(f"{server}/#/table/{table}")
+    for page in (ann, bob, watcher):
+        expect(page.locator("#table-view")).to_have_attribute("data-status", "playing")
+        expect(page.locator("#chat-lines .chat-line")).to_have_count(0)
+    expect(watcher.locator("#chat-watching")).to_be_visible()
+    expect(watcher.locator("#chat-form")).to_be_hidden()
+    expect(watcher.locator("#chat-reactions")).to_be_hidden()
+    expect(ann.locator("#chat-form")).to_be_visible()
+    expect(ann.locator("#chat-reactions button")).to_have_count(5)
+
+    # Ann's turn: letters typed in the chat are words, not the table's keys (w draws, ? shows
+    # the keys …).
+    while not wait_for_turn(ann) or attr(ann, "data-your-turn") != "true":
+        play(bob, rummy_move(legal_moves(bob)))
+    version = attr(ann, "data-version")
+    said = "wow, d m x c h ? <b>bold</b> <img src=x onerror=alert(3)>"
+    ann.locator("#chat-text").click()
+    ann.keyboard.type(said)
+    ann.keyboard.press("Enter")
+    for page in (ann, bob, watcher):
+        expect(page.locator("#chat-lines .chat-line")).to_have_count(1)
+        assert chat_lines(page) == [(XSS_NAME, said)]
+        # Text, never markup: no element came of it, and no script ran.
+        assert page.locator("#chat img, #chat b, #chat script").count() == 0
+    expect(ann.locator("#chat-text")).to_have_value("")
+    expect(ann.locator("#keys-help")).not_to_have_attribute("open", "")
+    assert attr(ann, "data-version") == version
+    sent = [json.loads(m) for m in ann.evaluate("window.sent")]
+    assert [m["type"] for m in sent if m["type"] != "hello"] == ["chat"]
+    assert sent[-1]["text"] == said
+
+    # Bob reacts; his name, a script, is text too.
+    bob.click('#chat-reactions button[data-reaction="good-luck"]')
+    for page in (ann, bob, watcher):
+        expect(page.locator("#chat-lines .chat-line")).to_have_count(2)
+        expect(page.locator("#chat-lines .chat-line.reaction")).to_have_count(1)
+        assert chat_lines(page)[1] == (SCRIPT_NAME, "Good luck!")
+        assert page.locator("#chat script").count() == 0
+
+    # A line too long is refused, saying the limit; it comes back to be mended, and nobody
+    # else sees anything.
+    bob.fill("#chat-text", "x" * 201)
+    bob.click("#chat-send")
+    expect(bob.locator("#chat-error")).to_have_text(
+        "a chat line is at most 200 characters: this one has 201")
+    expect(bob.locator("#chat-text")).to_have_value("x" * 201)
+    bob.fill("#chat-text", "sorry, shorter")
+    expect(bob.locator("#chat-error")).to_be_hidden()
+    bob.keyboard.press("Enter")
+    for page in (ann, bob, watcher):
+        expect(page.locator("#chat-lines .chat-line")).to_have_count(3)
+        assert chat_lines(page)[2] == (SCRIPT_NAME, "sorry, shorter")
+
+    # The spectator mutes Ann: her lines are hidden from them alone, new ones too, and the
+    # mute is kept across a reload.
+    mute = watcher.locator('#chat-mutes button.mute[data-seat="0"]')
+    expect(mute).to_have_text(f"Mute {XSS_NAME}")
+    mute.click()
+    expect(mute).to_have_attribute("aria-pressed", "true")
+    expect(watcher.locator("#chat-lines .chat-line")).to_have_count(2)
+    expect(watcher.locator("#chat-muted")).to_have_text("1 line from muted players hidden")
+    ann.fill("#chat-text", "can you hear me?")
+    ann.keyboard.press("Enter")
+    expect(bob.locator("#chat-lines .chat-line")).to_have_count(4)
+    expect(watcher.locator("#chat-muted")).to_have_text("2 lines from muted players hidden")
+    watcher.reload()
+    expect(watcher.locator("#chat-muted")).to_have_text("2 lines from muted players hidden")
+    assert [name for name, _ in chat_lines(watcher)] == [SCRIPT_NAME, SCRIPT_NAME]
+    assert fits_the_width(watcher)
+    watcher.locator("#chat-lines").scroll_into_view_if_needed()
+    expect(watcher.locator("#chat-lines")).to_be_in_viewport()
+    save_screenshot(watcher, "web-chat-phone.png")
+    watcher.locator('#chat-mutes button.mute[data-seat="0"]').click()
+    expect(watcher.locator("#chat-lines .chat-line")).to_have_count(4)
+    expect(watcher.locator("#chat-muted")).to_be_hidden()
+    # Bob never muted anyone: he reads everything.
+    assert [text for _, text in chat_lines(bob)] == [
+        said, "Good luck!", "sorry, shorter", "can you hear me?"]
+    save_screenshot(ann, "web-chat.png")
+    assert dialogs == []

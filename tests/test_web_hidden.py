@@ -2,7 +2,8 @@
 spectator) during whole deals of every variant is checked against the deal as it was when the
 message was sent. No message names a card hidden from its receiver — for a seat, a card
 ``state.hidden_from(seat)`` lists; for a spectator, any card some seat cannot see — and a
-spectator never gets a hand."""
+spectator never gets a hand. The chat carries what the players type, alike to everyone, and
+nothing else."""
 
 from __future__ import annotations
 
@@ -138,3 +139,30 @@ def _played(record: dict[str, Any]) -> set[str]:
     """Cards played to tricks (public once played)."""
     return {text for _, text in record["deals"][0]["actions"] if " " not in text
             and CARD.fullmatch(text)}
+
+
+def test_the_chat_carries_what_the_players_type_alike_to_everyone(http: TestClient) -> None:
+    table, sessions = humans_table(http, "forty-five", [0, 1, 2, 3], seed=8,
+                                   **SHORT["forty-five"])
+    spectator = Session(http, table["id"])
+    everyone = [*sessions, spectator]
+    for s in sessions:
+        s.send({"type": "chat", "text": f"hello from seat {s.seat}"})
+    play_deal(sessions, game_of(table), seed=8, watchers=[spectator])
+    for s in sessions:
+        s.send({"type": "react", "reaction": "well-played"})
+    for s in everyone:
+        s.receive_until(lambda m: m["type"] == "chat" and m["lines"][-1]["n"] == 8)
+    record = http.get(f"/api/tables/{table['id']}/record").json()
+    positions = Positions(record)
+    for s in everyone:
+        check_messages(s, positions)  # no chat message names a card: none was typed
+    chats = [[m for m in s.messages if m["type"] == "chat"] for s in everyone]
+    assert all(chat == chats[0] for chat in chats[1:])  # no seat's own, no spectator's own
+    lines = [line for message in chats[0] for line in message["lines"]]
+    assert all(list(line) == ["n", "seat", "name", "text", "reaction", "t"] for line in lines)
+    assert [line["n"] for line in lines] == list(range(1, 9))
+    assert sorted((line["seat"], line["name"], line["text"]) for line in lines) == sorted(
+        [(s, f"H{s}", f"hello from seat {s}") for s in range(4)]
+        + [(s, f"H{s}", "Well played!") for s in range(4)])
+    assert record["chat"] == lines

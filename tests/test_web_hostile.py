@@ -30,11 +30,13 @@ from websockets.frames import Frame, Opcode
 from websockets.sync.client import connect
 
 import parlour
+import parlour.web.chat
 import parlour.web.hints
 from parlour.bots import make_bot
 from parlour.game import State
 from parlour.records import replay_match
 from parlour.web import create_app
+from parlour.web.chat import RATE_LINES, REACTIONS, TEXT_LIMIT
 from parlour.web.settings import Settings
 from web_helpers import Live, LiveServer, LogWatch, cards_named, hidden_from, running_server
 
@@ -1142,4 +1144,125 @@ def test_an_idle_table_is_archived_with_its_whole_record(start: Callable[..., Si
         refusal(again.ask({"token": token, **message, "ref": 1}), closed, 1)
     refused(site.http.post(f"/api/tables/{table['id']}/join", json={"seat": 0}), 409,
             f"table {table['id']} is archived")
+    site.unchanged(table["id"], before, again)
+
+
+# -- the chat ------------------------------------------------------------------------------------
+
+
+def test_hostile_chat_is_refused_to_its_sender_alone_and_changes_nothing(site: Site) -> None:
+    table_id, clients = site.people("rummy")
+    _, elsewhere = site.people("rummy")
+    watcher = site.connect(table_id)
+    everyone = [*clients.values(), watcher]
+    me, you = clients[0], clients[1]
+    before = site.settle(table_id, *everyone)
+    too_long = f"a chat line is at most {TEXT_LIMIT} characters: this one has"
+    no_text = "a chat message's 'text' is the text of the line"
+    control = "a chat line is one line of text, without control characters"
+    unknown = "unknown reaction"
+    cases: list[tuple[Live, dict[str, Any], str]] = [
+        (me, {"type": "chat", "text": "x" * (TEXT_LIMIT + 1)}, f"{too_long} {TEXT_LIMIT + 1}"),
+        (me, {"type": "chat", "text": "x" * 16_000}, f"{too_long} 16000"),
+        (me, {"type": "chat", "text": "🂡" * (TEXT_LIMIT + 1)}, too_long),
+        (me, {"type": "chat", "text": "<script>" * 100}, too_long),
+        (me, {"type": "chat"}, no_text),
+        (me, {"type": "chat", "text": None}, no_text),
+        (me, {"type": "chat", "text": 7}, no_text),
+        (me, {"type": "chat", "text": True}, no_text),
+        (me, {"type": "chat", "text": ["hi"]}, no_text),
+        (me, {"type": "chat", "text": {"text": "hi"}}, no_text),
+        (me, {"type": "chat", "text": ""}, "a chat line needs some text"),
+        (me, {"type": "chat", "text": " \n\t\r "}, "a chat line needs some text"),
+        (me, {"type": "chat", "text": "two\nlines"}, f"{control} (U+000A)"),
+        (me, {"type": "chat", "text": "nul\x00"}, f"{control} (U+0000)"),
+        (me, {"type": "chat", "text": "\x1b[31mred"}, f"{control} (U+001B)"),
+        (me, {"type": "chat", "text": "evil\u202egnp.exe"}, f"{control} (U+202E)"),
+        (me, {"type": "chat", "text": "a\u2028b"}, f"{control} (U+2028)"),
+        (me, {"type": "chat", "text": "half \ud83d of an emoji"}, f"{control} (U+D83D)"),
+        (me, {"type": "react", "reaction": "hug"},
+         f"unknown reaction 'hug'; the reactions are: {', '.join(REACTIONS)}"),
+        (me, {"type": "react", "reaction": "Thanks!"}, unknown),
+        (me, {"type": "react", "reaction": "x" * 5000}, unknown),
+        (me, {"type": "react"}, unknown),
+        (me, {"type": "react", "reaction": 1}, unknown),
+        (me, {"type": "react", "reaction": ["thanks"]}, unknown),
+        (me, {"type": "chat", "text": "hi", "token": None},
+         "a token (the text given when the seat was taken) is required"),
+        (me, {"type": "chat", "text": "hi", "token": 12345},
+         "a token (the text given when the seat was taken) is required"),
+        (me, {"type": "chat", "text": "hi", "token": "forged"},
+         "that token holds no seat at this table"),
+        (me, {"type": "react", "reaction": "thanks", "token": elsewhere[0].token},
+         "that token holds no seat at this table"),
+        (me, {"type": "chat", "text": "hi", "token": you.token},
+         "that token is for another seat than the one this connection said hello for"),
+        (watcher, {"type": "chat", "text": "hi"},
+         "spectators read the chat: take a seat to write in it"),
+        (watcher, {"type": "chat", "text": "hi", "token": me.token},
+         "spectators read the chat: take a seat to write in it"),
+        (watcher, {"type": "react", "reaction": "oops"},
+         "spectators read the chat: take a seat to write in it"),
+    ]
+    for n, (who, message, words) in enumerate(cases):
+        refusal(who.ask({"token": who.token, **message, "ref": n}), words, n)
+    # Nobody else was sent anything, and nothing changed: the record has no chat.
+    site.unchanged(table_id, before, *everyone)
+    assert json.loads(before[1])["chat"] == []
+
+
+def test_a_chat_flood_is_refused_past_the_seats_pace_to_the_flooder_alone(
+        site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A window no slow machine outlasts: the flood is all refused.
+    monkeypatch.setattr(parlour.web.chat, "RATE_SECONDS", 3600.0)
+    table_id, clients = site.people("rummy")
+    watcher = site.connect(table_id)
+    everyone = [*clients.values(), watcher]
+    me, you = clients[0], clients[1]
+    for n in range(RATE_LINES):
+        me.send({"type": "chat" if n % 2 else "react",
+                 "text": f"<b>spam</b> {n}", "reaction": "oops", "ref": n})
+    for client in everyone:
+        client.receive_until(lambda m: m["type"] == "chat" and m["lines"][0]["n"] == RATE_LINES)
+    before = site.settle(table_id, *everyone)
+    flood = 300
+    for n in range(flood):
+        me.send({"type": "react" if n % 3 == 0 else "chat", "reaction": "thanks",
+                 "text": "spam", "ref": n})
+    for n in range(flood):
+        refusal(me.receive(), f"you are writing too fast: at most {RATE_LINES} lines in "
+                              "3600 s; try again in ", n)
+    site.unchanged(table_id, before, *everyone)
+    # The other seat writes all the same, and the game goes on.
+    you.send({"type": "chat", "text": "calm down"})
+    for client in everyone:
+        [line] = client.receive_until(lambda m: m["type"] == "chat")["lines"]
+        assert (line["n"], line["seat"], line["text"]) == (RATE_LINES + 1, 1, "calm down")
+    assert move(site, table_id, clients, random.Random(3))
+    record = json.loads(site.snapshot(table_id)[1])
+    assert [line["seat"] for line in record["chat"]] == [0] * RATE_LINES + [1]
+
+
+def test_an_archived_tables_chat_is_closed_and_kept_in_its_record(
+        start: Callable[..., Site]) -> None:
+    site = start(Settings(idle_timeout=0.2, tables_per_minute=1000, table_burst=1000))
+    table, _ = site.create("rummy", [HUMAN, GREEDY])
+    token = site.join(table["id"], 0, "Ann")
+    me = site.connect(table["id"], token)
+    me.send({"type": "chat", "text": "back in a minute"})
+    [line] = me.receive_until(lambda m: m["type"] == "chat")["lines"]
+    me.close()
+    deadline = time.monotonic() + 10
+    while site.info(table["id"])["status"] != "archived":
+        assert time.monotonic() < deadline, "never archived"
+        time.sleep(0.05)
+    record = site.http.get(f"/api/tables/{table['id']}/record").json()
+    assert record["format"] == "parlour-match/1" and record["chat"] == [line]
+    again = site.connect(table["id"], token)
+    assert [m["type"] for m in again.messages] == ["welcome", "chat", "update"]
+    before = site.snapshot(table["id"])
+    closed = f"table {table['id']} was closed"
+    refusal(again.ask({"type": "chat", "token": token, "text": "anyone?", "ref": 1}), closed, 1)
+    refusal(again.ask({"type": "react", "token": token, "reaction": "oops", "ref": 2}), closed,
+            2)
     site.unchanged(table["id"], before, again)

@@ -22,12 +22,16 @@ from parlour.web.messages import (
     BadMessage,
     BadMove,
     CardPick,
+    ChatLine,
     Hello,
     NextDeal,
     Ping,
     Play,
+    React,
+    Say,
     Timer,
     WebError,
+    chat_message,
     error,
     hint_reply,
     notice,
@@ -190,3 +194,42 @@ def test_what_the_server_sends_keeps_its_fields_in_order() -> None:
     ]
     for message, wire in sent:
         assert json.dumps(message) == wire
+
+
+# -- the chat ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("sent", "read"), [
+    ({"type": "chat", "token": "t", "text": "good luck", "ref": 1}, Say("t", "good luck", 1)),
+    ({"type": "chat", "token": "t", "text": "  <b>x</b>\n"}, Say("t", "  <b>x</b>\n")),
+    ({"type": "chat", "text": ""}, Say(None, "")),
+    ({"type": "react", "token": "t", "reaction": "thanks", "ref": "r"},
+     React("t", "thanks", "r")),
+    ({"type": "react", "token": "t", "reaction": "shout"}, React("t", "shout")),
+])
+def test_chat_and_reactions_are_read_into_their_types(sent: dict[str, Any], read: Any) -> None:
+    # Read as sent: the table's chat strips and checks a line once the seat is known.
+    assert parse(text(sent)) == read
+
+
+@pytest.mark.parametrize("value", [None, 7, 1.5, True, ["hi"], {"text": "hi"}])
+def test_a_chat_text_or_reaction_that_is_no_text_is_read_as_none(value: Any) -> None:
+    assert parse(text({"type": "chat", "token": "t", "text": value})) == Say("t", None)
+    assert parse(text({"type": "react", "token": "t", "reaction": value})) == React("t", None)
+    assert parse(text({"type": "chat", "token": "t"})) == Say("t", None)
+    assert parse(text({"type": "react", "token": "t"})) == React("t", None)
+
+
+def test_an_unknown_type_names_the_chats_among_the_types() -> None:
+    with pytest.raises(BadMessage) as refused:
+        parse(text({"type": "whisper", "text": "psst"}))
+    assert str(refused.value).endswith("the types are: hello, action, hint, review, next_deal, "
+                                       "back, ping, chat, react")
+
+
+def test_a_chat_message_keeps_its_fields_in_order() -> None:
+    line: ChatLine = {"n": 3, "seat": 1, "name": "Bob", "text": "hi", "reaction": None,
+                      "t": 12.5}
+    assert json.dumps(chat_message([line])) == (
+        '{"type": "chat", "lines": [{"n": 3, "seat": 1, "name": "Bob", "text": "hi", '
+        '"reaction": null, "t": 12.5}]}')

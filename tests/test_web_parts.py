@@ -1,7 +1,8 @@
-"""The web table's client hub, turn driver and work pool on their own (parlour.web.hub,
-parlour.web.turns, parlour.web.work): each seat is sent its own view and nothing of another's
-hand; bots play and the turn timer runs only while someone watches; a hint is worked out once
-and answered to everyone who asked."""
+"""The web table's client hub, turn driver, work pool and chat on their own (parlour.web.hub,
+parlour.web.turns, parlour.web.work, parlour.web.chat): each seat is sent its own view and
+nothing of another's hand; bots play and the turn timer runs only while someone watches; a
+hint is worked out once and answered to everyone who asked; a chat line is checked, paced and
+kept."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ import asyncio
 import contextlib
 import json
 import threading
+import unicodedata
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import parlour.web.hints
 import parlour.web.hub
@@ -21,6 +25,16 @@ from parlour.game import Action
 from parlour.match import Match
 from parlour.registry import new_game
 from parlour.session import HUMAN, TableSession
+from parlour.web.chat import (
+    BIDI_CONTROLS,
+    KEPT,
+    RATE_LINES,
+    RATE_SECONDS,
+    REACTIONS,
+    RECENT,
+    TEXT_LIMIT,
+    Chat,
+)
 from parlour.web.hub import Client, Hub, SeatViews
 from parlour.web.messages import WebError
 from parlour.web.seating import Seat, Seating
@@ -296,3 +310,149 @@ def test_work_in_flight_is_limited_and_a_failure_can_be_asked_again(
             "ref": 2} in replies
     assert replies[-1] == {"type": "error", "message": "the review could not be worked out",
                            "ref": "again"}
+
+
+# -- the chat ------------------------------------------------------------------------------------
+
+
+class Clock:
+    """A clock the test moves: the chat's pace and its lines' times."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_chat_line_is_stripped_numbered_named_and_timed() -> None:
+    clock = Clock()
+    chat = Chat(clock=clock, now=lambda: 1_700_000_000.123456)
+    first = chat.write(2, "Ann", "\t  hello <b>there</b>  \n")
+    assert first == {"n": 1, "seat": 2, "name": "Ann", "text": "hello <b>there</b>",
+                     "reaction": None, "t": 1_700_000_000.123}
+    second = chat.react(0, "Bob", "well-played")
+    assert second == {"n": 2, "seat": 0, "name": "Bob", "text": REACTIONS["well-played"],
+                      "reaction": "well-played", "t": 1_700_000_000.123}
+    assert chat.record() == chat.recent() == [first, second]
+
+
+@pytest.mark.parametrize("text", [
+    "x" * TEXT_LIMIT,
+    "♠" * TEXT_LIMIT,
+    "🂡" * TEXT_LIMIT,  # outside the BMP: 400 UTF-16 units, but 200 characters
+    "👩\u200d💻 e\u0301 \u00a0 ok",  # a joined emoji, a combining accent, a no-break space
+    "<img src=x onerror=alert(1)>",
+    "<script>alert(1)</script>",
+])
+def test_a_chat_line_of_up_to_the_limit_in_characters_is_kept_as_typed(text: str) -> None:
+    line = Chat().write(0, "Ann", text)
+    assert line["text"] == text
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    (None, "a chat message's 'text' is the text of the line"),
+    ("", "a chat line needs some text"),
+    (" \t\n\u3000 ", "a chat line needs some text"),
+    ("x" * (TEXT_LIMIT + 1), f"a chat line is at most {TEXT_LIMIT} characters: this one has "
+                             f"{TEXT_LIMIT + 1}"),
+    ("🂡" * (TEXT_LIMIT + 1), f"a chat line is at most {TEXT_LIMIT} characters"),
+    ("two\nlines", "a chat line is one line of text, without control characters (U+000A)"),
+    ("a\tb", "without control characters (U+0009)"),
+    ("nul\x00", "without control characters (U+0000)"),
+    ("bell\x07", "without control characters (U+0007)"),
+    ("del\x7f", "without control characters (U+007F)"),
+    ("c1\x9b", "without control characters (U+009B)"),
+    ("line\u2028sep", "without control characters (U+2028)"),
+    ("para\u2029sep", "without control characters (U+2029)"),
+    ("evil\u202egnp.exe", "without control characters (U+202E)"),
+    ("iso\u2066late", "without control characters (U+2066)"),
+    ("lone \ud800 surrogate", "without control characters (U+D800)"),
+])
+def test_a_chat_line_that_is_no_line_of_text_is_refused(text: str | None, words: str) -> None:
+    chat = Chat()
+    with pytest.raises(WebError) as refused:
+        chat.write(0, "Ann", text)
+    assert words in str(refused.value), str(refused.value)
+    assert refused.value.status == 400
+    assert chat.record() == [] and chat.count == 0
+
+
+@pytest.mark.parametrize("reaction", [None, "", "THANKS", "thanks ", "hug", "x" * 1000])
+def test_an_unknown_reaction_is_refused_naming_the_reactions(reaction: str | None) -> None:
+    chat = Chat()
+    with pytest.raises(WebError) as refused:
+        chat.react(0, "Ann", reaction)
+    assert str(refused.value).startswith("unknown reaction")
+    assert str(refused.value).endswith("the reactions are: " + ", ".join(REACTIONS))
+    assert len(str(refused.value)) < 160  # what was sent is quoted short
+    assert chat.record() == []
+
+
+def test_each_seat_writes_so_many_lines_in_so_many_seconds() -> None:
+    clock = Clock()
+    chat = Chat(clock=clock)
+    for n in range(RATE_LINES):
+        (chat.write if n % 2 else chat.react)(0, "Ann", "thanks")
+        clock.now += 1
+    with pytest.raises(WebError) as refused:
+        chat.write(0, "Ann", "one too many")
+    wait = RATE_SECONDS - RATE_LINES  # the first line leaves the window then
+    assert str(refused.value) == (f"you are writing too fast: at most {RATE_LINES} lines in "
+                                  f"{RATE_SECONDS:g} s; try again in {wait:g} s")
+    assert refused.value.status == 429 and refused.value.retry_after == pytest.approx(wait)
+    # Another seat writes all the same; a refused line is not counted.
+    assert chat.write(1, "Bob", "me too")["n"] == RATE_LINES + 1
+    clock.now += wait - 0.5
+    with pytest.raises(WebError):
+        chat.write(0, "Ann", "still too soon")
+    clock.now += 0.5
+    assert chat.write(0, "Ann", "now")["n"] == RATE_LINES + 2
+    with pytest.raises(WebError):
+        chat.write(0, "Ann", "but only the one")
+    # A line refused for its text costs nothing of the pace.
+    clock.now += RATE_SECONDS
+    for _ in range(3):
+        with pytest.raises(WebError):
+            chat.write(0, "Ann", "bad\nline")
+    for _ in range(RATE_LINES):
+        chat.write(0, "Ann", "fine")
+
+
+def test_the_chat_keeps_its_last_lines_and_numbers_on_after_a_restore() -> None:
+    clock = Clock()
+    chat = Chat(clock=clock)
+    for n in range(KEPT + 7):
+        clock.now += RATE_SECONDS  # never too fast
+        chat.write(n % 3, f"P{n % 3}", f"line {n + 1}")
+    kept = chat.record()
+    assert len(kept) == KEPT and [line["n"] for line in kept] == list(range(8, KEPT + 8))
+    assert chat.recent() == kept[-RECENT:] and chat.recent(0) == []
+    again = Chat(clock=clock)
+    again.restore(json.loads(json.dumps(kept)))  # as the database gives them back
+    assert again.record() == kept
+    assert again.write(0, "Ann", "after")["n"] == KEPT + 8
+    empty = Chat()
+    empty.restore([])
+    assert empty.write(0, "Ann", "first")["n"] == 1
+
+
+@settings(max_examples=400, derandomize=True, database=None, deadline=None)
+@given(st.text(max_size=300) | st.text(min_size=195, max_size=205)
+       | st.text(st.sampled_from("ab ♠🂡\u00a0\u200d\n\t\x00\x1b\x85\u2028\u2029\u202e\u2066"
+                                 "\ud800\udfff"), max_size=12))
+def test_any_text_is_a_chat_line_kept_as_typed_or_is_refused_for_what_it_is(text: str) -> None:
+    chat = Chat()
+    stripped = text.strip()
+    controls = [c for c in stripped if c in BIDI_CONTROLS
+                or unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp")]
+    try:
+        line = chat.write(0, "Ann", text)
+    except WebError as refused:
+        assert not stripped or len(stripped) > TEXT_LIMIT or controls, (text, str(refused))
+        assert str(refused).startswith("a chat line ") and refused.status == 400
+        assert chat.record() == []
+        return
+    assert line["text"] == stripped and 1 <= len(stripped) <= TEXT_LIMIT and not controls
+    stripped.encode("utf-8")  # no lone surrogate: any database stores it
+    assert json.loads(json.dumps(line)) == line

@@ -1,6 +1,7 @@
 """The web table's server through its real protocol: the lobby over HTTP, tables over
 WebSockets (Starlette's TestClient), refusals, reconnecting, restart-and-resume from the
-database, records, and parlour.client at a remote seat through a real uvicorn server."""
+database, records, the chat, and parlour.client at a remote seat through a real uvicorn
+server."""
 
 from __future__ import annotations
 
@@ -26,14 +27,16 @@ from starlette.testclient import TestClient
 
 import parlour
 import parlour.cli
+import parlour.web.chat
 from parlour.bots import make_bot
 from parlour.bots.learned import weights
 from parlour.client import play_remote
 from parlour.records import replay_match
 from parlour.web import create_app
+from parlour.web.chat import REACTIONS, RECENT
 from parlour.web.people import profile_id
 from parlour.web.settings import Settings
-from parlour.web.store import SeatRow, Store, hash_token
+from parlour.web.store import SeatRow, Store, TableRow, hash_token
 from web_helpers import (
     SHORT,
     Session,
@@ -629,7 +632,8 @@ def test_tables_of_another_instance_are_left_to_it(db: str) -> None:
         table = create(http, "rummy", [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
         assert table["id"].startswith("a-")
     with TestClient(create_app(db, bot_delay=0, instance="b")) as http:
-        assert http.get("/api/tables").json()["tables"] == []
+        # Listed in b's lobby too (one site), but the table is a's alone.
+        assert [t["id"] for t in http.get("/api/tables").json()["tables"]] == [table["id"]]
         assert http.get(f"/api/tables/{table['id']}").status_code == 404
     with TestClient(create_app(db, bot_delay=0, instance="a")) as http:
         assert http.get(f"/api/tables/{table['id']}").status_code == 200
@@ -968,3 +972,188 @@ def test_parlour_client_sits_down_with_the_profile_kept_in_the_statistics_file(
     assert page["ratings"][0]["matches"] == 2
     # The statistics file still reads, its rows and its key both.
     assert PlayerStats().problem is None
+# -- the chat ------------------------------------------------------------------------------------
+
+#: What a name or a line may hold that a page must show as text.
+XSS = "<img src=x onerror=alert(1)>"
+HUMANS = [{"kind": "human"}, {"kind": "human"}]
+
+
+def chat_lines(session: Session) -> list[dict[str, Any]]:
+    """Every chat line ``session`` was sent, in order."""
+    return [line for m in session.messages if m["type"] == "chat" for line in m["lines"]]
+
+
+def test_players_chat_and_react_and_everyone_at_the_table_reads_it(http: TestClient) -> None:
+    table = create(http, "rummy", HUMANS, seed=3)
+    tokens = [join(http, table["id"], 0, XSS)["token"], join(http, table["id"], 1, "Bob")["token"]]
+    ann, bob = (Session(http, table["id"], t) for t in tokens)
+    watcher = Session(http, table["id"])
+    everyone = [ann, bob, watcher]
+    _sync(everyone)
+    version = ann.update["version"]
+    started = time.time()
+
+    ann.send({"type": "chat", "text": "  good luck <script>alert(1)</script>  ", "ref": 1})
+    said = [s.receive_until(lambda m: m["type"] == "chat") for s in everyone]
+    assert said[0] == said[1] == said[2]  # the same line for everyone: nothing of a seat's own
+    [line] = said[0]["lines"]
+    assert list(line) == ["n", "seat", "name", "text", "reaction", "t"]
+    assert (line["n"], line["seat"], line["name"], line["text"], line["reaction"]) == (
+        1, 0, XSS, "good luck <script>alert(1)</script>", None)
+    assert started - 1 <= line["t"] <= time.time() + 1
+    bob.send({"type": "react", "reaction": "well-played", "ref": 2})
+    reacted = [s.receive_until(lambda m: m["type"] == "chat") for s in everyone]
+    assert reacted[0] == reacted[1] == reacted[2]
+    [reaction] = reacted[0]["lines"]
+    assert (reaction["n"], reaction["seat"], reaction["name"], reaction["text"],
+            reaction["reaction"]) == (2, 1, "Bob", REACTIONS["well-played"], "well-played")
+
+    # A spectator reads the chat but cannot write in it, with a seat's token or without.
+    for n, message in enumerate(({"type": "chat", "text": "hi"},
+                                 {"type": "chat", "text": "hi", "token": tokens[0]},
+                                 {"type": "react", "reaction": "thanks"}), 10):
+        watcher.ws.send_json({**message, "ref": n})
+        assert watcher.receive() == {
+            "type": "error", "message": "spectators read the chat: take a seat to write in it",
+            "ref": n}
+    for s in everyone:
+        s.quiet()
+    # Nothing of the game changed: the chat is no event of the match.
+    assert http.get(f"/api/tables/{table['id']}").json()["table"]["deal"] == 1
+    ann.send({"type": "ping", "ref": "v"})
+    assert ann.update["version"] == version
+
+    # Who comes later is sent the latest lines between the welcome and the table.
+    late = Session(http, table["id"])
+    assert [m["type"] for m in late.messages] == ["welcome", "chat", "update"]
+    assert late.messages[1]["lines"] == [line, reaction]
+    # The record of the match in progress has the chat, whoever asks.
+    for headers in ({}, {"Authorization": f"Bearer {tokens[1]}"}):
+        record = http.get(f"/api/tables/{table['id']}/record", headers=headers).json()
+        assert record["chat"] == [line, reaction]
+
+
+def test_a_table_without_chat_sends_no_chat(http: TestClient) -> None:
+    table, [me] = humans_table(http, "rummy", [0])
+    assert [m["type"] for m in me.messages][:2] == ["welcome", "update"]
+    assert http.get(f"/api/tables/{table['id']}/record").json()["chat"] == []
+
+
+def test_a_newcomer_is_sent_the_latest_lines_and_the_record_keeps_them_all(
+        http: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parlour.web.chat, "RATE_LINES", 1000)  # a long chat, at once
+    table, [me] = humans_table(http, "rummy", [0])
+    for n in range(RECENT + 10):
+        me.send({"type": "chat", "text": f"line {n + 1}"})
+    me.receive_until(lambda m: m["type"] == "chat" and m["lines"][0]["n"] == RECENT + 10)
+    newcomer = Session(http, table["id"])
+    [history] = [m for m in newcomer.messages if m["type"] == "chat"]
+    assert [line["text"] for line in history["lines"]] == [
+        f"line {n}" for n in range(11, RECENT + 11)]
+    record = http.get(f"/api/tables/{table['id']}/record").json()
+    assert [line["n"] for line in record["chat"]] == list(range(1, RECENT + 11))
+
+
+def test_a_chat_line_names_its_seat_as_the_table_called_it_then(http: TestClient) -> None:
+    created = http.post("/api/tables", json={"variant": "rummy", "seats": HUMANS, "seed": 2})
+    table, owner = created.json()["table"], created.json()["owner_token"]
+    sams = [Session(http, table["id"], join(http, table["id"], s, "Sam")["token"])
+            for s in (0, 1)]
+    for sam in sams:  # two Sams: the table numbers them by seat
+        sam.send({"type": "chat", "text": "I am Sam"})
+        sam.receive_until(lambda m: m["type"] == "chat")
+    sams[1].close()
+    freed = http.post(f"/api/tables/{table['id']}/seats/1", json={"to": "free"},
+                      headers={"Authorization": f"Bearer {owner}"})
+    assert freed.status_code == 200
+    kim = Session(http, table["id"], join(http, table["id"], 1, "Kim")["token"])
+    kim.send({"type": "chat", "text": "I am Kim"})
+    sams[0].send({"type": "chat", "text": "still Sam"})
+    sams[0].receive_until(lambda m: m["type"] == "chat" and m["lines"][0]["n"] == 4)
+    record = http.get(f"/api/tables/{table['id']}/record").json()
+    assert [(line["seat"], line["name"], line["text"]) for line in record["chat"]] == [
+        (0, "Sam 0", "I am Sam"), (1, "Sam 1", "I am Sam"), (1, "Kim", "I am Kim"),
+        (0, "Sam", "still Sam")]
+    # The token of the seat's last holder writes no more.
+    gone = Session(http, table["id"])
+    gone.ws.send_json({"type": "chat", "token": sams[1].token, "text": "me again", "ref": 1})
+    assert gone.receive()["type"] == "error"
+
+
+def test_the_chat_is_kept_with_the_table_and_taken_up_after_a_restart(
+        database: tuple[str, str]) -> None:
+    db, instance = database
+    texts = ["first", "ünïcødé ♠ 🂡 👩\u200d💻", XSS, "<script>alert(1)</script>"]
+    with TestClient(create_app(db, bot_delay=0, instance=instance)) as http, _closing():
+        table = create(http, "rummy", HUMANS, seed=5)
+        tokens = [join(http, table["id"], s, f"P{s}")["token"] for s in (0, 1)]
+        players = [Session(http, table["id"], t) for t in tokens]
+        for n, text in enumerate(texts):
+            players[n % 2].send({"type": "chat", "text": text})
+            players[0].receive_until(lambda m, n=n: m["type"] == "chat"
+                                     and m["lines"][0]["n"] == n + 1)
+        players[1].send({"type": "react", "reaction": "oops"})
+        players[0].receive_until(lambda m: m["type"] == "chat" and m["lines"][0]["n"] == 5)
+        lines = chat_lines(players[0])
+        record = http.get(f"/api/tables/{table['id']}/record").json()
+        assert record["chat"] == lines and [line["text"] for line in lines] == [*texts, "Oops!"]
+
+    with TestClient(create_app(db, bot_delay=0, instance=instance)) as http, _closing():
+        back = Session(http, table["id"], tokens[1])
+        assert back.messages[1] == {"type": "chat", "lines": lines}
+        assert http.get(f"/api/tables/{table['id']}/record").json() == record
+        back.send({"type": "chat", "text": "after the restart"})
+        [after] = back.receive_until(lambda m: m["type"] == "chat")["lines"]
+        assert (after["n"], after["seat"], after["name"]) == (6, 1, "P1")
+
+
+def test_the_database_keeps_each_tables_last_chat_lines(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'chat.sqlite'}")
+    for table_id, owner in (("a-1", "a"), ("b-1", "b")):
+        store.add_table(TableRow(table_id, "rummy", 2, {}, 1, owner, "waiting"),
+                        [SeatRow(s, "human", None, "", None) for s in (0, 1)])
+    for n in range(1, 9):
+        store.add_chat("a-1", {"n": n, "seat": n % 2, "name": "Ann", "text": f"{n}",
+                               "reaction": None, "t": 1.5}, keep=5)
+    store.add_chat("b-1", {"n": 1, "seat": 0, "name": "Bob", "text": "hi",
+                           "reaction": "thanks", "t": 2.0}, keep=5)
+    assert [line["n"] for line in store.chat("a-1")] == [4, 5, 6, 7, 8]
+    assert store.chat("b-1") == [{"n": 1, "seat": 0, "name": "Bob", "text": "hi",
+                                  "reaction": "thanks", "t": 2.0}]
+    store.delete_tables("a")
+    assert store.chat("a-1") == [] and len(store.chat("b-1")) == 1
+    store.close()
+
+
+def test_a_finished_matchs_record_has_its_chat_and_replay_reads_it(db: str,
+                                                                    tmp_path: Path) -> None:
+    folder = tmp_path / "records"
+    folder.mkdir()
+    with TestClient(create_app(db, bot_delay=0, records=folder)) as http, _closing():
+        table, [me] = humans_table(http, "big-two", [0], seed=4, **SHORT["big-two"])
+        me.send({"type": "chat", "text": "good luck, bots"})
+        me.receive_until(lambda m: m["type"] == "chat")
+        view = play_deal([me], game_of(table), seed=4)
+        assert view["result"]["match_over"]
+        # The match is over: players may still say so.
+        me.send({"type": "react", "reaction": "good-game"})
+        me.receive_until(lambda m: m["type"] == "chat")
+        record = http.get(f"/api/tables/{table['id']}/record").json()
+        assert record["format"] == "parlour-match/1" and record["over"]
+        assert [(line["text"], line["reaction"]) for line in record["chat"]] == [
+            ("good luck, bots", None), ("Good game!", "good-game")]
+    # The record saved when the match ended has the chat until then.
+    saved = json.loads((folder / f"{table['id']}.json").read_text())
+    assert [line["text"] for line in saved["chat"]] == ["good luck, bots"]
+    # parlour replay and parlour.records read a record with its chat and one without.
+    for n, kept in enumerate((saved, {k: v for k, v in saved.items() if k != "chat"})):
+        path = tmp_path / f"record{n}.json"
+        path.write_text(json.dumps(kept))
+        out = io.StringIO()
+        assert parlour.cli.main(["replay", str(path)], out=out) == 0
+        assert "=== big-two, deal 1" in out.getvalue()
+        assert replay_match(kept)[0].is_over
+    # A finished table rebuilt from the database has its chat, the lines after the end too.
+    with TestClient(create_app(db, bot_delay=0)) as http:
+        assert http.get(f"/api/tables/{table['id']}/record").json() == record

@@ -42,6 +42,7 @@ from parlour.errors import ParlourError, VariantError
 from parlour.records import check_save_path
 from parlour.registry import families, family_of, get_variant, variants
 from parlour.summaries import summary
+from parlour.web.chat import RATE_LINES, RATE_SECONDS, REACTIONS, TEXT_LIMIT
 from parlour.web.guard import Guard
 from parlour.web.hub import Client
 from parlour.web.limits import Pace, RateLimit, quote, shorten
@@ -54,6 +55,8 @@ from parlour.web.messages import (
     NextDeal,
     Ping,
     Play,
+    React,
+    Say,
     WebError,
     error,
     parse,
@@ -84,6 +87,10 @@ BODY_LIMIT = 16_384
 #: Lobby pages: the default and the largest number of tables in one.
 PAGE_SIZE, PAGE_LIMIT = 20, 100
 TABLE_STATUSES = ("waiting", "playing", "finished")
+
+#: What the page knows of the tables' chat: its reactions and its limits.
+CHAT_INFO = {"reactions": [{"name": name, "text": words} for name, words in REACTIONS.items()],
+             "text_limit": TEXT_LIMIT, "lines": RATE_LINES, "seconds": RATE_SECONDS}
 
 _PLACEHOLDER = """<!doctype html><meta charset="utf-8"><title>parlour</title>
 <p>The parlour web table is running; its page is not installed. The lobby is at
@@ -146,7 +153,8 @@ def create_app(
         return JSONResponse({"variants": [_variant_info(v) for v in variants()],
                              "bots": bot_names(), "version": parlour.__version__,
                              "table_defaults": {"turn_timeout": settings.turn_timeout,
-                                                "stand_in": settings.stand_in}})
+                                                "stand_in": settings.stand_in},
+                             "chat": CHAT_INFO})
 
     async def list_tables(request: Request) -> Response:
         try:
@@ -210,7 +218,7 @@ def create_app(
         try:
             table = tables.get(request.path_params["table_id"])
             if not table.open:
-                return JSONResponse(table.finished_record or table.record())
+                return JSONResponse(table.closed_record())
             token = _bearer(request)
             seat = None if token is None else table.seat_of(token)
         except WebError as e:
@@ -581,5 +589,9 @@ async def _handle(table: Table, client: Client, message: ClientMessage) -> None:
             table.come_back(client, message)
         case Ping():
             client.send(pong(message.ref))
+        case Say():
+            table.say(client, message)
+        case React():
+            table.react(client, message)
         case _:
             assert_never(message)

@@ -23,7 +23,7 @@ AskReview(token=None, deal=0, ref=None)
 >>> parse('{"type": "shout", "ref": "r"}')
 Traceback (most recent call last):
 ...
-parlour.web.messages.BadMessage: unknown message type 'shout'; the types are: hello, action, hint, review, next_deal, back, ping
+parlour.web.messages.BadMessage: unknown message type 'shout'; the types are: hello, action, hint, review, next_deal, back, ping, chat, react
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ ACTION_LIMIT = 200
 CARDS_LIMIT = 52
 
 SAY_HELLO = 'say hello first: {"type": "hello", "token": TOKEN or null}'
-TYPES = "hello, action, hint, review, next_deal, back, ping"
+TYPES = "hello, action, hint, review, next_deal, back, ping, chat, react"
 
 
 class WebError(ParlourError):
@@ -169,8 +169,28 @@ class Ping:
     ref: object = None
 
 
+@dataclass(frozen=True)
+class Say:
+    """``chat``: a line for everyone at the table, from the seat of ``token``. ``text`` is
+    ``None`` when what was sent is no text; the table's chat checks it (:mod:`parlour.web.chat`)
+    once the seat is known."""
+
+    token: str | None
+    text: str | None
+    ref: object = None
+
+
+@dataclass(frozen=True)
+class React:
+    """``react``: one of the chat's quick reactions, by its name (``None``: not a text)."""
+
+    token: str | None
+    reaction: str | None
+    ref: object = None
+
+
 #: What a client may send once it has said hello.
-ClientMessage = Play | NextDeal | AskHint | AskReview | Back | Ping
+ClientMessage = Play | NextDeal | AskHint | AskReview | Back | Ping | Say | React
 
 
 def parse_hello(raw: str) -> Hello:
@@ -200,6 +220,10 @@ def parse(raw: str) -> ClientMessage:
             return Back(_token(data), ref)
         case "ping":
             return Ping(ref)
+        case "chat":
+            return Say(_token(data), _text(data, "text"), ref)
+        case "react":
+            return React(_token(data), _text(data, "reaction"), ref)
         case "hello":
             raise BadMessage("this connection has already said hello", ref)
     raise BadMessage(f"unknown message type {quote(kind)}; the types are: {TYPES}", ref)
@@ -224,6 +248,11 @@ def _envelope(raw: str) -> tuple[dict[str, Any], object]:
 def _token(data: dict[str, Any]) -> str | None:
     token = data.get("token")
     return token if isinstance(token, str) else None
+
+
+def _text(data: dict[str, Any], field: str) -> str | None:
+    value = data.get(field)
+    return value if isinstance(value, str) else None
 
 
 def _deal(data: dict[str, Any]) -> int | None:
@@ -315,8 +344,26 @@ class ReviewReply(TypedDict):
     ref: object
 
 
+class ChatLine(TypedDict):
+    """A line of a table's chat: its number (from 1), the seat that wrote it, what the table
+    called that seat then, its text (a reaction's words), the reaction's name (``None``: a
+    line typed) and the server's time (seconds since 1970, to the millisecond)."""
+
+    n: int
+    seat: int
+    name: str
+    text: str
+    reaction: str | None
+    t: float
+
+
+class ChatMessage(TypedDict):
+    type: Literal["chat"]
+    lines: list[ChatLine]
+
+
 ServerMessage = (Welcome | Update | Notice | ErrorMessage | Pong | Rematch | HintReply
-                 | ReviewReply)
+                 | ReviewReply | ChatMessage)
 
 
 def welcome(seat: int | None, table: dict[str, Any]) -> Welcome:
@@ -354,3 +401,8 @@ def review_reply(answer: dict[str, Any], ref: object) -> ReviewReply:
     """A review worked out (:func:`parlour.web.hints.work_out_review`), as sent to who asked."""
     return {"type": "review", "deal": answer["deal"], "level": answer["level"],
             "lines": answer["lines"], "decisions": answer["decisions"], "ref": ref}
+
+
+def chat_message(lines: list[ChatLine]) -> ChatMessage:
+    """Chat lines for every client: a new one, or the latest ones for a client connecting."""
+    return {"type": "chat", "lines": lines}

@@ -1,9 +1,10 @@
-"""Persistence of the web tables with SQLAlchemy: tables, seats and every event in order.
+"""Persistence of the web tables with SQLAlchemy: tables, seats, every event in order, and
+the chat.
 
 A table is stored as the data that rebuilds it exactly: its game (variant, players, options),
 its match seed, its seats, its events (each deal dealt, each action in notation), in order, and
 what it called its seats since each change of their names (so that its log names each seat as
-it was when the line was written).
+it was when the line was written), and the last lines of its chat.
 Replaying the events through :class:`~parlour.match.Match` gives back the match where it was,
 because every deal follows from the seed and every bot choice from the position. A finished
 match is also kept as the JSON match record that ``parlour replay`` reads.
@@ -25,6 +26,7 @@ import hashlib
 import hmac
 import json
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -103,6 +105,20 @@ names_t = Table(
     Column("table_id", String(64), primary_key=True),
     Column("n", Integer, primary_key=True),
     Column("names", Text, nullable=False),
+)
+
+chat_t = Table(
+    # The table's chat (parlour.web.chat): its last lines, each numbered from 1 in the order
+    # written, with the seat, what the table called it then, the text (a reaction's words),
+    # the reaction's name (null for a line typed) and the server's time (seconds since 1970).
+    "parlour_chat", metadata,
+    Column("table_id", String(64), primary_key=True),
+    Column("n", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("reaction", String(32), nullable=True),
+    Column("t", Float, nullable=False),
 )
 
 
@@ -295,6 +311,25 @@ class Store:
                               .order_by(names_t.c.n)).all()
         return [(r.n, json.loads(r.names)) for r in rows]
 
+    def add_chat(self, table_id: str, line: Mapping[str, Any], keep: int) -> None:
+        """Store a new chat line (``n``, ``seat``, ``name``, ``text``, ``reaction``, ``t``),
+        keeping the table's last ``keep`` lines only."""
+        with self.engine.begin() as db:
+            db.execute(insert(chat_t).values(
+                table_id=table_id, n=line["n"], seat=line["seat"], name=line["name"],
+                text=line["text"], reaction=line["reaction"], t=line["t"]))
+            db.execute(delete(chat_t).where(chat_t.c.table_id == table_id,
+                                            chat_t.c.n <= line["n"] - keep))
+
+    def chat(self, table_id: str) -> list[dict[str, Any]]:
+        """The table's chat lines kept, oldest first."""
+        with self.engine.connect() as db:
+            rows = db.execute(select(chat_t).where(chat_t.c.table_id == table_id)
+                              .order_by(chat_t.c.n)).all()
+        # (by the mapping: a row's own ``t`` is its tuple, not the column)
+        return [{key: r._mapping[key] for key in ("n", "seat", "name", "text", "reaction", "t")}
+                for r in rows]
+
     def set_status(self, table_id: str, status: str, record: dict[str, Any] | None = None) -> None:
         values: dict[str, Any] = {"status": status}
         if record is not None:
@@ -303,11 +338,12 @@ class Store:
             db.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
 
     def delete_tables(self, owner: str) -> None:
-        """Forget every table ``owner`` serves, with its seats and events."""
+        """Forget every table ``owner`` serves, with its seats, events and chat."""
         with self.engine.begin() as db:
             ids = select(tables_t.c.id).where(tables_t.c.owner == owner)
             db.execute(delete(events_t).where(events_t.c.table_id.in_(ids)))
             db.execute(delete(names_t).where(names_t.c.table_id.in_(ids)))
+            db.execute(delete(chat_t).where(chat_t.c.table_id.in_(ids)))
             db.execute(delete(seats_t).where(seats_t.c.table_id.in_(ids)))
             db.execute(delete(tables_t).where(tables_t.c.owner == owner))
 

@@ -8,13 +8,15 @@ the parts that each own one thing:
 - :class:`~parlour.web.turns.TurnDriver`: the bots' turns, the deals of a bots-only table, the
   turn timer;
 - :class:`~parlour.web.hub.Hub`: the connected clients, and each one's own view;
-- :class:`~parlour.web.work.WorkPool`: the hints and reviews players ask for.
+- :class:`~parlour.web.work.WorkPool`: the hints and reviews players ask for;
+- :class:`~parlour.web.chat.Chat`: what the players write, for everyone at the table to read.
 
 A client's message reaches the table read and typed (:mod:`parlour.web.messages`). Every change
 happens in one synchronous method on the event loop (nothing is awaited half-way), so a change
 is atomic: it is checked by the engine, stored, then sent to every client as its own view. The
-parts change only what they own; the table stores what changed (its events, seats, names and
-records) and has the hub tell everyone, so there is one path for a person's move and a bot's.
+parts change only what they own; the table stores what changed (its events, seats, names, chat
+and records) and has the hub tell everyone, so there is one path for a person's move and a
+bot's.
 
 :class:`Tables` is the set of tables one server process owns: it creates them (within a cap on
 open tables and a rate per client), resumes the unfinished ones from the database at start-up,
@@ -43,6 +45,7 @@ from parlour.records import deal_record, save
 from parlour.registry import new_game
 from parlour.session import HUMAN, TableSession
 from parlour.web import hints, replays
+from parlour.web.chat import KEPT, Chat
 from parlour.web.hub import Client, Hub, SeatViews, ViewCache
 from parlour.web.limits import RateLimit, quote, shorten
 from parlour.web.messages import (
@@ -52,12 +55,16 @@ from parlour.web.messages import (
     Back,
     BadMove,
     CardPick,
+    ChatLine,
     Move,
     NextDeal,
     Play,
+    React,
+    Say,
     Timer,
     Update,
     WebError,
+    chat_message,
     notice,
     rematch_message,
     welcome,
@@ -117,6 +124,7 @@ class Table:
                                 bot_pool=tables.bot_pool, closing=lambda: tables.closed)
         self.work = WorkPool(table_id, game, tables.settings.advice_level, tables.hint_pool,
                              tables.hints)
+        self.chat = Chat()
 
     # -- what the table shows ----------------------------------------------------------------
     @property
@@ -175,13 +183,19 @@ class Table:
         return {"seeded": True, "seed": self.match.seed} if self.seeded else {"seeded": False}
 
     def record(self) -> dict[str, Any]:
-        """The whole match record, with who sat where (extra fields replay ignores): every
-        hand and the seed. Only for a match that is over (or closed): :meth:`public_record`
-        is what may be shown while it goes on."""
+        """The whole match record, with who sat where and the chat (extra fields replay
+        ignores): every hand and the seed. Only for a match that is over (or closed):
+        :meth:`public_record` is what may be shown while it goes on."""
         record = self.session.record()
         record["seeded"] = self.seeded
         record["seats"] = self.seating.records()
+        record["chat"] = self.chat.record()
         return record
+
+    def closed_record(self) -> dict[str, Any]:
+        """The whole record of a match over or closed, as stored when it ended, with the chat
+        as it is now: the players may still write once the match is over."""
+        return {**(self.finished_record or self.record()), "chat": self.chat.record()}
 
     def public_record(self, seat: int | None) -> dict[str, Any]:
         """The record of a match in progress as ``seat`` (``None``: anyone) may see it: no
@@ -199,7 +213,7 @@ class Table:
                       for n, state in enumerate(self.match.deals, 1)],
             "current": self.view(seat, cache) if self.match.current is not None else None,
             "totals": list(self.match.totals), "winners": [], "over": False,
-            "seats": self.seating.records(),
+            "seats": self.seating.records(), "chat": self.chat.record(),
         }
 
     def view(self, seat: int | None, cache: ViewCache) -> dict[str, Any]:
@@ -317,6 +331,9 @@ class Table:
         if client.seat is not None:
             self.seating.connected(client.seat, 1)
         client.send(welcome(client.seat, self.info()))
+        recent = self.chat.recent()
+        if recent:
+            client.send(chat_message(recent))
         self.turns.arm()
         if client.seat is None:
             # A spectator changes nothing the others see: the update is for it alone.
@@ -481,6 +498,32 @@ class Table:
         self.back(seat)
         self.check_working()
         self.work.hint(client, seat, self.deal_number, state, message.ref)
+
+    def say(self, client: Client, message: Say) -> None:
+        """A ``chat`` line from ``client``'s seat, for everyone at the table; :class:`WebError`
+        if refused (a spectator, its text, its seat's pace), and nothing changes."""
+        seat = self.writing_seat(client, message.token)
+        self.chat_line(self.chat.write(seat, self.seating.label(seat), message.text))
+
+    def react(self, client: Client, message: React) -> None:
+        """A quick reaction from ``client``'s seat, as a chat line of its words."""
+        seat = self.writing_seat(client, message.token)
+        self.chat_line(self.chat.react(seat, self.seating.label(seat), message.reaction))
+
+    def writing_seat(self, client: Client, token: str | None) -> int:
+        """The seat a chat message is written for: spectators read the chat, and a closed
+        table's chat is closed too."""
+        if client.seat is None:
+            raise WebError("spectators read the chat: take a seat to write in it", 403)
+        seat = self.acting_seat(client, token)
+        if self.archived:
+            raise WebError(f"table {self.id} was closed")
+        return seat
+
+    def chat_line(self, line: ChatLine) -> None:
+        """Store a new chat line and send it to everyone at the table."""
+        self.store.add_chat(self.id, line, KEPT)
+        self.hub.send_all(chat_message([line]))
 
     def check_judged(self, what: str) -> None:
         """Refuses ``what`` (hints, reviews) in a game no searching level can judge."""
@@ -769,6 +812,7 @@ class Tables:
                       owner_hash=row.owner_hash, turn_timeout=row.turn_timeout,
                       stand_in=row.stand_in or self.settings.stand_in)
         table.seating.restore_names(self.store.names(row.id))
+        table.chat.restore(self.store.chat(row.id))
         session = table.session
         for kind, seat, text in self.store.events(row.id):
             table.version += 1

@@ -31,16 +31,21 @@ export const S = {
   // player asked for one.
   review: null,
   rematch: null,
+  // The chat's lines (each {n, seat, name, text, reaction, t}), the texts of this page's own
+  // lines and reactions by their message's ref (until answered), and the seats muted here.
+  chat: [],
+  chatSent: new Map(),
+  muted: new Set(),
 };
 
-/** Send `message` on the table's socket; false (and the reason shown) if it could not go. */
+/** Send `message` on the table's socket: its `ref` (a number from 1), or null (and the reason
+ * shown) if it could not go. */
 export function send(message) {
   try {
-    S.socket.send(message);
-    return true;
+    return S.socket.send(message);
   } catch (err) {
     say($("message"), err.message, "error");
-    return false;
+    return null;
   }
 }
 

@@ -4,9 +4,11 @@
 // by the family's record from /api/variants (family.js). This module holds them together: it
 // opens and closes the table, answers the socket's messages, draws the whole table on each
 // update (again on a change of the settings, and with the cue of each update: a card that came
-// onto the felt eased in, a sound), and takes the table's keys from anywhere on the page.
+// onto the felt eased in, a sound), and takes the table's keys from anywhere on the page (but a
+// text field: the chat's input, a name).
 import { api, loadVariants, owners, playerName, seats, TableSocket } from "./api.js";
 import { askHint, showHint } from "./advice.js";
+import { addChatLines, chatRefused, renderChat, resetChat, setChatInfo, wireChat } from "./chat.js";
 import { nextDeal, renderDealOver } from "./deal-over.js";
 import { byId as $, element, say } from "./dom.js";
 import { loadFelt, renderFelt, renderVerbKeys, verbOfKey } from "./family.js";
@@ -85,6 +87,7 @@ function render() {
   renderActions();
   renderDealOver();
   renderLog();
+  renderChat();
   keepFocus(keyboard);
 }
 
@@ -164,7 +167,11 @@ function onMessage(message) {
       render();
       break;
     }
+    case "chat":
+      addChatLines(message.lines);
+      break;
     case "error":
+      if (chatRefused(message)) break;
       if (message.ref === null || message.ref === undefined) say($("table-error"), message.message, "error");
       else say($("message"), relabel(message.message), "error");
       break;
@@ -214,6 +221,7 @@ function wire() {
   $("invite-btn").addEventListener("click", copyInvite);
   $("back-btn").addEventListener("click", comeBack);
   $("clear-btn").addEventListener("click", clearSelection);
+  wireChat();
   // A card selected or unselected: an old hint or choice of meld no longer applies.
   wireHand(() => {
     say($("message"), "");
@@ -258,8 +266,9 @@ export async function openTable(id) {
   $("deal-over").hidden = true;
   $("notice").hidden = true;
   say($("message"), "");
+  resetChat(id);
   try {
-    const [{ table }, { variants, bots }] = await Promise.all([api.table(id), loadVariants()]);
+    const [{ table }, { variants, bots, chat }] = await Promise.all([api.table(id), loadVariants()]);
     if (S.id !== id) return;
     const variant = variants.find((v) => v.name === table.variant);
     S.bots = variant?.bots_by_players?.[table.players] ?? variant?.bots ?? bots;
@@ -267,6 +276,7 @@ export async function openTable(id) {
     S.felt = await loadFelt(S.family);
     if (S.id !== id) return;
     renderVerbKeys();
+    setChatInfo(chat);
     S.table = S.table ?? table;
     $("table-rules").textContent = variant?.rules ?? "";
   } catch (err) {
