@@ -3,11 +3,13 @@
 Messages of every kind are sent by the clients of three tables where every seat is a person
 (nothing moves unless a message moves it): arbitrary JSON and raw text, every message type
 with every field of a wrong type, tokens for the seat, for another seat, for another table
-and garbage, action texts and verb/card lists built from real card names, hints, next_deal,
-back and pings — and now and then a legal move, as it is or in another spelling.
+and garbage, action texts and verb/card lists built from real card names, chat lines and
+reactions, hints, next_deal, back and pings — and now and then a legal move, as it is or in
+another spelling.
 
 After each message the server must have answered with well-formed replies only (an ``error``
-with a short message and the message's ``ref``, or a legal update, pong or hint), logged
+with a short message and the message's ``ref``, or a legal update, pong, hint or chat line),
+logged
 nothing (no traceback, no warning), and either left the table exactly as it was (version,
 record, every seat's view) or moved it by exactly one action or deal.
 """
@@ -35,7 +37,7 @@ from web_helpers import Live, LiveServer, LogWatch, running_server
 FUZZ = settings(max_examples=300, derandomize=True, database=None, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 TABLES = [("rummy", 2, {"series_target": 500}), ("big-two", 4, {}), ("forty-five", 4, {})]
-TYPES = ["hello", "action", "hint", "next_deal", "back", "ping"]
+TYPES = ["hello", "action", "hint", "next_deal", "back", "ping", "chat", "react"]
 CARDS = [f"{r}{s}" for r in ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
          for s in "CDHS"]
 VERBS = ["play", "pass", "draw", "discard", "meld", "lay", "lay off", "rob", "keep", "knock",
@@ -128,15 +130,20 @@ def messages(draw: st.DrawFn, tokens: list[str], seat_token: str | None,
                               st.binary(max_size=50).map(lambda b: ("bytes", b))))
     if kind == 1:  # a message of a known type with fields of any type
         fields = draw(st.dictionaries(st.sampled_from(
-            ["token", "action", "verb", "cards", "ref", "seat"]), json_values, max_size=4))
+            ["token", "action", "verb", "cards", "ref", "seat", "text", "reaction"]), json_values,
+            max_size=4))
         return {"type": draw(st.sampled_from(TYPES) | json_values), **fields}
     if kind == 2:  # an action text
         return {"type": "action", "token": token, "action": draw(action_texts)}
     if kind == 3:  # a verb and cards
         return {"type": "action", "token": token, "verb": draw(st.sampled_from(VERBS)),
                 "cards": draw(st.lists(cards, max_size=8))}
-    if kind == 4:  # hints, next_deal, back, ping, hello again
+    if kind == 4:  # hints, next_deal, back, ping, hello again, a chat line, a reaction
         message = {"type": draw(st.sampled_from(TYPES)), "token": token}
+        if message["type"] == "chat":
+            message["text"] = draw(st.text(max_size=220) | json_values)
+        if message["type"] == "react":
+            message["reaction"] = draw(st.sampled_from(["thanks", "oops", "boo"]) | json_values)
         if draw(st.booleans()):
             message["ref"] = draw(json_values)
         return message
@@ -187,6 +194,9 @@ def check_reply(reply: dict[str, Any], message: Any, before: dict[str, Any],
     elif kind == "pong":
         assert isinstance(message, dict) and message.get("type") == "ping", (reply, message)
         assert same_json(reply["ref"], expected_ref(message))
+    elif kind == "chat":  # a line said: to everyone, this client's own among them
+        assert isinstance(message, dict) and message.get("type") in ("chat", "react"), reply
+        assert [line["seat"] for line in reply["lines"]] == [client.seat], reply
     elif kind == "hint":
         assert isinstance(message, dict) and message.get("type") == "hint", (reply, message)
         assert reply["action"] in before["legal"] and before["to_move"] == client.seat, reply
