@@ -9,9 +9,8 @@ another spelling.
 
 After each message the server must have answered with well-formed replies only (an ``error``
 with a short message and the message's ``ref``, or a legal update, pong, hint or chat line),
-logged
-nothing (no traceback, no warning), and either left the table exactly as it was (version,
-record, every seat's view) or moved it by exactly one action or deal.
+logged nothing (no traceback, no warning), and either left the table exactly as it was
+(version, record, every seat's view) or moved it by exactly one action or deal.
 """
 
 from __future__ import annotations
