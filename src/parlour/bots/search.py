@@ -36,8 +36,7 @@ The search, step by step:
    ``confidence`` standard errors. The budget goes to the close decisions; the search stops when
    one candidate is left. With ``indifference`` a candidate is also dropped when it cannot be
    much better than the leader, or than the policy's choice (the first candidate; neither of
-   the two is dropped so): no level uses it (the documentation's "Speed and strength" says
-   what it measured).
+   the two is dropped so). No level uses it (the documentation's Experiments say why).
 5. A guide (optional): a function that gives each legal action a prior advantage in points,
    such as the learned network of :mod:`parlour.bots.learned` (``None`` for a variant it does
    not know, which is then searched exactly as without a guide). The guide's best
@@ -52,8 +51,8 @@ The search, step by step:
    worlds replay from the deal's start; the others' are dealt uniformly with or without it):
    each world kept is one of several dealt, chosen with probability proportional to how likely
    the other seats' moves so far were in it under the network (:class:`Inference`), so that
-   worlds where their play made sense count more. Measured in big-two-4card it bought no
-   strength (the documentation's "Speed and strength"), so no level uses it.
+   worlds where their play made sense count more. No level uses it (the documentation's
+   Experiments say why).
 7. Opponents (optional, likewise): each other seat is modelled as a player of one of two kinds,
    the rule-based policy or the network, with a chance weighed from its moves so far in worlds
    dealt from the observation (:class:`Opponents`); a seat that almost surely plays by the
