@@ -53,9 +53,9 @@ SEAT = 0
 #: What every tutorial says of the hint, at the person's first turn.
 HINT = Note(
     "hint", "The hint",
-    "At each of your turns the hint shows the move the strongest computer player would make, "
-    "with why, and selects its cards in your hand. Make that move, or choose your own: "
-    "either way the notes here explain the rules as they come up.")
+    "At each of your turns the hint shows the best move the computer finds, with why, and "
+    "selects its cards in your hand. Make that move, or choose your own: either way the "
+    "notes here explain the rules as they come up.")
 
 #: What every tutorial says when its deal is over.
 END = Note(

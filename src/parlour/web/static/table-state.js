@@ -31,13 +31,19 @@ export const S = {
   // player asked for one.
   review: null,
   rematch: null,
+  // The hint asked for last: its message's ref and the version of the table it was asked at
+  // (an answer that comes after the table moved on is not shown).
+  hintAsked: null,
+  // At a tutorial, how many of its notes were there when the player last moved: those after
+  // stand out as new.
+  notesRead: 0,
 };
 
-/** Send `message` on the table's socket; false (and the reason shown) if it could not go. */
+/** Send `message` on the table's socket: its ref, or false (and the reason shown) if it could
+ * not go. */
 export function send(message) {
   try {
-    S.socket.send(message);
-    return true;
+    return S.socket.send(message);
   } catch (err) {
     say($("message"), err.message, "error");
     return false;
