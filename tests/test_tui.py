@@ -1154,3 +1154,20 @@ async def test_parlour_play_tutorial_opens_the_table_at_the_tutorial(monkeypatch
     assert opened["tutorial"].variant == parlour.registry.default_variant().name
     assert main(["play", "--tutorial", "spoil-five", "--pace", "0"]) == 0
     assert opened["tutorial"].variant == "spoil-five" and opened["pace"] == 0
+
+
+@sync
+async def test_quitting_a_tutorial_leaves_at_once_and_saves_nothing(tmp_path: Path,
+                                                                   monkeypatch) -> None:
+    from parlour.tutorial import tutorial
+
+    monkeypatch.chdir(tmp_path)
+    app = table_app(tutorial=tutorial("rummy"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert not app.screen.match.is_over
+        await pilot.press("q")
+        await pilot.pause()
+        assert not any(isinstance(s, QuitScreen) for s in app.screen_stack)
+    assert app.return_code == 0
+    assert not list(tmp_path.glob("parlour-*.json"))

@@ -1347,7 +1347,7 @@ def test_a_tutorial_from_the_lobby_played_to_the_end_by_its_hints(
             assert "intro" not in new  # read at the first turn
         arisen.append(new)
         if family == "climbing" and turns == 2:
-            save_screenshot(page, "web-tutorial.png")
+            save_screenshot(page, "web-tutorial.png", docs="web-tutorial.png")
         version = attr(page, "data-version")
         page.click(f'#verbs button[data-verb="{move["verb"]}"]')
         if page.locator("#choices:not([hidden])").count():

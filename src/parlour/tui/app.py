@@ -477,7 +477,8 @@ class TableScreen(Screen[None]):
 
     @guarded
     def action_quit_table(self) -> None:
-        if self.match.is_over:
+        if self.match.is_over or self.tutorial is not None:  # a tutorial is not saved
+            self.closed = True
             self.app.exit(0)
             return
         if isinstance(self.app.screen, QuitScreen):
