@@ -203,6 +203,7 @@ def test_climbing_notes_five_card_hands_and_a_last_card_when_they_arise() -> Non
     assert "five-card" not in notes_of(state, 2)  # no five-card play in sight of it
     state.apply("3D 4C 5H 6S 7D")
     assert "five-card" in notes_of(state, 2)  # one is on the table now
+    assert "you need a higher five-card hand" in notes_of(state, 1)["beat"]
     plain = composed_big_two(["3D 5C", "4D 6C", "7C 8C", "10C JC"])
     assert "five-card" not in notes_of(plain, 0) and "last-card" not in notes_of(plain, 0)
 

@@ -70,10 +70,12 @@ def coach(observation: Observation, legal: Sequence[Action]) -> list[Note]:
     if mine and obs.table is not None:
         table = obs.table.words()
         if plays:
+            # Five-card hands beat each other across kinds (a flush beats any straight).
+            kind = "five-card hand" if obs.table.size == 5 else str(obs.table.category)
             notes.append(Note("beat", "Beat it or pass", (
-                f"To beat {table} you need a higher {obs.table.category} — the same number "
-                "of cards, ranked higher — or you may pass. A pass covers this turn only: "
-                "you may play again when your turn comes round.")))
+                f"To beat {table} you need a higher {kind} — the same number of cards, "
+                "ranked higher — or you may pass. A pass covers this turn only: you may play "
+                "again when your turn comes round.")))
         else:
             notes.append(Note("cannot-beat", "Nothing beats it", (
                 f"Nothing in your hand beats {table}, so you pass. You may play again when "
