@@ -685,3 +685,60 @@ def test_a_statistics_file_that_cannot_be_read_is_left_alone(own_statistics: Pat
     out = io.StringIO()
     assert main(["stats"], out=out) == 0
     assert "cannot be shown" in out.getvalue() and "not a statistics file" in out.getvalue()
+
+
+# -- the tutorial ---------------------------------------------------------------------------------
+
+
+class HintFollower(io.StringIO):
+    """Stands in for stdin at a tutorial: plays the move of the last hint printed, which the
+    tutorial prints at every turn without being asked."""
+
+    def __init__(self, out: io.StringIO) -> None:
+        super().__init__()
+        self.out = out
+        self.seen = 0
+        self.moves: list[str] = []
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        text = self.out.getvalue()
+        new, self.seen = text[self.seen:], len(text)
+        hinted = re.findall(r"^hint: .* Type: (.*)$", new, re.M)
+        assert len(hinted) == 1, f"one hint a turn, unasked: {new[-400:]}"
+        self.moves.append(hinted[0])
+        return hinted[0] + "\n"
+
+
+@pytest.mark.parametrize("name", ["rummy", "trump"])
+def test_play_tutorial_plain_prints_the_notes_and_a_hint_every_turn(name: str,
+                                                                     own_statistics) -> None:
+    from parlour.tutorial import tutorial
+
+    code, out, player = play(["--tutorial", name], HintFollower)
+    assert code == 0, out
+    lesson = tutorial(name)
+    assert out.startswith(f"{lesson.variant} tutorial: you are ")
+    notes = re.findall(r"^-- ([^:]+): ", out, re.M)
+    assert notes[0] == lesson.lesson.title and notes[-1] == "The end of the tutorial"
+    assert len(notes) == len(set(notes)) >= 6  # each note once
+    assert "The hint" in notes
+    assert "Match over after 1 deal(s)" in out
+    assert len(player.moves) >= 5
+    assert not own_statistics.exists()  # not counted in the person's statistics
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["--tutorial", "whist"], "there is no tutorial of 'whist': tutorials are of big-two-4card"),
+    (["--tutorial", "rummy", "--seed", "3"], "drop --seed"),
+    (["--tutorial", "--players", "3", "--bots", "random"], "drop --players, --bots"),
+    (["--tutorial", "-o", "deals=3"], "drop --option"),
+    (["--tutorial", "--seat", "1"], "drop --seat"),
+    (["--tutorial", "--save", "x.json"], "and is not saved; drop --save"),
+    (["--tutorial", "--resume", "x.json"], "drop --resume"),
+])
+def test_play_tutorial_refuses_what_it_does_not_take(argv: list[str], said: str,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    out = io.StringIO()
+    assert main(["play", "--plain", *argv], out=out, inp=io.StringIO()) == 2
+    assert said in capsys.readouterr().err
+    assert out.getvalue() == ""

@@ -50,7 +50,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("environments", ("parlour.envs", "parlour.envs.*", "parlour.interop.gymnasium")),
     ("training", ("parlour.training", "parlour.training.*")),
     ("advice and the table session", ("parlour.review", "parlour.advice", "parlour.session",
-                                      "parlour.stats")),
+                                      "parlour.stats", "parlour.tutorial")),
     ("front ends, arena, bench", ("parlour.cli", "parlour.__main__", "parlour.client",
                                   "parlour.tui", "parlour.tui.*", "parlour.web",
                                   "parlour.web.*", "parlour.arena", "parlour.arena.*",

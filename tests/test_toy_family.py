@@ -409,3 +409,20 @@ def test_the_batched_environment_steps_and_deals_again(toy: Variant) -> None:
     again = batched_env(NAME, num_envs=8, seed=1)
     first, second = again.reset(), batched_env(NAME, num_envs=8, seed=1).reset()
     assert np.array_equal(first.obs, second.obs) and np.array_equal(first.legal, second.legal)
+
+
+def test_a_family_without_a_lesson_has_no_tutorial_anywhere(toy: Variant) -> None:
+    from parlour.tutorial import lesson_of, playable, tutorial
+
+    assert lesson_of(NAME) is None and NAME not in playable()
+    with pytest.raises(VariantError, match=f"there is no tutorial of '{NAME}'"):
+        tutorial(NAME)
+    with pytest.raises(VariantError, match="there is no tutorial of 'toy'"):
+        tutorial(FAMILY.name)
+    with TestClient(create_app("sqlite://", bot_delay=0)) as http:
+        data = http.get("/api/variants").json()
+        assert not next(v for v in data["variants"] if v["name"] == NAME)["tutorial"]
+        assert "toy" not in [t["family"] for t in data["tutorials"]]
+        answer = http.post("/api/tables", json={"tutorial": True, "variant": NAME})
+        assert answer.status_code == 400
+        assert f"there is no tutorial of '{NAME}'" in answer.json()["error"]

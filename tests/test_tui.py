@@ -18,7 +18,7 @@ from rich.table import Table
 from textual import events
 from textual.command import CommandPalette
 from textual.containers import VerticalScroll
-from textual.widgets import Button, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, RichLog, Select, Static
 
 import parlour
 import parlour.advice
@@ -1032,3 +1032,142 @@ async def test_parlour_play_rummy_seat_1_names_the_seats_right(monkeypatch) -> N
         assert seats[1][:2] == ["P0", "greedy"] and seats[2][:3] == ["▶", "P1", "you"]
         assert "you are P1" in rows_of(app, table.query_one("#status"))[0]
         assert "P0 draws" in shown or "P0 takes" in shown
+
+
+# -- the first-game tutorial ------------------------------------------------------------------
+
+
+def notes_text(table: TableScreen) -> str:
+    """What the tutorial's notes panel holds, as text."""
+    return "\n".join(strip.text for strip in table.query_one("#notes", RichLog).lines)
+
+
+async def follow_the_hint(pilot, table: TableScreen) -> None:
+    """Make the move the hint shown names, by its verb's key on the cards it selected (and its
+    number where the cards fit more than one move)."""
+    given = table.session.given_hint()
+    assert given is not None, "no hint at the person's turn"
+    move = parse_move(given.action)
+    assert table.query_one("#hand", Hand).selected == set(move.cards)
+    assert message(table).startswith("Hint: ")
+    await pilot.press(verb_key(move.verb))
+    await pilot.pause()
+    if isinstance(pilot.app.screen, ChoiceScreen):
+        choice = pilot.app.screen
+        number = next(i for i, m in enumerate(choice.moves, 1) if m.action == given.action)
+        await pilot.press(str(number))
+        await pilot.pause()
+
+
+@pytest.mark.parametrize(("variant", "notes"), [
+    ("big-two", ["opening", "order", "beat", "lead", "scoring"]),
+    ("forty-five", ["trumps", "partners", "rob", "trick", "lead", "scoring"]),
+    ("rummy", ["draw", "meld", "discard", "scoring"]),
+])
+@sync
+async def test_the_tutorial_is_played_to_the_end_by_following_its_hints(
+        variant: str, notes: list[str], own_statistics) -> None:
+    from parlour.tutorial import HINT, tutorial
+
+    lesson = tutorial(variant)
+    app = table_app(tutorial=lesson)
+    async with app.run_test(size=SIZE) as pilot:
+        turns = 0
+        while True:
+            await settle(pilot)
+            if isinstance(app.screen, DealOverScreen):
+                break
+            table = app.screen
+            assert table.coach is not None
+            if turns == 0:
+                status = rows_of(app, table.query_one("#status"))[0]
+                assert "your turn · tutorial · " in status
+            await follow_the_hint(pilot, table)
+            turns += 1
+        table = next(s for s in app.screen_stack if isinstance(s, TableScreen))
+        seen = [note.key for note in table.coach.notes]
+        assert seen[0] == "intro" and "hint" in seen and seen[-1] == "end"
+        assert len(seen) == len(set(seen))  # each note once
+        for key in notes:
+            assert key in seen, (key, seen)
+        shown = re.sub(r"\s+", " ", notes_text(table))
+        for note in table.coach.notes:  # every note in the panel, once, in the player's words
+            text = f"{note.title}: {table.names.text(note.text)}"
+            assert re.sub(r"\s+", " ", text) in shown
+            assert shown.count(f"{note.title}: ") == 1
+        assert "Human" not in shown and "Computer" not in shown
+        assert HINT.title in shown
+        over = " ".join(part for part in app.screen.parts if isinstance(part, str))
+        assert "The end of the tutorial" in over and "The match is over" not in over
+        assert turns >= 4 and table.match.is_over and len(table.match.deals) == 1
+    assert not own_statistics.exists()  # a tutorial is not counted in the statistics
+
+
+@sync
+async def test_the_tutorial_plays_again_from_its_deal_and_a_new_game_from_the_usual_one() -> None:
+    from parlour.tutorial import tutorial
+
+    app = table_app(tutorial=tutorial("forty-five"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        first = app.screen
+        hand = first.state.observation(0).hand
+        while not isinstance(app.screen, DealOverScreen):
+            await follow_the_hint(pilot, app.screen)
+            await settle(pilot)
+        await pilot.press("a")  # play again: the same deal, its notes from the start
+        await settle(pilot)
+        again = app.screen
+        assert isinstance(again, TableScreen) and again is not first
+        assert again.state.observation(0).hand == hand
+        assert again.coach is not None and again.coach.notes[0].key == "intro"
+        while not isinstance(app.screen, DealOverScreen):
+            await follow_the_hint(pilot, app.screen)
+            await settle(pilot)
+        await pilot.press("n")  # a new game: the start screen with the game's usual options
+        screen = await start_screen(pilot)
+        assert screen.settings.variant == "forty-five" and screen.settings.options == {}
+
+
+@sync
+async def test_a_table_that_is_no_tutorial_has_no_notes_and_shows_no_hint_unasked() -> None:
+    app = sit("big-two", seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = app.screen
+        assert table.coach is None and not table.query("#notes")
+        assert table.session.given_hint() is None and not message(table).startswith("Hint")
+        assert "deal 1" in rows_of(app, table.query_one("#status"))[0]
+
+
+@sync
+async def test_parlour_play_tutorial_opens_the_table_at_the_tutorial(monkeypatch) -> None:
+    import parlour.cli
+    import parlour.tui
+
+    opened: dict = {}
+    monkeypatch.setattr(parlour.cli, "isatty", lambda stream: True)
+    monkeypatch.setattr(parlour.tui, "run", lambda **kwargs: opened.update(kwargs) or 0)
+    assert main(["play", "--tutorial", "trump"]) == 0
+    assert opened["tutorial"].variant == "forty-five" and opened["match"] is None
+    assert main(["play", "--tutorial"]) == 0
+    assert opened["tutorial"].variant == parlour.registry.default_variant().name
+    assert main(["play", "--tutorial", "spoil-five", "--pace", "0"]) == 0
+    assert opened["tutorial"].variant == "spoil-five" and opened["pace"] == 0
+
+
+@sync
+async def test_quitting_a_tutorial_leaves_at_once_and_saves_nothing(tmp_path: Path,
+                                                                   monkeypatch) -> None:
+    from parlour.tutorial import tutorial
+
+    monkeypatch.chdir(tmp_path)
+    app = table_app(tutorial=tutorial("rummy"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert not app.screen.match.is_over
+        await pilot.press("q")
+        await pilot.pause()
+        assert not any(isinstance(s, QuitScreen) for s in app.screen_stack)
+    assert app.return_code == 0
+    assert not list(tmp_path.glob("parlour-*.json"))

@@ -1464,3 +1464,91 @@ def test_chat_escaped_limited_and_muted(server: str, new_page: Callable[..., Pag
         said, "Good luck!", "sorry, shorter", "can you hear me?"]
     save_screenshot(ann, "web-chat.png")
     assert dialogs == []
+
+# -- the first-game tutorial ----------------------------------------------------------------------
+
+
+def note_keys(page: Page, selector: str = "#tutorial-notes li") -> list[str]:
+    """The keys of the tutorial's notes shown, as the panel lists them (newest first)."""
+    keys: list[str] = page.eval_on_selector_all(selector, "items => items.map(i => i.dataset.key)")
+    return keys
+
+
+@pytest.mark.parametrize(("family", "expected"), [
+    ("climbing", {"opening", "order", "beat", "lead", "scoring"}),
+    ("trump", {"trumps", "partners", "rob", "trick", "lead", "scoring"}),
+    ("rummy", {"draw", "meld", "discard", "scoring"}),
+])
+def test_a_tutorial_from_the_lobby_played_to_the_end_by_its_hints(
+        fresh_server: Callable[..., str], new_page: Callable[..., Page], family: str,
+        expected: set[str]) -> None:
+    base = fresh_server(advice_level="medium")
+    page = new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{base}/#/")
+    entry = page.locator(f'#learn-games li[data-family="{family}"]')
+    expect(page.locator("#learn")).to_be_visible()
+    expect(page.locator("#learn-games li")).to_have_count(3)
+    page.fill("#player-name", "Ann")
+    entry.locator("button.learn-start").click()
+    page.wait_for_url("**/#/table/*")
+    page.wait_for_selector('#table-view[data-tutorial="true"]')
+    table_id = page.url.rsplit("/", 1)[1]
+    panel = page.locator("#tutorial")
+    expect(panel).to_be_visible()
+    expect(page.locator("#tutorial-title")).to_have_text(re.compile(r"^Tutorial: "))
+    watcher = new_page()  # a spectator sees the table, never the notes of the person's hand
+    watcher.goto(f"{base}/#/table/{table_id}")
+    watcher.wait_for_selector('#table-view[data-tutorial="false"]')
+    expect(watcher.locator("#tutorial")).to_be_hidden()
+    arisen: list[list[str]] = []
+    turns = 0
+    while wait_for_turn(page):
+        assert turns < MAX_MOVES, "the tutorial's deal did not end"
+        # The hint is shown at every turn, unasked, its cards selected in the hand.
+        hint = page.locator('#message[data-kind="hint"]')
+        expect(hint).to_be_visible()
+        action = hint.get_attribute("data-action")
+        move = next(m for m in legal_moves(page) if m["action"] == action)
+        held = [c for c in move["cards"] if page.locator(f'#hand .card[data-card="{c}"]').count()]
+        expect(page.locator("#hand .card.selected")).to_have_count(len(held))
+        keys = note_keys(page)
+        assert keys[-1] == "intro" and "hint" in keys and len(keys) == len(set(keys))
+        new = note_keys(page, "#tutorial-notes li.new")
+        assert keys[:len(new)] == new  # the new notes are the newest, at the top
+        if turns == 0:
+            assert new == keys  # every note is new at the first turn
+        else:
+            assert "intro" not in new  # read at the first turn
+        arisen.append(new)
+        if family == "climbing" and turns == 2:
+            save_screenshot(page, "web-tutorial.png", docs="web-tutorial.png")
+        version = attr(page, "data-version")
+        page.click(f'#verbs button[data-verb="{move["verb"]}"]')
+        if page.locator("#choices:not([hidden])").count():
+            page.click(f'#choices button[data-action="{action}"]')
+        page.wait_for_function(
+            "version => document.querySelector('#table-view').dataset.version !== version",
+            arg=version)
+        turns += 1
+    expect_deal_over(page)
+    keys = note_keys(page)
+    assert keys[0] == "end" and keys[-1] == "intro" and len(keys) == len(set(keys))
+    assert expected <= set(keys), keys
+    assert sum(1 for new in arisen[1:] if new) >= 2  # notes came as the rules arose
+    text = panel.inner_text()
+    assert "The end of the tutorial" in text and not LETTERS.search(text), text
+    assert "Human" not in text and "Computer" not in text
+    # The lobby lists it as a tutorial.
+    page.goto(f"{base}/#/")
+    item = page.locator(f'#tables li[data-table-id="{table_id}"]')
+    expect(item.locator(".tag.tutorial")).to_have_text("tutorial")
+
+
+def test_a_tutorial_that_cannot_be_made_says_why(fresh_server: Callable[..., str],
+                                                 new_page: Callable[..., Page]) -> None:
+    base = fresh_server(max_tables=0)
+    page = new_page(allow=("503",))
+    page.goto(f"{base}/#/")
+    page.locator('#learn-games li[data-family="rummy"] button').click()
+    expect(page.locator("#learn-error")).to_contain_text("most open tables")
+    assert "#/table/" not in page.url

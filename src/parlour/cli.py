@@ -53,6 +53,7 @@ from parlour.registry import OptionInfo, get_variant, new_game, player_counts_te
 from parlour.session import HUMAN, TableSession
 from parlour.stats import PlayerStats
 from parlour.text import clip, sentence
+from parlour.tutorial import Coach, Tutorial, tutorial
 
 #: The documented exit codes (see the module docstring).
 EXIT_OK, EXIT_REFUSED, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_PIPE = 0, 2, 70, 130, 141
@@ -147,23 +148,30 @@ class Table:
     Saves the whole match (finished deals and the deal in progress) to ``save_path`` after every
     deal and when the player stops (``quit``, end of input, Ctrl-C), so that
     ``parlour play --resume FILE`` can continue it exactly.
+
+    With a ``coach`` (:mod:`parlour.tutorial`) the match is a tutorial: its notes are printed
+    as they arise and the hint at each of the person's turns, and the deal is not counted in
+    the person's statistics.
     """
 
     def __init__(self, match: Match, seats: Sequence[str], prompt: Prompt, out: TextIO,
-                 save_path: Path | None) -> None:
+                 save_path: Path | None, coach: Coach | None = None) -> None:
         # Against a person, searching bots answer within a time limit, not a fixed budget.
-        self.session = TableSession(match, seats, save_path=save_path, stats=PlayerStats())
+        self.session = TableSession(match, seats, save_path=save_path,
+                                    stats=None if coach is not None else PlayerStats())
         self.match = match
         self.game = match.game
         self.seat = self.session.humans()[0]
         self.prompt = prompt
         self.out = out
+        self.coach = coach
 
     def run(self) -> int:
         game, out = self.game, self.out
-        out.write(f"{game.name}: you are {game.seat_name(self.seat)}. Type a play in the game's "
-                  "notation, 'help' for your legal moves, 'hint' for a hint (again: the figures), "
-                  "'quit' to stop.\n")
+        lesson = " tutorial" if self.coach is not None else ""
+        out.write(f"{game.name}{lesson}: you are {game.seat_name(self.seat)}. Type a play in "
+                  "the game's notation, 'help' for your legal moves, 'hint' for a hint (again: "
+                  "the figures), 'quit' to stop.\n")
         out.write(sentence(game.match_end_text()) + "\n")
         try:
             while not self.match.is_over:
@@ -195,6 +203,7 @@ class Table:
         resumed = f" (resumed after {done} action(s))" if done else ""
         out.write(f"\n=== Deal {number}{resumed} ===\n")
         self.log(state, 0)
+        self.notes(state)
         while not state.is_over:
             if session.bot_to_move():
                 turn = session.bot_turn()
@@ -202,6 +211,7 @@ class Table:
             elif not self.human_turn(state):
                 return False
             self.log(state, done)
+            self.notes(state)
             done += 1
         result = session.finish_deal()
         out.write("\n" + state.observation(self.seat).render() + "\n")
@@ -220,9 +230,20 @@ class Table:
         for line in state.observation(self.seat).log_lines(start):
             self.out.write(line + "\n")
 
+    def notes(self, state: State) -> None:
+        """Print a tutorial's notes new at this position (none without a coach)."""
+        if self.coach is None:
+            return
+        mine = state.current_player == self.seat and not state.is_over
+        for note in self.coach.follow(state.observation(self.seat),
+                                      state.legal_actions() if mine else []):
+            self.out.write(f"-- {note.title}: {note.text}\n")
+
     def human_turn(self, state: State) -> bool:
         """Prompt until a legal action is applied; False when the player quits or input ends."""
         self.out.write("\n" + state.observation(self.seat).render() + "\n")
+        if self.coach is not None:  # a tutorial shows the hint at every turn
+            self.hint()
         while True:
             line = self.prompt.ask("your play> ")
             if line is None:
@@ -287,6 +308,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     # The terminal table needs a terminal; a script or a pipe gets the line-based player.
     plain = args.plain or not (inp is sys.stdin and out is sys.stdout and isatty(inp)
                                and isatty(out))
+    if args.tutorial:
+        return _tutorial(args, plain, out, inp)
     if args.resume is not None:
         given = [flag for flag, value in [
             ("VARIANT", args.variant), ("--players", args.players), ("--option", args.option),
@@ -320,11 +343,30 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     return Table(match, seats, Prompt(inp, out), out, save_path).run()
 
 
-def _table(match: Match | None, seats: list[str], save_path: Path | None, pace: float) -> int:
-    """Open the terminal table (:mod:`parlour.tui`): at ``match``, or at its start screen."""
+def _table(match: Match | None, seats: list[str], save_path: Path | None, pace: float,
+           lesson: Tutorial | None = None) -> int:
+    """Open the terminal table (:mod:`parlour.tui`): at ``match``, at ``lesson`` (a tutorial),
+    or at its start screen."""
     from parlour.tui import run  # Textual loads only for the table
 
-    return run(match=match, seats=seats, save_path=save_path, pace=pace)
+    return run(match=match, seats=seats, save_path=save_path, pace=pace, tutorial=lesson)
+
+
+def _tutorial(args: argparse.Namespace, plain: bool, out: TextIO, inp: TextIO) -> int:
+    """``parlour play --tutorial [VARIANT or FAMILY]``: the first-game tutorial's deal, at the
+    terminal table or the line-based player."""
+    given = [flag for flag, value in [
+        ("--players", args.players), ("--option", args.option), ("--seed", args.seed),
+        ("--seat", args.seat), ("--bots", args.bots), ("--save", args.save),
+        ("--resume", args.resume)] if value is not None]
+    if given:
+        raise ParlourError(f"--tutorial plays a set deal, seats and bots, and is not saved; "
+                           f"drop {', '.join(given)}")
+    lesson = tutorial(args.variant)
+    if not plain:
+        return _table(None, [], None, args.pace, lesson)
+    return Table(lesson.match(), lesson.seats(), Prompt(inp, out), out, None,
+                 lesson.coach()).run()
 
 
 # -- parlour simulate ---------------------------------------------------------------------------
@@ -501,6 +543,11 @@ def build_parser() -> argparse.ArgumentParser:
                          "terminal table; used anyway when input or output is not a terminal")
     sp.add_argument("--pace", type=pace_seconds, default=0.8, metavar="SECONDS",
                     help="the table's pause between bots' moves (default 0.8; 0 = instant)")
+    sp.add_argument("--tutorial", action="store_true",
+                    help="a first game with the rules explained as they arise and the hint "
+                         "shown at every turn: one set deal of VARIANT, or of the simplest "
+                         "game of a family named instead (default: the family of the game a "
+                         "table starts with)")
 
     sp = sub.add_parser("simulate", help="bots against bots: mean scores and win rates")
     game_args(sp)

@@ -22,13 +22,13 @@ does first) imports :mod:`parlour.games`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import MISSING, Field, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from parlour.errors import VariantError
-from parlour.game import Game
+from parlour.game import Action, Game, Observation
 from parlour.text import clip, sentence
 
 
@@ -152,6 +152,51 @@ class Verb:
 
 
 @dataclass(frozen=True)
+class Note:
+    """One thing a first-game tutorial explains as it arises, in a player's words: its
+    ``key`` (the same note is shown once a tutorial), a short ``title`` and the ``text``.
+    Seats are named by their labels (``P1``), as a log line names them, so that each table
+    calls them its own way; cards by their faces (``3♦``), as a hint does."""
+
+    key: str
+    title: str
+    text: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"key": self.key, "title": self.title, "text": self.text}
+
+
+#: A family's coach: the notes that apply to a position, from one seat's observation and its
+#: legal moves (none when it is not that seat's turn), most important first.
+Coach = Callable[[Observation, Sequence[Action]], Sequence[Note]]
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """A family's first-game tutorial, as data: one deal, dealt from ``seed``, the person at
+    seat 0 against ``bots`` at every other seat, with the hint shown at every decision and the
+    ``coach``'s notes (:data:`Coach`) as the rules arise.
+
+    ``title`` names it as the lobby offers it and ``intro`` says what the deal is about, in a
+    sentence or two. ``variants`` are the family's variants it may be played in, each with the
+    options that make its match one deal; the first is the one a tutorial of the family
+    plays (:attr:`variant`): the simplest.
+    """
+
+    title: str
+    intro: str
+    variants: Mapping[str, Mapping[str, Any]] = field(hash=False)
+    seed: int
+    coach: Coach
+    bots: str = "easy"
+
+    @property
+    def variant(self) -> str:
+        """The variant a tutorial of the family plays unless another is chosen."""
+        return next(iter(self.variants))
+
+
+@dataclass(frozen=True)
 class Family:
     """What the front ends know of a family, as data: each family registers one
     (:func:`register_family`) beside its variants, and the tables read it rather than naming a
@@ -168,7 +213,9 @@ class Family:
     they need numpy; none: the family has no network). ``level_settings``: the search settings
     every searching level takes in the family's variants, by the names of
     :class:`~parlour.bots.search.SearchConfig`'s fields (``{"keep_policy": 2.0}``); a
-    variant's own (:attr:`Variant.levels`) come on top.
+    variant's own (:attr:`Variant.levels`) come on top. ``tutorial``: where its first-game
+    tutorial is (``module:name`` of a :class:`Lesson`, imported on first use by
+    :mod:`parlour.tutorial`; none: the family has no tutorial).
     """
 
     name: str
@@ -178,6 +225,7 @@ class Family:
     seat_totals: bool = True
     features: str = ""
     level_settings: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    tutorial: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """The record as JSON data, for the web page."""

@@ -50,6 +50,7 @@ from parlour.tui.screens import (
 )
 from parlour.tui.views import SeatNames, grid, standing, view
 from parlour.tui.widgets import Hand, cards_markup
+from parlour.tutorial import END, Tutorial
 
 #: Seconds between two bots' moves, so that each can be followed.
 DEFAULT_PACE = 0.8
@@ -58,7 +59,9 @@ MESSAGE_ROWS = 3
 
 
 class TableScreen(Screen[None]):
-    """One match at the table: the human's seat against bots."""
+    """One match at the table: the human's seat against bots. A ``tutorial``'s match shows
+    its notes as they arise (:class:`~parlour.tutorial.Coach`) and the hint at each of the
+    person's turns, and is not counted in the person's statistics."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("h", "hint", "Hint"),
@@ -69,9 +72,13 @@ class TableScreen(Screen[None]):
         Binding("enter", "confirm", "Play", show=False),
     ]
 
-    def __init__(self, match: Match, seats: Sequence[str], save_path: Path | None) -> None:
+    def __init__(self, match: Match, seats: Sequence[str], save_path: Path | None,
+                 tutorial: Tutorial | None = None) -> None:
         super().__init__()
-        self.session = TableSession(match, seats, save_path=save_path, stats=PlayerStats())
+        self.tutorial = tutorial
+        self.coach = None if tutorial is None else tutorial.coach()
+        self.session = TableSession(match, seats, save_path=save_path,
+                                    stats=None if tutorial is not None else PlayerStats())
         self.match = match
         self.game = match.game
         self.seats = list(seats)
@@ -93,6 +100,8 @@ class TableScreen(Screen[None]):
             yield Static(id="seats")
             with VerticalScroll(id="table-scroll"):
                 yield Static(id="table")
+        if self.coach is not None:
+            yield RichLog(id="notes", wrap=True, markup=False, min_width=20)
         # Wrapped to the log's own width (not at least 78 columns, RichLog's default).
         yield RichLog(id="log", wrap=True, markup=False, min_width=20)
         yield Static(id="message")
@@ -104,6 +113,8 @@ class TableScreen(Screen[None]):
         # Every seat's row of the seat panel stays in sight, with its header.
         self.query_one("#top").styles.min_height = self.game.players + 1
         self.query_one("#hand", Hand).focus()
+        if self.coach is not None:
+            self.query_one("#notes", RichLog).border_title = f"Tutorial: {self.coach.lesson.title}"
         self.new_deal_log()
         self.advance()
 
@@ -155,7 +166,8 @@ class TableScreen(Screen[None]):
         else:
             turn = f"{name(self.state.current_player)} is playing…"
         # Whose turn first: on a narrow window the title's end is what gives way.
-        self.query_one("#status", Static).update(f"{turn} · deal {self.deal_number} · {v.title}")
+        deal = "tutorial" if self.coach is not None else f"deal {self.deal_number}"
+        self.query_one("#status", Static).update(f"{turn} · {deal} · {v.title}")
         scores = standing(self.game, self.match.totals, v.figures)
         rows = []
         for i, who in enumerate(self.seats):
@@ -183,6 +195,19 @@ class TableScreen(Screen[None]):
                            for v in verbs])
             for button in bar.query(Button):
                 button.can_focus = False
+        self.show_notes()
+
+    def show_notes(self) -> None:
+        """A tutorial's notes new at this position, added under those shown before."""
+        if self.coach is None:
+            return
+        state = self.state
+        obs = state.observation(self.seat)
+        notes = self.query_one("#notes", RichLog)
+        for note in self.coach.follow(obs, state.legal_actions() if self.my_turn else []):
+            text = Text.assemble((f"{note.title}: ", "bold"),
+                                 cards_markup(self.names.text(note.text)))
+            notes.write(text)
 
     def say(self, text: str, style: str = "") -> None:
         """Show ``text`` under the log, wrapped onto up to :data:`MESSAGE_ROWS` rows; a longer
@@ -222,6 +247,8 @@ class TableScreen(Screen[None]):
             self.end_of_deal()
         elif not self.my_turn:
             self.bot_turn()
+        elif self.coach is not None and self.session.given_hint() is None:
+            self.action_hint()  # a tutorial shows the hint at every turn
 
     def bot_turn(self) -> None:
         turn = self.session.bot_turn()
@@ -264,7 +291,9 @@ class TableScreen(Screen[None]):
             held = [f"{name(i)} held {' '.join(map(str, hand))}"
                     for i, hand in enumerate(result.hands) if hand and i != self.seat]
             parts += ["", *held]
-        if match.is_over:
+        if self.coach is not None:
+            parts += ["", f"{END.title}. {END.text}"]
+        elif match.is_over:
             winners = [name(w) for w in match.winners()]
             parts += ["", f"The match is over after {plural(len(match.deals), 'deal')}. "
                           f"{'Winner' if len(winners) == 1 else 'Winners'}: {', '.join(winners)}."]
@@ -284,16 +313,22 @@ class TableScreen(Screen[None]):
         elif choice == "quit":
             self.action_quit_table()
         elif choice == "again" and isinstance(self.app, ParlourApp):
-            # Another match with the same game, seats and bots, dealt from a new seed.
+            # Another match with the same game, seats and bots, dealt from a new seed; a
+            # tutorial again, as it was.
             self.closed = True
-            self.app.start(Settings.played(self.game, self.seats))
+            if self.tutorial is not None:
+                self.app.start_tutorial(self.tutorial)
+            else:
+                self.app.start(Settings.played(self.game, self.seats))
         elif self.match.is_over:
             self.closed = True
             self.app.pop_screen()
             app = self.app
             if isinstance(app, ParlourApp):
-                # A new game starts from the game and settings just played.
-                app.settings = Settings.played(self.game, self.seats)
+                # A new game starts from the game and settings just played (after a tutorial,
+                # from the game's usual settings).
+                app.settings = (Settings(self.game.name) if self.tutorial is not None
+                                else Settings.played(self.game, self.seats))
                 app.show_start()
         else:
             self.session.start_deal()
@@ -442,7 +477,8 @@ class TableScreen(Screen[None]):
 
     @guarded
     def action_quit_table(self) -> None:
-        if self.match.is_over:
+        if self.match.is_over or self.tutorial is not None:  # a tutorial is not saved
+            self.closed = True
             self.app.exit(0)
             return
         if isinstance(self.app.screen, QuitScreen):
@@ -465,6 +501,7 @@ class ParlourApp(App[int]):
 
     ``pace`` is the pause between bots' moves in seconds (0: instant); ``advice_level`` is
     the searching level that judges the hints and the reviews alike (default: the strongest).
+    ``tutorial``: open straight at that first-game tutorial (:mod:`parlour.tutorial`).
     """
 
     CSS_PATH = "parlour.tcss"
@@ -472,8 +509,10 @@ class ParlourApp(App[int]):
 
     def __init__(self, *, match: Match | None = None, seats: Sequence[str] = (),
                  save_path: Path | None = None, settings: Settings | None = None,
-                 pace: float = DEFAULT_PACE, advice_level: str = ADVISER) -> None:
+                 pace: float = DEFAULT_PACE, advice_level: str = ADVISER,
+                 tutorial: Tutorial | None = None) -> None:
         super().__init__()
+        self.tutorial = tutorial
         self.match = match
         self.seats = list(seats)
         self.save_path = save_path
@@ -482,7 +521,9 @@ class ParlourApp(App[int]):
         self.advice_level = advice_level
 
     def on_mount(self) -> None:
-        if self.match is not None and self.match.is_over:
+        if self.tutorial is not None:
+            self.push_screen(self.tutorial_screen(self.tutorial))
+        elif self.match is not None and self.match.is_over:
             self.notify("That match is over: start a new one.")
             self.show_start()
         elif self.match is not None:
@@ -507,6 +548,14 @@ class ParlourApp(App[int]):
         match = game.new_match(seed=settings.seed)
         self.switch_screen(TableScreen(match, seats, self.save_path))
 
+    @staticmethod
+    def tutorial_screen(tutorial: Tutorial) -> TableScreen:
+        return TableScreen(tutorial.match(), tutorial.seats(), None, tutorial)
+
+    def start_tutorial(self, tutorial: Tutorial) -> None:
+        """Sit down at ``tutorial``'s deal afresh (in place of the screen shown)."""
+        self.switch_screen(self.tutorial_screen(tutorial))
+
     async def action_quit(self) -> None:
         """Quit by any route (ctrl+q, the command palette): a match in progress, under whatever
         screen is over it, first offers to be saved."""
@@ -519,8 +568,10 @@ class ParlourApp(App[int]):
 
 
 def run(*, match: Match | None = None, seats: Sequence[str] = (), save_path: Path | None = None,
-        settings: Settings | None = None, pace: float = DEFAULT_PACE) -> int:
-    """Open the table; the exit code when it closes."""
-    app = ParlourApp(match=match, seats=seats, save_path=save_path, settings=settings, pace=pace)
+        settings: Settings | None = None, pace: float = DEFAULT_PACE,
+        tutorial: Tutorial | None = None) -> int:
+    """Open the table (at ``tutorial``, if given); the exit code when it closes."""
+    app = ParlourApp(match=match, seats=seats, save_path=save_path, settings=settings, pace=pace,
+                     tutorial=tutorial)
     code = app.run()
     return code if isinstance(code, int) else 0

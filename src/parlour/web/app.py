@@ -42,6 +42,7 @@ from parlour.errors import ParlourError, VariantError
 from parlour.records import check_save_path
 from parlour.registry import families, family_of, get_variant, variants
 from parlour.summaries import summary
+from parlour.tutorial import lessons, playable
 from parlour.web.chat import RATE_LINES, RATE_SECONDS, REACTIONS, TEXT_LIMIT
 from parlour.web.guard import Guard
 from parlour.web.hub import Client
@@ -150,7 +151,13 @@ def create_app(
         return HTMLResponse(html)
 
     async def list_variants(_request: Request) -> Response:
-        return JSONResponse({"variants": [_variant_info(v) for v in variants()],
+        coached = set(playable())
+        # The first-game tutorials the lobby offers, one a family: its lesson's words and game.
+        tutorials = [{"family": family.name, "variant": lesson.variant, "title": lesson.title,
+                      "intro": lesson.intro} for family, lesson in lessons()]
+        return JSONResponse({"variants": [{**_variant_info(v), "tutorial": v.name in coached}
+                                          for v in variants()],
+                             "tutorials": tutorials,
                              "bots": bot_names(), "version": parlour.__version__,
                              "table_defaults": {"turn_timeout": settings.turn_timeout,
                                                 "stand_in": settings.stand_in},

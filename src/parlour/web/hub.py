@@ -2,7 +2,9 @@
 
 Each seat sees its own view of the deal (:func:`~parlour.web.views.seat_view`: its hand, what
 it may play), a spectator the public one, and a person who sits down in the middle of a deal
-watches it as a spectator until the next. :class:`SeatViews` works each view out from the
+watches it as a spectator until the next. At a tutorial the coached seat's view carries the
+notes its coach has given (``tutorial``), which follow from that seat's observation alone;
+every other view's ``tutorial`` is ``None``. :class:`SeatViews` works each view out from the
 table's session and seats; :class:`Hub` holds the connected clients and sends each, in one
 broadcast, the view of its own seat, worked out once for all the clients of that seat.
 
@@ -18,6 +20,7 @@ from typing import Any
 
 from parlour.game import Observation
 from parlour.session import TableSession
+from parlour.tutorial import Coach
 from parlour.web.messages import ServerMessage, Timer, Update, notice, update
 from parlour.web.seating import Names, Seating
 from parlour.web.views import empty_view, seat_view, spectator_view
@@ -40,11 +43,13 @@ class Client:
 
 class SeatViews:
     """The views of one table's deal, seat by seat: worked out from ``session`` (the match)
-    and ``seating`` (who plays each seat, what each is called)."""
+    and ``seating`` (who plays each seat, what each is called), and at a tutorial ``coach``
+    (the notes of the seat it follows)."""
 
-    def __init__(self, session: TableSession, seating: Seating) -> None:
+    def __init__(self, session: TableSession, seating: Seating, coach: Coach | None = None) -> None:
         self.session = session
         self.seating = seating
+        self.coach = coach
         #: Per seat, the deal's log so far: (deal number, actions told, lines, and for each
         #: line the seats' names when it was written).
         self._logs: dict[int, tuple[int, int, list[str], list[Names]]] = {}
@@ -73,6 +78,11 @@ class SeatViews:
                 part = seat_view(obs, legal, *self.log(obs, version))
             view = {"deal": deal, "step": len(state.history), **part,
                     "deal_over": state.is_over, "result": self.result()}
+        # The coach's notes are of the seat's hand: for whoever plays it in this deal alone.
+        coach = self.coach
+        coached = (coach is not None and seat == coach.seat
+                   and (state is None or self.seating.plays(seat, deal)))
+        view["tutorial"] = coach.to_dict() if coached and coach is not None else None
         cache[seat] = view
         return view
 

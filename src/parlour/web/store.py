@@ -72,6 +72,8 @@ tables_t = Table(
     Column("stand_in", String(32), nullable=True),  # the bot that plays for an absent person
     # The table as the lobby lists it (JSON), kept by its process for the others to list.
     Column("lobby", Text, nullable=True),
+    # A first-game tutorial: its person's seat is coached (parlour.tutorial).
+    Column("tutorial", Boolean, nullable=False, server_default="0"),
 )
 
 seats_t = Table(
@@ -201,6 +203,7 @@ class TableRow:
     owner_hash: str | None = None
     turn_timeout: float | None = None
     stand_in: str | None = None
+    tutorial: bool = False
 
 
 @dataclass
@@ -266,6 +269,7 @@ class Store:
                 options=json.dumps(row.options), seed=row.seed, owner=row.owner,
                 status=row.status, created=time.time(), record=None, seeded=row.seeded,
                 owner_hash=row.owner_hash, turn_timeout=row.turn_timeout, stand_in=row.stand_in,
+                tutorial=row.tutorial,
             ))
             db.execute(insert(seats_t), [
                 {"table_id": row.id, "seat": s.seat, "kind": s.kind, "bot": s.bot,
@@ -506,7 +510,7 @@ def forget_in_record(record: dict[str, Any], seats: set[int], former: str) -> di
 def _table_row(r: Any) -> TableRow:
     return TableRow(r.id, r.variant, r.players, json.loads(r.options), r.seed, r.owner, r.status,
                     json.loads(r.record) if r.record else None, bool(r.seeded), r.owner_hash,
-                    r.turn_timeout, r.stand_in)
+                    r.turn_timeout, r.stand_in, bool(r.tutorial))
 
 
 def _add_columns(engine: Engine) -> None:

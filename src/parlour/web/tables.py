@@ -11,6 +11,11 @@ the parts that each own one thing:
 - :class:`~parlour.web.work.WorkPool`: the hints and reviews players ask for;
 - :class:`~parlour.web.chat.Chat`: what the players write, for everyone at the table to read.
 
+A tutorial table (:mod:`parlour.tutorial`) is a table like any other, made from its lesson (the
+set deal, the person at seat 0, the lesson's bots, a one-deal match), with a coach that follows
+the person's seat after every event; that seat's view carries the coach's notes. It is not
+rated.
+
 A client's message reaches the table read and typed (:mod:`parlour.web.messages`). Every change
 happens in one synchronous method on the event loop (nothing is awaited half-way), so a change
 is atomic: it is checked by the engine, stored, then sent to every client as its own view. The
@@ -44,6 +49,7 @@ from parlour.match import Match
 from parlour.records import deal_record, save
 from parlour.registry import new_game
 from parlour.session import HUMAN, TableSession
+from parlour.tutorial import SEAT, Coach, lesson_of, tutorial
 from parlour.web import hints, replays
 from parlour.web.chat import KEPT, Chat
 from parlour.web.hub import Client, Hub, SeatViews, ViewCache
@@ -90,7 +96,7 @@ class Table:
     def __init__(self, tables: Tables, table_id: str, game: Game, seed: int,
                  seats: list[Seat], *, seeded: bool = False, owner_hash: str | None = None,
                  turn_timeout: float | None = None, stand_in: str = DEFAULT_BOT,
-                 creator: str = "") -> None:
+                 creator: str = "", tutorial: bool = False) -> None:
         self.tables = tables
         self.store = tables.store
         self.id = table_id
@@ -116,9 +122,14 @@ class Table:
         self.rematch_id: str | None = None
         #: What the lobby shows of the table, as last kept in the database (:meth:`publish`).
         self._published: dict[str, Any] | None = None
+        lesson = lesson_of(game.name) if tutorial else None
+        if tutorial and lesson is None:
+            raise ParlourError(f"there is no tutorial of {game.name}")
+        #: A tutorial's coach, which follows the person's seat (``None``: no tutorial).
+        self.coach = None if lesson is None else Coach(lesson, SEAT)
         # The parts, each given what it needs of the match and of the server.
         self.seating = Seating(game, seats, owner_hash)
-        self.hub = Hub(SeatViews(self.session, self.seating))
+        self.hub = Hub(SeatViews(self.session, self.seating, self.coach))
         self.turns = TurnDriver(self, self.session, self.seating, turn_timeout=turn_timeout,
                                 stand_in=stand_in, bot_delay=tables.settings.bot_delay,
                                 bot_pool=tables.bot_pool, closing=lambda: tables.closed)
@@ -168,6 +179,7 @@ class Table:
             "match_end": self.game.match_end_text(),
             "sides": None if self.game.sides is None else list(self.game.sides),
             "seats": self.seating.info(self.deal_number),
+            "tutorial": self.coach is not None,
         }
 
     def scores_info(self) -> dict[str, Any]:
@@ -369,9 +381,10 @@ class Table:
             if self.match.is_over:
                 self.finished_record = self.record()
                 self.store.set_status(self.id, "finished", self.finished_record)
-                self.tables.people.rate(self.id, self.game, [
-                    Seated(s.seat, s.profile, s.bot_name if s.kind == "bot" else None, total)
-                    for s, total in zip(self.seating.seats, self.match.totals, strict=True)])
+                if self.coach is None:  # a tutorial is practice: it is not rated
+                    self.tables.people.rate(self.id, self.game, [
+                        Seated(s.seat, s.profile, s.bot_name if s.kind == "bot" else None, total)
+                        for s, total in zip(self.seating.seats, self.match.totals, strict=True)])
                 folder = self.tables.settings.records
                 if folder is not None:
                     try:
@@ -388,10 +401,20 @@ class Table:
 
     def changed(self) -> None:
         """An event happened: a new turn starts; tell everyone, and set its bot going."""
+        self.follow()
         self.turns.restart_clock()
         self.turns.arm()
         self.broadcast()
         self.turns.schedule()
+
+    def follow(self) -> None:
+        """A tutorial's coach sees the position as its seat does: the seat's observation and,
+        at its turn, its legal moves (its notes new here join those its view carries)."""
+        coach, state = self.coach, self.state
+        if coach is None or state is None:
+            return
+        mine = state.current_player == coach.seat and not state.is_over
+        coach.follow(state.observation(coach.seat), state.legal_actions() if mine else [])
 
     # -- what the turn driver asks of its table (turns.Driven) --------------------------------
     def schedule(self) -> None:
@@ -599,10 +622,16 @@ class Tables:
         wrong, or that the server's cap or the client's rate is reached."""
         if not isinstance(body, dict):
             raise WebError("the request must be a JSON object")
-        fields = {"variant", "players", "options", "seats", "seed", "turn_timeout", "stand_in"}
+        fields = {"variant", "players", "options", "seats", "seed", "turn_timeout", "stand_in",
+                  "tutorial"}
         unknown = set(body) - fields
         if unknown:
             raise WebError(f"unknown field(s): {shorten(', '.join(sorted(unknown)), 80)}")
+        lesson = body.get("tutorial", False)
+        if not isinstance(lesson, bool):
+            raise WebError("'tutorial' must be true or false")
+        if lesson:
+            body = self._tutorial_spec(body)
         options = body.get("options") or {}
         if not isinstance(options, dict):
             raise WebError("'options' must be an object of option values by name")
@@ -632,17 +661,40 @@ class Tables:
         table_id = f"{self.settings.instance}-{secrets.token_hex(6)}"
         table = Table(self, table_id, game, seed, seats, seeded=seeded,
                       owner_hash=hash_token(owner), turn_timeout=turn_timeout, stand_in=stand_in,
-                      creator=client)
+                      creator=client, tutorial=lesson)
         self.store.add_table(
             TableRow(table_id, game.name, game.players, game.option_values(), seed,
                      self.settings.instance, "waiting", seeded=seeded,
-                     owner_hash=table.seating.owner_hash, turn_timeout=turn_timeout, stand_in=stand_in),
+                     owner_hash=table.seating.owner_hash, turn_timeout=turn_timeout, stand_in=stand_in,
+                     tutorial=lesson),
             [SeatRow(s.seat, s.kind, s.bot_name, s.name, None) for s in seats])
         table.publish()
         self.live[table_id] = table
         if table.seating.all_taken():
             table.deal()
         return table, owner
+
+    @staticmethod
+    def _tutorial_spec(body: dict[str, Any]) -> dict[str, Any]:
+        """The table a tutorial request (``{"tutorial": true, "variant": NAME}``) asks for:
+        its lesson's one-deal match of the variant (or of a family's simplest, or of the
+        usual game's family without one), the person at seat 0 and the lesson's bots, with no
+        turn timer; :class:`WebError` for anything else given, or a name without a tutorial."""
+        extra = set(body) - {"tutorial", "variant"}
+        if extra:
+            raise WebError("a tutorial is a set deal with its own seats and bots: give it "
+                           "'variant' alone, not " + shorten(", ".join(sorted(extra)), 80))
+        name = body.get("variant")
+        if name is not None and not isinstance(name, str):
+            raise WebError("'variant' must name a variant or a family of games")
+        try:
+            lesson = tutorial(name)
+        except VariantError as e:
+            raise WebError(str(e)) from None
+        return {"variant": lesson.variant, "options": lesson.options,
+                "seats": [{"kind": "human"} if s == HUMAN else {"kind": "bot", "bot": s}
+                          for s in lesson.seats()],
+                "seed": lesson.lesson.seed, "turn_timeout": None}
 
     def rematch(self, table: Table, token: str | None, client: str = "") -> tuple[Table, int, str,
                                                                             str | None]:
@@ -657,10 +709,12 @@ class Tables:
         owner = None
         new = self.live.get(table.rematch_id) if table.rematch_id else None
         if new is None:
-            spec = {"variant": table.game.name, "players": table.game.players,
-                    "options": table.game.option_values(),
-                    "seats": table.seating.request(),
-                    "turn_timeout": table.turn_timeout, "stand_in": table.stand_in}
+            spec: dict[str, Any] = {
+                "variant": table.game.name, "players": table.game.players,
+                "options": table.game.option_values(), "seats": table.seating.request(),
+                "turn_timeout": table.turn_timeout, "stand_in": table.stand_in}
+            if table.coach is not None:  # a tutorial again, as it was
+                spec = {"tutorial": True, "variant": table.game.name}
             new, owner = self.create(spec, client)
             table.rematch_id = new.id
             table.hub.send_all(rematch_message(new.id, seat))
@@ -810,7 +864,7 @@ class Tables:
         game = new_game(row.variant, players=row.players, **row.options)
         table = Table(self, row.id, game, row.seed, seats, seeded=row.seeded,
                       owner_hash=row.owner_hash, turn_timeout=row.turn_timeout,
-                      stand_in=row.stand_in or self.settings.stand_in)
+                      stand_in=row.stand_in or self.settings.stand_in, tutorial=row.tutorial)
         table.seating.restore_names(self.store.names(row.id))
         table.chat.restore(self.store.chat(row.id))
         session = table.session
@@ -818,10 +872,12 @@ class Tables:
             table.version += 1
             if kind == "deal":
                 table.match.next_deal()
+                table.follow()  # a tutorial's notes come back as they came
                 continue
             if session.to_move() != seat:
                 raise ParlourError(f"event {table.version} ({text}) is out of turn")
             session.play(seat, text)
+            table.follow()
             if session.to_move() is None:
                 session.finish_deal()
         table.finished_record = row.record

@@ -49,6 +49,7 @@ register_family(Family(
     ),
     felt=Path(__file__).with_name("felt.js"),
     features="parlour.games.climbing.features:ClimbingFeatures",
+    tutorial="parlour.games.climbing.tutorial:LESSON",
     # The rollouts' own policy's choice stands unless clearly beaten: measured stronger here.
     level_settings={"keep_policy": 2.0},
 ))

@@ -21,6 +21,7 @@ register_family(Family(
     ),
     felt=Path(__file__).with_name("felt.js"),
     features="parlour.games.rummy.features:RummyFeatures",
+    tutorial="parlour.games.rummy.tutorial:LESSON",
     # The rollouts' own policy's choice stands unless clearly beaten: measured stronger here,
     # where without that margin `medium`'s few rollouts overrule greedy on noise.
     level_settings={"keep_policy": 2.0},

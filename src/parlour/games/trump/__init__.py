@@ -28,6 +28,7 @@ register_family(Family(
     ),
     felt=Path(__file__).with_name("felt.js"),
     features="parlour.games.trump.features:TrumpFeatures",
+    tutorial="parlour.games.trump.tutorial:LESSON",
     one_card_moves=True,
     seat_totals=False,  # the felt shows the sides' points (Forty-Five) or the chips
 ))

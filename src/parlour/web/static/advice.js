@@ -8,10 +8,17 @@ import { markSuggested, renderActions } from "./moves.js";
 import { relabel, S, send } from "./table-state.js";
 
 export function askHint() {
-  if (send({ type: "hint" })) say($("message"), "Thinking…", "info");
+  const ref = send({ type: "hint" });
+  if (!ref) return;
+  S.hintAsked = { ref, version: S.version };
+  say($("message"), "Thinking…", "info");
 }
 
 export function showHint(message) {
+  // A hint for a decision the table has moved on from (the player moved while it was worked
+  // out) would select the wrong cards: it is dropped.
+  const asked = S.hintAsked;
+  if (asked && message.ref === asked.ref && asked.version !== S.version) return;
   const move = S.view.legal.find((m) => m.action === message.action);
   const cards = move ? move.cards : actionCards(message.action);
   S.selected = new Set(cards.filter((c) => S.view.hand.includes(c)));

@@ -1,6 +1,7 @@
 // The lobby: a form that creates a table from /api/variants (players, seats and bot levels, the
-// variant's options with their help text and allowed values, a seed, a turn timer), and the list
-// of tables to join or watch, a page at a time, filtered by game and status.
+// variant's options with their help text and allowed values, a seed, a turn timer), a first-game
+// tutorial of each family to start, and the list of tables to join or watch, a page at a time,
+// filtered by game and status.
 import { api, loadVariants, owners, playerName, seats } from "./api.js";
 import { byId as $, element, fmtSeconds, say } from "./dom.js";
 import { renderProfilePanel } from "./people.js";
@@ -203,6 +204,36 @@ function renderTimerChoice() {
   $("stand-in-field").hidden = timerSeconds() === null;
 }
 
+/** Learn to play: each family's first-game tutorial, started with a click. */
+function renderLearn(tutorials) {
+  $("learn-games").replaceChildren(...tutorials.map((t) => element("li", {
+    className: "learn-game", dataset: { family: t.family, variant: t.variant },
+  },
+  element("span", {}, element("strong", { textContent: t.title }),
+    element("span", { className: "muted", textContent: ` · ${t.variant}` })),
+  element("p", { className: "intro", textContent: t.intro }),
+  element("button", {
+    type: "button", className: "primary learn-start", textContent: "Start",
+    title: `a first game of ${t.variant}`, onclick: () => startTutorial(t.variant),
+  }))));
+  $("learn").hidden = tutorials.length === 0;
+}
+
+/** A tutorial table of `variant`, this browser at its person's seat. */
+async function startTutorial(variant) {
+  const name = $("player-name").value.trim();
+  if (name) playerName.set(name);
+  showError($("learn-error"), "");
+  try {
+    const { table, owner_token: owner } = await api.create({ tutorial: true, variant });
+    if (owner) owners.set(table.id, owner);
+    await takeSeat(table.id, 0, name);
+    location.hash = `#/table/${encodeURIComponent(table.id)}`;
+  } catch (err) {
+    showError($("learn-error"), err.message);
+  }
+}
+
 /** Join `seat` (null: the first free human seat) and keep its token for reconnecting. */
 export async function takeSeat(tableId, seat, name) {
   const joined = await api.join(tableId, seat, name || null);
@@ -217,9 +248,16 @@ function seatLabel(seat, table) {
   return seat.name + (seat.connected ? "" : " (offline)");
 }
 
-/** What to know before sitting down: a chosen seed (the deals follow from it), a turn timer. */
+/** What to know before sitting down: a tutorial, a chosen seed (the deals follow from it), a
+ * turn timer. */
 function tableTags(table) {
   const tags = [];
+  if (table.tutorial) {
+    tags.push(element("span", {
+      className: "tag tutorial", title: "a first game, with the rules explained as they come up",
+      textContent: "tutorial",
+    }));
+  }
   if (table.seeded) {
     tags.push(element("span", {
       className: "tag seed", title: "every deal follows from this seed", textContent: `seeded ${table.seed}`,
@@ -335,6 +373,7 @@ async function setUp() {
   $("turn-timeout").addEventListener("input", renderTimerChoice);
   renderTimerChoice();
   renderVariant();
+  renderLearn(data.tutorials ?? []);
 }
 
 export async function showLobby() {

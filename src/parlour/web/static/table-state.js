@@ -36,6 +36,12 @@ export const S = {
   chat: [],
   chatSent: new Map(),
   muted: new Set(),
+  // The hint asked for last: its message's ref and the version of the table it was asked at
+  // (an answer that comes after the table moved on is not shown).
+  hintAsked: null,
+  // At a tutorial, how many of its notes were there when the player last moved: those after
+  // stand out as new.
+  notesRead: 0,
 };
 
 /** Send `message` on the table's socket: its `ref` (a number from 1), or null (and the reason

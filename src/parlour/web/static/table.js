@@ -1,6 +1,7 @@
 // The table: drawn from the View the server sends, by the shared modules beside this one (the
 // seats and head, the hand, the moves, the log, the deal's end, the turn timer, the owner's
-// menus, hints and reviews) and, in the middle, by the felt module of the game's family, named
+// menus, hints and reviews, a tutorial's notes) and, in the middle, by the felt module of the
+// game's family, named
 // by the family's record from /api/variants (family.js). This module holds them together: it
 // opens and closes the table, answers the socket's messages, draws the whole table on each
 // update (again on a change of the settings, and with the cue of each update: a card that came
@@ -21,6 +22,7 @@ import { onSettings, settings } from "./settings.js";
 import { playSound } from "./sounds.js";
 import { relabel, S, seatName } from "./table-state.js";
 import { comeBack, countdown, renderNotice, runsFor, setTimer, showNotice } from "./timer.js";
+import { hintDue, moved, renderTutorial } from "./tutorial.js";
 
 function renderTurn(obs) {
   const view = S.view;
@@ -88,6 +90,7 @@ function render() {
   renderDealOver();
   renderLog();
   renderChat();
+  renderTutorial();
   keepFocus(keyboard);
 }
 
@@ -152,6 +155,7 @@ function onMessage(message) {
     case "update": {
       const changed = message.version !== S.version;
       if (changed && S.view && S.table) soundCues({ view: S.view, table: S.table }, message.view, message.table);
+      if (changed) moved(S.view);
       S.table = message.table;
       S.view = message.view;
       S.version = message.version;
@@ -165,6 +169,8 @@ function onMessage(message) {
         $("choices").hidden = true;
       }
       render();
+      // A tutorial shows the hint at every turn of the player's, unasked.
+      if (hintDue(changed)) askHint();
       break;
     }
     case "chat":
@@ -256,14 +262,15 @@ export async function openTable(id) {
   Object.assign(S, {
     id, seat: stored?.seat ?? null, token: stored?.token ?? null, table: null, view: null,
     version: -1, family: null, felt: null, feltCards: null, selected: new Set(), rover: null, labels: null, owner: owners.get(id),
-    menus: new Map(), review: null, rematch: null,
+    menus: new Map(), review: null, rematch: null, hintAsked: null, notesRead: 0,
   });
   $("table-view").hidden = false;
   $("table-error").hidden = true;
   $("join-name").value = playerName.get();
   $("felt").replaceChildren(element("p", { className: "muted", textContent: "Connecting to the table…" }));
-  for (const part of ["opponents", "me", "hand", "verbs", "log"]) $(part).replaceChildren();
+  for (const part of ["opponents", "me", "hand", "verbs", "log", "tutorial-notes"]) $(part).replaceChildren();
   $("deal-over").hidden = true;
+  $("tutorial").hidden = true;
   $("notice").hidden = true;
   say($("message"), "");
   resetChat(id);
