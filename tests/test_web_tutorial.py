@@ -5,8 +5,6 @@ brings the notes back, a rematch that is a tutorial again, and no rating for pra
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,20 +14,6 @@ import parlour
 from parlour.tutorial import SEAT, lesson_of, playable, tutorial
 from parlour.web import create_app
 from web_helpers import Session, close_all, create, game_of, join, play_deal
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'web.sqlite'}"
-
-
-@pytest.fixture
-def http(db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db, bot_delay=0, advice_level="medium")) as client:
-        try:
-            yield client
-        finally:
-            close_all()
 
 
 def new_tutorial(http: TestClient, **body: Any) -> dict[str, Any]:
