@@ -15,6 +15,9 @@ from parlour.game import State
 from parlour.web.messages import WebError
 from parlour.web.views import public_deal, seat_view
 
+#: What a seat's View holds of the whole deal so far, left out of a replay's frames.
+FULL_HISTORY = frozenset({"observation", "log", "log_names"})
+
 
 def frames(state: State, seat: int) -> list[dict[str, Any]]:
     """The views of ``seat`` through the finished deal ``state``: one as it was dealt, then one
@@ -29,6 +32,8 @@ def frames(state: State, seat: int) -> list[dict[str, Any]]:
     >>> shown = frames(state, 0)
     >>> len(shown) == len(state.history) + 1, shown[0]["move"], shown[1]["move"]["step"]
     (True, None, 1)
+    >>> "log" in shown[-1] or "observation" in shown[-1]
+    False
     """
     replay = state.game.new_deal(**state.setup())
     out = []
@@ -36,7 +41,10 @@ def frames(state: State, seat: int) -> list[dict[str, Any]]:
         if action is not None:
             replay.apply(action)
         obs = replay.observation(seat)
-        view = seat_view(obs, [], obs.log_lines(0))
+        # The deal's whole log and history in every frame would grow the replay with the
+        # square of its moves: a frame has what the seat saw then, and the moves are told
+        # one a frame (``move``).
+        view = {k: v for k, v in seat_view(obs, [], []).items() if k not in FULL_HISTORY}
         # Another seat's move as the seat saw it (its log's lines: a card put face down
         # stays unnamed); the seat's own in full.
         mine = mover == seat

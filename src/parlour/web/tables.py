@@ -838,13 +838,17 @@ class Tables:
         same database (as they last kept them), of ``variant`` and with ``status`` when given,
         unfinished first, newest first within each; and how many there are in all. One site
         served by several processes lists every table whichever process answers."""
-        own = [t.info() for t in reversed(self.live.values())]
-        others = self.store.lobby(self.settings.instance, LOBBY_FROM_OTHERS)
-        tables = [t for t in own + others
-                  if (variant is None or t["variant"] == variant)
-                  and (status is None or t["status"] == status)]
-        tables.sort(key=lambda t: t["status"] == "finished")
-        return tables[offset:offset + limit], len(tables)
+        # Each entry with its status; only the page's own tables have their info worked out.
+        entries: list[tuple[str, Table | dict[str, Any]]] = [
+            (t.status, t) for t in reversed(self.live.values())
+            if variant is None or t.game.name == variant]
+        entries += [(t["status"], t) for t in self.store.lobby(self.settings.instance,
+                                                               LOBBY_FROM_OTHERS)
+                    if variant is None or t["variant"] == variant]
+        entries = [e for e in entries if status is None or e[0] == status]
+        entries.sort(key=lambda e: e[0] == "finished")
+        page = [t.info() if isinstance(t, Table) else t for _, t in entries[offset:offset + limit]]
+        return page, len(entries)
 
     # -- resuming and closing ------------------------------------------------------------------
     def resume(self) -> None:
